@@ -1,0 +1,1 @@
+// CSECLI: module sources land here.

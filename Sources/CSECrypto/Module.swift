@@ -1,0 +1,1 @@
+// CSECrypto: module sources land here.

@@ -1,0 +1,1 @@
+// CSEJOSE: module sources land here.

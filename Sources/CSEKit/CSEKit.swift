@@ -1,0 +1,6 @@
+// CSEKit: the umbrella module. `import CSEKit` gives the whole public API.
+@_exported import CSECore
+@_exported import CSECrypto
+@_exported import CSEJOSE
+@_exported import CSEValidation
+@_exported import CSEPayments

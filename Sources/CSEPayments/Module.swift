@@ -1,0 +1,1 @@
+// CSEPayments: module sources land here.

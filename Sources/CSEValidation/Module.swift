@@ -1,0 +1,1 @@
+// CSEValidation: module sources land here.

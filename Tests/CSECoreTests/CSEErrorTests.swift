@@ -1,0 +1,25 @@
+import CSECore
+import Testing
+
+@Suite("CSEError")
+struct CSEErrorTests {
+    @Test("errors compare by code only and print code, reason and sorted context")
+    func equalityAndDescription() {
+        let a = CSEError(.init("demo.code"), "first", context: ["line": "3", "limit": "9"])
+        let b = CSEError(.init("demo.code"), "second")
+        #expect(a == b)
+        #expect(a.description == "demo.code: first (limit=9, line=3)")
+        #expect(a.debugDescription == "CSEError(demo.code: first (limit=9, line=3))")
+    }
+
+    @Test("a PAN is masked to first 6 and last 4", arguments: [
+        ("4005550000000001", "400555******0001"),
+        ("4005 5500 0000 0001", "400555******0001"),
+        ("378282246310005", "378282*****0005"),
+        ("1234567890", "**********"),
+        ("", ""),
+    ])
+    func panMasking(input: String, expected: String) {
+        #expect(SecretMasking.maskPAN(input) == expected)
+    }
+}
