@@ -1,1 +1,0 @@
-// CSECrypto: module sources land here.

@@ -1,0 +1,33 @@
+public import CSECore
+internal import CCSEShims
+
+extension CSEError.Code {
+    /// OpenSSL's CSPRNG could not produce bytes. The operation fails; there is no fallback.
+    public static let randomFailure = Self("crypto.randomFailure")
+}
+
+/// Randomness from OpenSSL's CSPRNG (`RAND_bytes`). A failure is an error for that call; CSEKit
+/// never falls back to a weaker source.
+public enum SecureRandom {
+    /// Fills `buffer` from the CSPRNG.
+    /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
+    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
+        guard buffer.count > 0 else { return }
+        guard CCSEShims_RAND_bytes(buffer.baseAddress!, buffer.count) == 1 else {
+            CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)
+            throw CSEError(.randomFailure, "OpenSSL RAND_bytes failed; refusing to continue without a CSPRNG")
+        }
+    }
+
+    /// `count` random bytes in an ordinary array (for public values such as IVs and nonces).
+    public static func bytes(_ count: Int) throws(CSEError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        try out.withUnsafeMutableBytes { (buffer) throws(CSEError) in try fill(buffer) }
+        return out
+    }
+
+    /// `count` random bytes in a zeroing buffer (for keys and CEKs).
+    public static func secureBytes(_ count: Int) throws(CSEError) -> SecureBytes {
+        try SecureBytes(count: count) { (buffer) throws(CSEError) in try fill(buffer) }
+    }
+}

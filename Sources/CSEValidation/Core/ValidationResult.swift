@@ -1,0 +1,108 @@
+public import CSECore
+
+/// The stable code of a validation failure. The spellings follow the JSON keys of the Worldline
+/// Client API (`luhn`, `expirationDate`, …) so they can be shown to integrators unchanged.
+public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// The stable string form, for example `luhn`.
+    public let rawValue: String
+    /// Creates a code from its stable string form.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from its stable string form.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    /// The stable string form.
+    public var description: String { rawValue }
+
+    /// A required value is missing.
+    public static let required = Self("required")
+    /// The Luhn (ISO/IEC 7812-1 Annex B) check digit is wrong.
+    public static let luhn = Self("luhn")
+    /// The card expiry date is malformed, in the past, or too far in the future.
+    public static let expirationDate = Self("expirationDate")
+    /// The value is shorter or longer than allowed.
+    public static let length = Self("length")
+    /// The value is not an integer within the allowed range.
+    public static let range = Self("range")
+    /// The value is not one of the allowed values.
+    public static let fixedList = Self("fixedList")
+    /// The value is not an e-mail address.
+    public static let emailAddress = Self("emailAddress")
+    /// The value does not match the field's regular expression.
+    public static let regularExpression = Self("regularExpression")
+    /// The terms and conditions were not accepted (the value is not `"true"`).
+    public static let termsAndConditions = Self("termsAndConditions")
+    /// The value is not a valid IBAN (ISO 13616).
+    public static let iban = Self("iban")
+    /// The value is not a valid Chinese resident identity number (ISO 7064 MOD 11-2).
+    public static let residentIdNumber = Self("residentIdNumber")
+    /// The Boleto Bancário conditional-requiredness rule failed.
+    public static let boletoBancarioRequiredness = Self("boletoBancarioRequiredness")
+}
+
+/// A parameter of a validation failure, such as the broken limit.
+public enum ValidationParameter: Hashable, Sendable, CustomStringConvertible {
+    /// An integer parameter such as `minLength`.
+    case int(Int)
+    /// A text parameter such as a pattern or a reason.
+    case string(String)
+    /// A list parameter such as `allowedValues`.
+    case strings([String])
+
+    /// A plain-text rendering.
+    public var description: String {
+        switch self {
+        case .int(let v): return String(v)
+        case .string(let v): return v
+        case .strings(let v): return v.joined(separator: ",")
+        }
+    }
+}
+
+/// One reason a value is invalid: a stable code plus its parameters.
+///
+/// - Important: Parameters never carry the validated value itself, so a failure can be logged
+///   even when the value is a card number or CVV.
+public struct ValidationFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The stable code.
+    public let code: ValidationCode
+    /// The failure's parameters, for example `minLength` and `maxLength`.
+    public let parameters: [String: ValidationParameter]
+
+    /// Creates a failure.
+    public init(_ code: ValidationCode, _ parameters: [String: ValidationParameter] = [:]) {
+        self.code = code
+        self.parameters = parameters
+    }
+
+    /// `code(key=value, …)` with keys in sorted order.
+    public var description: String {
+        guard !parameters.isEmpty else { return code.rawValue }
+        let params = parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "\(code.rawValue)(\(params.joined(separator: ", ")))"
+    }
+}
+
+/// The outcome of validating a value. Invalid input is an expected outcome and is reported as a
+/// value, never thrown.
+public struct ValidationResult: Hashable, Sendable, CustomStringConvertible {
+    /// Every failure, in the order the rules ran. Empty when valid.
+    public let failures: [ValidationFailure]
+
+    /// Creates a result from its failures.
+    public init(failures: [ValidationFailure]) { self.failures = failures }
+
+    /// A valid result.
+    public static let valid = ValidationResult(failures: [])
+
+    /// An invalid result with a single failure.
+    public static func invalid(_ code: ValidationCode, _ parameters: [String: ValidationParameter] = [:]) -> Self {
+        ValidationResult(failures: [ValidationFailure(code, parameters)])
+    }
+
+    /// `true` when there are no failures.
+    public var isValid: Bool { failures.isEmpty }
+
+    /// `valid`, or the failures joined by `; `.
+    public var description: String {
+        isValid ? "valid" : failures.map(\.description).joined(separator: "; ")
+    }
+}

@@ -1,1 +1,0 @@
-// CSEValidation: module sources land here.
