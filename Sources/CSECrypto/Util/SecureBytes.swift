@@ -9,8 +9,8 @@ public struct SecureBytes: Sendable {
     @usableFromInline
     final class Storage: @unchecked Sendable {
         // Invariant: `pointer` owns `count` initialised bytes for the lifetime of the object.
-        let pointer: UnsafeMutableRawPointer
-        let count: Int
+        @usableFromInline let pointer: UnsafeMutableRawPointer
+        @usableFromInline let count: Int
 
         init(count: Int) {
             self.count = count
