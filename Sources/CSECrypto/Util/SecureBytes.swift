@@ -36,7 +36,7 @@ public struct SecureBytes: Sendable {
     public init(_ bytes: some Collection<UInt8>) {
         storage = Storage(count: bytes.count)
         let buffer = UnsafeMutableRawBufferPointer(start: storage.pointer, count: storage.count)
-        _ = buffer.copyBytes(from: bytes)
+        buffer.copyBytes(from: bytes)
     }
 
     /// Creates a buffer of `count` bytes filled by `initializer`, for example from the CSPRNG.

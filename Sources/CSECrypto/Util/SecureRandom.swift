@@ -22,7 +22,11 @@ public enum SecureRandom {
     /// `count` random bytes in an ordinary array (for public values such as IVs and nonces).
     public static func bytes(_ count: Int) throws(CSEError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        try out.withUnsafeMutableBytes { (buffer) throws(CSEError) in try fill(buffer) }
+        var failure: CSEError?
+        out.withUnsafeMutableBytes { buffer in
+            do throws(CSEError) { try fill(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
         return out
     }
 
