@@ -1,1 +1,7 @@
 import CSECLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

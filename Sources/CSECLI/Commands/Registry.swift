@@ -1,0 +1,4 @@
+extension CommandLineTool {
+    /// Every subcommand, in the order `cse --help` lists them.
+    public static let commands: [any CLICommand.Type] = []
+}

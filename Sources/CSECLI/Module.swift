@@ -1,1 +1,0 @@
-// CSECLI: module sources land here.
