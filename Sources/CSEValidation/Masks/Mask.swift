@@ -68,9 +68,10 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// or inside input the mask cut off, lands at the end of the output. The result is always
     /// within `0...text.count`.
     ///
-    /// Examples with `{{9999}} {{9999}}`: typing the fourth digit (`"1234"`, caret 4) gives
-    /// `"1234 "`, caret 5; typing `9` after `12` in `"1234 5678"` (`"12934 5678"`, caret 3)
-    /// gives `"1293 4567 8"`, caret 3; pasting `"1234-5678"` (caret 9) gives `"1234 5678"`, caret 9.
+    /// Examples with `{{9999}} {{9999}} {{9999}} {{9999}}`: typing the fourth digit (`"1234"`,
+    /// caret 4) gives `"1234 "`, caret 5; typing `9` after `12` in `"1234 5678"`
+    /// (`"12934 5678"`, caret 3) gives `"1293 4567 8"`, caret 3; typing `x` there instead gives
+    /// `"1234 5678 "`, caret 2; pasting `"1234-5678"` (caret 9) gives `"1234 5678 "`, caret 10.
     /// - Parameters:
     ///   - value: The text after the user's edit.
     ///   - cursor: The caret in `value`, as a count of `Character`s before it.
