@@ -116,6 +116,11 @@ struct RegexDifferentialTests {
         #expect(try RegexPattern(pattern).usesBuiltinEngine, "pattern \(pattern)")
     }
 
+    @Test("the builtin products' patterns count with the ASCII DFA", arguments: RegexCorpus.productPatterns.prefix(5))
+    func usesDFA(pattern: String) throws {
+        #expect(try RegexPattern(pattern).hasDFA, "pattern \(pattern)")
+    }
+
     @Test("patterns outside the subset fall back to ICU", arguments: RegexCorpus.fallbackPatterns)
     func fallsBack(pattern: String) throws {
         #expect(try !RegexPattern(pattern).usesBuiltinEngine, "pattern \(pattern)")
@@ -133,7 +138,7 @@ struct RegexDifferentialTests {
         for value in RegexCorpus.fixedValues + RegexCorpus.randomValues(for: pattern, count: 80) {
             let id = "pattern \(pattern) value \(value.debugDescription)"
             let expected = oracle.count(value)
-            for strategy in [RegexPattern.Strategy.backtracker, .pikeVM] {
+            for strategy in [RegexPattern.Strategy.automatic, .backtracker, .pikeVM] {
                 #expect(try regex.numberOfMatches(in: value, limit: .max, strategy: strategy) == expected,
                         "\(id) strategy \(strategy)")
                 #expect(try regex.matchesWhole(value, strategy: strategy) == oracle.matchesWhole(value),

@@ -41,7 +41,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
 
     private enum Engine: Sendable {
-        case builtin(search: RegexProgram, fullMatch: RegexProgram)
+        case builtin(search: RegexMachine, fullMatch: RegexMachine)
         case foundation(RegexFoundationEngine)
     }
     private let engine: Engine
@@ -62,7 +62,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             let search = try RegexProgram(node, fullMatch: false)
             let full = try RegexProgram(node, fullMatch: true)
             try RegexFoundationEngine.validate(pattern)
-            engine = .builtin(search: search, fullMatch: full)
+            engine = .builtin(search: RegexMachine(search, fixedLength: node.fixedLength),
+                              fullMatch: RegexMachine(full, fixedLength: nil))
         } catch let unsupported as RegexUnsupported {
             _ = unsupported
             engine = .foundation(try RegexFoundationEngine(pattern: pattern))
@@ -133,9 +134,16 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Internals (strategies are exposed to tests)
 
-    /// Which built-in matcher runs; `.automatic` picks the backtracker while its visited set
-    /// stays within ``backtrackerBudgetBits``.
+    /// Which built-in matcher runs. `.automatic` counts with the DFA when the program has one
+    /// and the value is ASCII, and otherwise picks the backtracker while its visited set stays
+    /// within ``backtrackerBudgetBits``, else the Pike VM.
     enum Strategy { case automatic, backtracker, pikeVM }
+
+    /// Whether counts may use the DFA (tests only).
+    var hasDFA: Bool {
+        guard case .builtin(let search, let full) = engine else { return false }
+        return search.dfa != nil && full.dfa != nil
+    }
 
     /// The largest visited set (instructions × (bytes + 1)) the backtracker uses: 32 KiB.
     static let backtrackerBudgetBits = 1 << 18
@@ -143,7 +151,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     func numberOfMatches(in value: String, limit: Int, strategy: Strategy) throws(CSEError) -> Int {
         try checkLength(value)
         switch engine {
-        case .builtin(let program, _): return Self.run(program, on: value, limit: limit, strategy: strategy)
+        case .builtin(let program, _):
+            return Self.run(program, on: value, limit: limit, strategy: strategy, countOnly: true)
         case .foundation(let regex): return regex.numberOfMatches(in: value, limit: limit)
         }
     }
@@ -151,9 +160,27 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     func matchesWhole(_ value: String, strategy: Strategy) throws(CSEError) -> Bool {
         try checkLength(value)
         switch engine {
-        case .builtin(_, let program): return Self.run(program, on: value, limit: 1, strategy: strategy) == 1
+        case .builtin(_, let program):
+            return Self.run(program, on: value, limit: 1, strategy: strategy, countOnly: true) == 1
         case .foundation(let regex): return regex.matchesWhole(value)
         }
+    }
+
+    /// Whether every byte is ASCII, eight at a time.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        let n = bytes.count
+        var i = 0, acc: UInt64 = 0
+        while i &+ 8 <= n {
+            acc |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i &+= 8
+        }
+        while i < n {
+            acc |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i &+= 1
+        }
+        return acc & 0x8080_8080_8080_8080 == 0
     }
 
     /// Visits the built-in engine's matches as UTF-8 offset pairs (tests only).
@@ -180,29 +207,23 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func run(_ program: RegexProgram, on value: String, limit: Int, strategy: Strategy,
-                            onMatch: (Int, Int) -> Void = { _, _ in }) -> Int {
+    private static func run(_ machine: RegexMachine, on value: String, limit: Int, strategy: Strategy,
+                            countOnly: Bool = false, onMatch: (Int, Int) -> Void = { _, _ in }) -> Int {
         var value = value
         return value.withUTF8 { bytes in
+            if countOnly, strategy == .automatic, let dfa = machine.dfa, isASCII(bytes) {
+                return dfa.countMatches(bytes, limit: limit)
+            }
             let input = RegexInput(bytes: bytes)
-            let bits = (bytes.count + 1) * program.instructions.count
+            let bits = (bytes.count + 1) * machine.program.instructions.count
             let useBacktracker = strategy == .backtracker || (strategy == .automatic && bits <= backtrackerBudgetBits)
             guard useBacktracker else {
-                var vm = RegexPikeVM(program: program, input: input)
+                var vm = RegexPikeVM(program: machine.program, input: input)
                 return RegexProgram.countMatches(&vm, input: input, limit: limit, onMatch: onMatch)
             }
-            let words = RegexBacktracker.visitedWords(program, inputCount: bytes.count)
-            let jobCapacity = RegexBacktracker.jobCapacity(program, inputCount: bytes.count)
-            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { visited in
-                withUnsafeTemporaryAllocation(of: RegexBacktracker.Job.self, capacity: jobCapacity) { jobs in
-                    program.instructions.withUnsafeBufferPointer { instructions in
-                        program.sets.withUnsafeBufferPointer { sets in
-                            var backtracker = RegexBacktracker(
-                                program: program, instructions: instructions, sets: sets, input: input,
-                                visited: visited, jobs: jobs.baseAddress!)
-                            return RegexProgram.countMatches(&backtracker, input: input, limit: limit, onMatch: onMatch)
-                        }
-                    }
+            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: machine.visitedWords(inputCount: bytes.count)) { visited in
+                withUnsafeTemporaryAllocation(of: RegexMachine.Job.self, capacity: machine.jobCapacity(inputCount: bytes.count)) { jobs in
+                    machine.countMatches(input, limit: limit, visited: visited, jobs: jobs.baseAddress!, onMatch: onMatch)
                 }
             }
         }
