@@ -94,7 +94,8 @@ final class RegexDFA: @unchecked Sendable {
             var state = initial, p = 0
             while true {
                 let f = flags[state]
-                if f != 0 && Self.accepts(f, at: p, base, n) { return 1 }
+                // End-type flags can only hold in the last two offsets.
+                if f != 0 && (f & Self.acceptNow != 0 || p &+ 2 >= n) && Self.accepts(f, at: p, base, n) { return 1 }
                 if p == n { return 0 }
                 state = Int(transitions[state &<< 7 | Int(base[p])])
                 if state == 0 { return 0 }

@@ -7,7 +7,8 @@ import CSECore
 /// valid exactly when ICU accepts it. Then:
 /// - **Built-in engine** (``usesBuiltinEngine`` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
-///   short inputs or a Pike VM for long ones. Both follow ICU/Perl leftmost-first priority, so
+///   short inputs or a Pike VM for long ones. Start-anchored and fixed-length patterns also get an
+///   ASCII DFA (at most 64 states) that answers match counts of ASCII values without backtracking. Both follow ICU/Perl leftmost-first priority, so
 ///   match boundaries, and hence match counts, equal ICU's. Time is O(program × input) by
 ///   construction: catastrophic backtracking (`(a+)+$`, `(a|aa)*b`, `(.*a){12}`) cannot happen.
 ///   The subset: literals; escapes `\d \D \w \W \s \S \n \r \t \f \a \e \uhhhh \Uhhhhhhhh \xhh
@@ -64,8 +65,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             try RegexFoundationEngine.validate(pattern)
             engine = .builtin(search: RegexMachine(search, fixedLength: node.fixedLength),
                               fullMatch: RegexMachine(full, fixedLength: nil))
-        } catch let unsupported as RegexUnsupported {
-            _ = unsupported
+        } catch is RegexUnsupported {
             engine = .foundation(try RegexFoundationEngine(pattern: pattern))
         } catch let error as CSEError {
             throw error
@@ -209,22 +209,33 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     private static func run(_ machine: RegexMachine, on value: String, limit: Int, strategy: Strategy,
                             countOnly: Bool = false, onMatch: (Int, Int) -> Void = { _, _ in }) -> Int {
+        if let count = value.utf8.withContiguousStorageIfAvailable({ bytes in
+            run(machine, bytes: bytes, limit: limit, strategy: strategy, countOnly: countOnly, onMatch: onMatch)
+        }) {
+            return count
+        }
         var value = value
         return value.withUTF8 { bytes in
-            if countOnly, strategy == .automatic, let dfa = machine.dfa, isASCII(bytes) {
-                return dfa.countMatches(bytes, limit: limit)
-            }
-            let input = RegexInput(bytes: bytes)
-            let bits = (bytes.count + 1) * machine.program.instructions.count
-            let useBacktracker = strategy == .backtracker || (strategy == .automatic && bits <= backtrackerBudgetBits)
-            guard useBacktracker else {
-                var vm = RegexPikeVM(program: machine.program, input: input)
-                return RegexProgram.countMatches(&vm, input: input, limit: limit, onMatch: onMatch)
-            }
-            return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: machine.visitedWords(inputCount: bytes.count)) { visited in
-                withUnsafeTemporaryAllocation(of: RegexMachine.Job.self, capacity: machine.jobCapacity(inputCount: bytes.count)) { jobs in
-                    machine.countMatches(input, limit: limit, visited: visited, jobs: jobs.baseAddress!, onMatch: onMatch)
-                }
+            run(machine, bytes: bytes, limit: limit, strategy: strategy, countOnly: countOnly, onMatch: onMatch)
+        }
+    }
+
+    @inline(__always)
+    private static func run(_ machine: RegexMachine, bytes: UnsafeBufferPointer<UInt8>, limit: Int, strategy: Strategy,
+                            countOnly: Bool, onMatch: (Int, Int) -> Void) -> Int {
+        if countOnly, strategy == .automatic, let dfa = machine.dfa, isASCII(bytes) {
+            return dfa.countMatches(bytes, limit: limit)
+        }
+        let input = RegexInput(bytes: bytes)
+        let bits = (bytes.count + 1) * machine.program.instructions.count
+        let useBacktracker = strategy == .backtracker || (strategy == .automatic && bits <= backtrackerBudgetBits)
+        guard useBacktracker else {
+            var vm = RegexPikeVM(program: machine.program, input: input)
+            return RegexProgram.countMatches(&vm, input: input, limit: limit, onMatch: onMatch)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: machine.visitedWords(inputCount: bytes.count)) { visited in
+            withUnsafeTemporaryAllocation(of: RegexMachine.Job.self, capacity: machine.jobCapacity(inputCount: bytes.count)) { jobs in
+                machine.countMatches(input, limit: limit, visited: visited, jobs: jobs.baseAddress!, onMatch: onMatch)
             }
         }
     }

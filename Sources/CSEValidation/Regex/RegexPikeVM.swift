@@ -35,13 +35,18 @@ struct RegexPikeVM: RegexSearcher {
     mutating func search(from: Int) -> (start: Int, end: Int)? {
         let n = input.count
         var matched: (start: Int, end: Int)? = nil
-        current.count = 0
         generation += 1
         var currentGeneration = generation
         var pos = from
         let program = self.program
         let input = self.input
+        // Move the buffers out of `self` so mutating them does not copy (they return in `defer`).
         var current = self.current, nextList = self.nextList, marks = self.marks, stack = self.stack
+        self.current = ThreadList(capacity: 0)
+        self.nextList = ThreadList(capacity: 0)
+        self.marks = []
+        self.stack = []
+        current.count = 0
         defer { self.current = current; self.nextList = nextList; self.marks = marks; self.stack = stack }
         program.instructions.withUnsafeBufferPointer { instructions in
             program.sets.withUnsafeBufferPointer { sets in
