@@ -53,10 +53,11 @@ extension IBAN {
     ///
     /// The value is normalised first: ASCII spaces, tabs and line breaks are ignored and ASCII
     /// letters are upper-cased, so both the print format (`GB82 WEST 1234 …`) and the electronic
-    /// format are accepted. Any other character (punctuation, non-ASCII digits such as `٤`, NUL)
-    /// fails the structure check. Checks run in this order and the first failure is reported:
+    /// format are accepted. Checks run in this order and the first failure is reported:
     /// country code (``IBANFailureReason/unknownCountry``; fewer than two characters is a
-    /// ``IBANFailureReason/length`` failure), length, BBAN structure, and the ISO 7064
+    /// ``IBANFailureReason/length`` failure); any character that is not an ASCII letter or digit
+    /// (punctuation, non-ASCII digits such as `٤`, NUL) is a ``IBANFailureReason/structure``
+    /// failure whatever the length; then length, BBAN structure, and the ISO 7064
     /// MOD 97-10 check digits (ISO 13616-1 §6: valid check digits are 02–98).
     ///
     /// - Parameters:
@@ -82,6 +83,7 @@ extension IBAN {
             var expectedLength = 0
             var classBase = 0
             var structureOK = true
+            var foreignCharacter = false
             var remainder: UInt32 = 0
             for byte in bytes {
                 if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
@@ -105,10 +107,10 @@ extension IBAN {
                     expectedLength = Int(registry.lengths[country])
                     classBase = Int(registry.classOffsets[country])
                 case 2:
-                    if !isDigit { structureOK = false }
+                    if !isDigit { structureOK = false; foreignCharacter = foreignCharacter || !isLetter }
                     d0 = digit
                 case 3:
-                    if !isDigit { structureOK = false }
+                    if !isDigit { structureOK = false; foreignCharacter = foreignCharacter || !isLetter }
                     d1 = digit
                 default:
                     let position = count &- 4
@@ -125,12 +127,14 @@ extension IBAN {
                         remainder = (remainder &* 100 &+ letter &+ 10) % 97
                     } else {
                         structureOK = false
+                        foreignCharacter = true
                     }
                 }
                 count &+= 1
                 if count > maximumLength { break }
             }
             if count < 2 { return IBANCheckResult(failure: .length, countryIndex: -1) }
+            if foreignCharacter { return IBANCheckResult(failure: .structure, countryIndex: country) }
             guard count == expectedLength else { return IBANCheckResult(failure: .length, countryIndex: country) }
             guard structureOK else { return IBANCheckResult(failure: .structure, countryIndex: country) }
             let checkDigits = d0 * 10 + d1

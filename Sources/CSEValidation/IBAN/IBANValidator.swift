@@ -2,7 +2,7 @@
 /// structure and ISO 7064 MOD 97-10 check digits).
 ///
 /// This is stricter than the Worldline SDKs, which only apply a generic pattern and MOD 97
-/// (reference §2); see `docs/COMPATIBILITY.md`. On failure the result carries one `iban`
+/// (reference §2). On failure the result carries one `iban`
 /// failure with a `reason` parameter: `unknownCountry`, `length`, `structure` or `checksum`
 /// (see ``IBANFailureReason``).
 public struct IBANValidator: FieldValidator {
