@@ -13,11 +13,15 @@
 public struct CardBrandTable: Sendable {
     /// The brands, in priority order for ties.
     public let brands: [CardBrand]
-    /// Per precision 1…8 (index 0 unused): segment starts and their answer's index.
-    private let levels: [Level]
+    /// Segment starts of every precision 1…8, concatenated; `levelBounds[p]..<levelBounds[p + 1]`
+    /// is precision `p`'s part (index 0 unused).
+    private let starts: [UInt32]
+    /// The answer index of each segment, parallel to ``starts``.
+    private let segmentAnswers: [UInt16]
+    private let levelBounds: [Int]
     private let answers: [[CardBrand]]
 
-    private struct Level: Sendable {
+    private struct Level {
         var starts: [UInt32] = []
         var answers: [UInt16] = []
     }
@@ -81,7 +85,15 @@ public struct CardBrandTable: Sendable {
             }
             levels[digits] = level
         }
-        self.levels = levels
+        var flatStarts = [UInt32](), flatAnswers = [UInt16](), bounds = [0, 0]
+        for level in levels.dropFirst() {
+            flatStarts += level.starts
+            flatAnswers += level.answers
+            bounds.append(flatStarts.count)
+        }
+        self.starts = flatStarts
+        self.segmentAnswers = flatAnswers
+        self.levelBounds = bounds
         self.answers = answers
     }
 
@@ -92,7 +104,7 @@ public struct CardBrandTable: Sendable {
     /// - Parameter number: The card number as typed so far.
     /// - Returns: The matching brands; empty when undecided, unknown or unreadable.
     public func brands(forPartialNumber number: String) -> [CardBrand] {
-        guard let digits = CardDigits(number), digits.count > 0 else { return [] }
+        guard let digits = CardDigits(number, withLuhn: false), digits.count > 0 else { return [] }
         let precision = min(digits.count, 8)
         return answers[answer(key: digits.key(using: precision), precision: precision)]
     }
@@ -120,7 +132,7 @@ public struct CardBrandTable: Sendable {
     ///   - allowedProductIDs: The brand ids allowed in the caller's context.
     /// - Returns: The IIN details.
     public func iinDetails(forPartialNumber number: String, allowedProductIDs: Set<String>) -> IINDetails {
-        guard let digits = CardDigits(number) else { return .unknown }
+        guard let digits = CardDigits(number, withLuhn: false) else { return .unknown }
         guard digits.count >= 6 else { return .notEnoughDigits }
         let precision = digits.count >= 8 ? 8 : 6
         let found = answers[answer(key: digits.key(using: precision), precision: precision)]
@@ -133,14 +145,14 @@ public struct CardBrandTable: Sendable {
     }
 
     private func answer(key: UInt32, precision: Int) -> Int {
-        levels[precision].starts.withUnsafeBufferPointer { starts in
-            // The last segment starting at or before `key`; starts[0] == 0.
-            var low = 0, high = starts.count
+        starts.withUnsafeBufferPointer { starts in
+            // The last segment of this precision starting at or before `key`; its first starts at 0.
+            var low = levelBounds[precision], high = levelBounds[precision + 1]
             while high - low > 1 {
                 let mid = (low + high) >> 1
                 if starts[mid] <= key { low = mid } else { high = mid }
             }
-            return Int(levels[precision].answers[low])
+            return Int(segmentAnswers[low])
         }
     }
 }

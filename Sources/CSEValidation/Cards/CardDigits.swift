@@ -10,10 +10,22 @@ struct CardDigits {
     var luhnValid = false
 
     /// Reads `text`, or returns `nil` when it contains anything but ASCII digits and spaces.
-    init?(_ text: String) {
+    /// - Parameter withLuhn: Whether to compute ``luhnValid`` (detection does not need it).
+    init?(_ text: String, withLuhn: Bool = true) {
         var text = text
-        guard let result = text.withUTF8({ CardDigits(bytes: $0) }) else { return nil }
+        guard let result = text.withUTF8({ withLuhn ? CardDigits(bytes: $0) : CardDigits(prefixOf: $0) }) else { return nil }
         self = result
+    }
+
+    /// Reads the leading digits and checks that every byte is a digit or a space, without Luhn.
+    init?(prefixOf bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            if byte == 0x20 { continue }
+            let digit = byte &- 0x30
+            guard digit < 10 else { return nil }
+            if count < 8 { leading = leading &* 10 &+ UInt32(digit) }
+            count &+= 1
+        }
     }
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {

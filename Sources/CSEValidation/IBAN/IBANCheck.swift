@@ -84,7 +84,9 @@ extension IBAN {
             var classBase = 0
             var structureOK = true
             var foreignCharacter = false
-            var remainder: UInt32 = 0
+            // Digits accumulate in 64 bits and are reduced mod 97 only when large, which keeps
+            // the value congruent and saves a division per character.
+            var remainder: UInt64 = 0
             for byte in bytes {
                 if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
                 let upper = byte &- 0x61 < 26 ? byte &- 0x20 : byte
@@ -121,10 +123,11 @@ extension IBAN {
                         default: if !(isDigit || isLetter) { structureOK = false }
                         }
                     }
+                    if remainder >= 1 << 56 { remainder %= 97 }
                     if isDigit {
-                        remainder = (remainder &* 10 &+ digit) % 97
+                        remainder = remainder &* 10 &+ UInt64(digit)
                     } else if isLetter {
-                        remainder = (remainder &* 100 &+ letter &+ 10) % 97
+                        remainder = remainder &* 100 &+ UInt64(letter &+ 10)
                     } else {
                         structureOK = false
                         foreignCharacter = true
@@ -142,9 +145,8 @@ extension IBAN {
                 return IBANCheckResult(failure: .checksum, countryIndex: country)
             }
             // ISO 13616-1 §6.3: the four leading characters move to the end.
-            remainder = (remainder &* 100 &+ c0 &+ 10) % 97
-            remainder = (remainder &* 100 &+ c1 &+ 10) % 97
-            remainder = (remainder &* 100 &+ checkDigits) % 97
+            remainder %= 97
+            remainder = (remainder &* 1_000_000 &+ UInt64((c0 &+ 10) &* 10_000 &+ (c1 &+ 10) &* 100 &+ checkDigits)) % 97
             return IBANCheckResult(failure: remainder == 1 ? nil : .checksum, countryIndex: country)
         }
     }

@@ -162,7 +162,8 @@ struct IINCSVRows {
                 countryID = pair.withUnsafeMutableBufferPointer { countryNames.intern(UnsafeBufferPointer($0)) }
             }
             let typeID = cardTypeNames.intern(cardType)
-            guard countryID <= UInt32(UInt16.max), typeID <= UInt32(UInt16.max) else {
+            // At most 26 × 26 countries + the empty one, so the id fits the table's 10 bits.
+            guard typeID < 1 << 16 else {
                 throw IINCSVRows.malformed(line, "cardType", "more than 65535 distinct card types")
             }
             countries.append(UInt16(countryID))

@@ -2,10 +2,10 @@
 /// with the id of the range group that answers for it, plus a direct index on the first five
 /// digits so a lookup binary-searches only a handful of segments.
 struct IINSegments: Sendable {
-    /// Segment starts, ascending; `starts[0] == 0`.
-    let starts: [UInt32]
-    /// The group answering for each segment; ``none`` in gaps.
-    let values: [UInt32]
+    /// One entry per segment, ascending: the segment's start in the high 32 bits and the value
+    /// answering for it (``none`` in gaps) in the low 32 bits, so a lookup touches one array.
+    /// The first segment starts at 0.
+    let entries: [UInt64]
     /// For each 5-digit prefix `p` (0…100 000): the segment containing `p × 1000`.
     let buckets: [UInt32]
 
@@ -53,8 +53,7 @@ struct IINSegments: Sendable {
             if following >= IINSegments.spaceEnd { break }
             position = following
         }
-        self.starts = starts
-        self.values = values
+        self.entries = zip(starts, values).map { UInt64($0) << 32 | UInt64($1) }
         var buckets = [UInt32](repeating: 0, count: 100_001)
         var segment = 0
         for prefix in 0...100_000 {
@@ -68,22 +67,23 @@ struct IINSegments: Sendable {
     /// The group answering for an 8-digit key, or ``none``.
     func value(at key: UInt32) -> UInt32 {
         let prefix = Int(key / 1000)
-        return starts.withUnsafeBufferPointer { starts in
+        let limit = (UInt64(key) + 1) << 32  // entries below this start at or before `key`
+        return entries.withUnsafeBufferPointer { entries in
             buckets.withUnsafeBufferPointer { buckets in
                 var low = Int(buckets[prefix])
-                var high = prefix < 100_000 ? Int(buckets[prefix + 1]) + 1 : starts.count
-                // Invariant: starts[low] <= key, and every index >= high starts after key.
+                var high = Int(buckets[prefix + 1]) + 1
+                // Invariant: entry `low` starts at or before key; entries from `high` on start after it.
                 while high - low > 1 {
                     let mid = (low + high) >> 1
-                    if starts[mid] <= key { low = mid } else { high = mid }
+                    if entries[mid] < limit { low = mid } else { high = mid }
                 }
-                return values[low]
+                return UInt32(truncatingIfNeeded: entries[low])
             }
         }
     }
 
     /// Bytes held by the arrays.
-    var memoryBytes: Int { starts.capacity * 4 + values.capacity * 4 + buckets.capacity * 4 }
+    var memoryBytes: Int { entries.capacity * 8 + buckets.capacity * 4 }
 }
 
 /// A binary min-heap of range positions ordered by a rank array.

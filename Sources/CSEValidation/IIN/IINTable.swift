@@ -68,19 +68,26 @@ public struct IINTable: Sendable {
     /// The number of data rows loaded.
     public let rangeCount: Int
 
-    // Per row, sorted by (low, high, file order) so each group's rows are contiguous.
-    private let products: [UInt32]
-    private let countries: [UInt16]
-    private let cardTypeIDs: [UInt16]
-    private let issuers: [UInt32]
-    /// `groupStarts[g]..<groupStarts[g + 1]` are the rows of group `g`.
-    private let groupStarts: [UInt32]
+    /// Per row, sorted by (low, high, file order), so each group's rows are contiguous.
+    private let rows: [Row]
     private let productNames: [String]
     private let countryNames: [String]
     private let cardTypes: [CardType?]
     private let issuerNames: [String]
     private let eightDigit: IINSegments
     private let sixDigit: IINSegments
+    private let sixDigitIsShared: Bool
+
+    /// One row in 12 bytes: interned product and issuer ids, and `meta` = country id (bits 0–9),
+    /// "the next row belongs to the same group" (bit 10) and card-type id (bits 11–31).
+    private struct Row: Sendable {
+        var product: UInt32
+        var issuer: UInt32
+        var meta: UInt32
+        var country: Int { Int(meta & 0x3FF) }
+        var continuesGroup: Bool { meta & 0x400 != 0 }
+        var cardType: Int { Int(meta >> 11) }
+    }
 
     /// Loads a table from CSV bytes.
     /// - Parameters:
@@ -139,33 +146,32 @@ public struct IINTable: Sendable {
         let keys = (0..<count).map { UInt64(lows[$0]) << 27 | UInt64(highs[$0]) }
         order.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : $0 < $1 }
 
-        var products = [UInt32](), countries = [UInt16](), cardTypeIDs = [UInt16](), issuers = [UInt32]()
-        products.reserveCapacity(count); countries.reserveCapacity(count)
-        cardTypeIDs.reserveCapacity(count); issuers.reserveCapacity(count)
-        var groupStarts = [UInt32]()
-        var groupLows = [UInt32](), groupHighs = [UInt32](), groupRanks = [UInt64]()
+        var packed = [Row]()
+        packed.reserveCapacity(count)
+        var groupLows = [UInt32](), groupHighs = [UInt32](), groupRanks = [UInt64](), groupFirstRows = [UInt32]()
         var previousKey = UInt64.max
         for (position, row) in order.enumerated() {
             let r = Int(row)
-            products.append(rows.products[r]); countries.append(rows.countries[r])
-            cardTypeIDs.append(rows.cardTypes[r]); issuers.append(rows.issuers[r])
             if keys[r] != previousKey {
                 previousKey = keys[r]
-                groupStarts.append(UInt32(position))
+                groupFirstRows.append(UInt32(position))
                 groupLows.append(lows[r])
                 groupHighs.append(highs[r])
                 // Narrowest first, then the earliest row; `row` is the group's first file row.
                 groupRanks.append(UInt64(highs[r] - lows[r]) << 32 | UInt64(row))
+            } else {
+                packed[position - 1].meta |= 0x400
             }
+            packed.append(Row(product: rows.products[r], issuer: rows.issuers[r],
+                              meta: UInt32(rows.countries[r]) | UInt32(rows.cardTypes[r]) << 11))
         }
-        let groupCount = groupStarts.count
-        groupStarts.append(UInt32(count))
-        let groupIDs = [UInt32](0..<UInt32(groupCount))
-        let eightDigit = IINSegments(lows: groupLows, highs: groupHighs, ids: groupIDs, rank: groupRanks)
+        let groupCount = groupFirstRows.count
+        let eightDigit = IINSegments(lows: groupLows, highs: groupHighs, ids: groupFirstRows, rank: groupRanks)
 
         // 6-digit lookups: shrink each range to the 6-digit blocks it covers entirely. Shrinking
         // keeps the order by lower bound, so no new sort is needed.
         let aligned = zip(groupLows, groupHighs).allSatisfy { $0 % 100 == 0 && $1 % 100 == 99 }
+        self.sixDigitIsShared = aligned
         if aligned {
             self.sixDigit = eightDigit
         } else {
@@ -174,16 +180,12 @@ public struct IINTable: Sendable {
                 let low = (groupLows[g] + 99) / 100 * 100
                 let end = (UInt64(groupHighs[g]) + 1) / 100 * 100
                 guard UInt64(low) < end else { continue }
-                lows6.append(low); highs6.append(UInt32(end - 1)); ids6.append(UInt32(g)); ranks6.append(groupRanks[g])
+                lows6.append(low); highs6.append(UInt32(end - 1)); ids6.append(groupFirstRows[g]); ranks6.append(groupRanks[g])
             }
             self.sixDigit = IINSegments(lows: lows6, highs: highs6, ids: ids6, rank: ranks6)
         }
         self.eightDigit = eightDigit
-        self.products = products
-        self.countries = countries
-        self.cardTypeIDs = cardTypeIDs
-        self.issuers = issuers
-        self.groupStarts = groupStarts
+        self.rows = packed
         self.productNames = rows.productNames.strings()
         self.countryNames = rows.countryNames.strings()
         self.cardTypes = rows.cardTypeNames.strings().map { $0.isEmpty ? nil : CardType(rawValue: $0) }
@@ -203,39 +205,42 @@ public struct IINTable: Sendable {
     public func iinDetails(forPartialNumber number: String, allowedProductIDs: Set<String>) -> IINDetails {
         guard let digits = CardDigits(number) else { return .unknown }
         guard digits.count >= 6 else { return .notEnoughDigits }
-        let group = digits.count >= 8
+        let first = digits.count >= 8
             ? eightDigit.value(at: digits.key(using: 8))
             : sixDigit.value(at: digits.key(using: 6))
-        guard group != IINSegments.none else { return .unknown }
-        let first = Int(groupStarts[Int(group)]), end = Int(groupStarts[Int(group) + 1])
-        let product = productNames[Int(products[first])]
-        var coBrands = [IINCoBrand]()
-        if end - first > 1 {
-            var seen: Set<UInt32> = [products[first]]
-            for row in (first + 1)..<end where seen.insert(products[row]).inserted {
-                let id = productNames[Int(products[row])]
-                coBrands.append(IINCoBrand(productID: id, isAllowedInContext: allowedProductIDs.contains(id),
-                                           cardType: cardTypes[Int(cardTypeIDs[row])]))
+        guard first != IINSegments.none else { return .unknown }
+        return rows.withUnsafeBufferPointer { rows in
+            let primary = rows[Int(first)]
+            let product = productNames[Int(primary.product)]
+            var coBrands = [IINCoBrand]()
+            if primary.continuesGroup {
+                var seen: Set<UInt32> = [primary.product]
+                var index = Int(first)
+                repeat {
+                    index += 1
+                    let row = rows[index]
+                    if seen.insert(row.product).inserted {
+                        let id = productNames[Int(row.product)]
+                        coBrands.append(IINCoBrand(productID: id, isAllowedInContext: allowedProductIDs.contains(id),
+                                                   cardType: cardTypes[row.cardType]))
+                    }
+                } while rows[index].continuesGroup
             }
+            let country = countryNames[primary.country]
+            let issuer = issuerNames[Int(primary.issuer)]
+            return IINDetails(productID: product, isAllowedInContext: allowedProductIDs.contains(product),
+                              countryCode: country.isEmpty ? nil : country, cardType: cardTypes[primary.cardType],
+                              issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
         }
-        let country = countryNames[Int(countries[first])]
-        let issuer = issuerNames[Int(issuers[first])]
-        return IINDetails(productID: product, isAllowedInContext: allowedProductIDs.contains(product),
-                          countryCode: country.isEmpty ? nil : country,
-                          cardType: cardTypes[Int(cardTypeIDs[first])],
-                          issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
     }
 
     /// The number of disjoint segments the 8-digit space was cut into (gaps included).
-    public var segmentCount: Int { eightDigit.starts.count }
+    public var segmentCount: Int { eightDigit.entries.count }
 
     /// An estimate of the bytes the table holds: its arrays plus the interned strings' UTF-8.
     public var approximateMemoryBytes: Int {
-        var total = products.capacity * 4 + countries.capacity * 2 + cardTypeIDs.capacity * 2 + issuers.capacity * 4
-        total += groupStarts.capacity * 4 + eightDigit.memoryBytes
-        if sixDigit.starts.count != eightDigit.starts.count || sixDigit.starts != eightDigit.starts {
-            total += sixDigit.memoryBytes
-        }
+        var total = rows.capacity * MemoryLayout<Row>.stride + eightDigit.memoryBytes
+        if !sixDigitIsShared { total += sixDigit.memoryBytes }
         for names in [productNames, countryNames, issuerNames] {
             total += names.count * 16 + names.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) }
         }
