@@ -1,6 +1,7 @@
 /// The validator's precomputed view of the embedded IBAN table: a 26×26 country-code index and
 /// one flat array of BBAN character classes, so a check does no hashing and no `String` work.
-struct IBANRegistry: Sendable {
+/// A class, so taking the shared instance costs one reference count, not one per array.
+final class IBANRegistry: Sendable {
     /// Country index + 1 for each `(first letter, second letter)` pair; 0 when unknown.
     let countryIndex: [UInt8]
     /// Per country: IBAN length.
