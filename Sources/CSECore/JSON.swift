@@ -1,0 +1,352 @@
+/// A parsed JSON value (RFC 8259), kept in document order.
+///
+/// Numbers keep their exact source text, so no precision is lost and the caller decides how to
+/// read them (see ``JSONValue/intValue``). Objects keep member order and never contain duplicate
+/// names: the parser rejects them, because two JSON implementations may pick different duplicates.
+public indirect enum JSONValue: Hashable, Sendable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, as its exact source text (for example `"-12.50e3"`).
+    case number(String)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object, in document order.
+    case object(JSONObject)
+
+    /// The string, when this is a string.
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    /// The Boolean, when this is `true` or `false`.
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    /// The object, when this is an object.
+    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    /// The value as an `Int` when it is a number written as an integer (no fraction or exponent)
+    /// that fits in `Int`.
+    public var intValue: Int? {
+        guard case .number(let text) = self, !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
+            return nil
+        }
+        return Int(text)
+    }
+    /// `true` for `null`.
+    public var isNull: Bool { self == .null }
+
+    /// Looks up a member when this is an object.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+}
+
+/// A JSON object: names and values in document order, names unique.
+public struct JSONObject: Hashable, Sendable, Sequence {
+    /// The member names, in document order.
+    public private(set) var keys: [String]
+    /// The member values, parallel to ``keys``.
+    public private(set) var values: [JSONValue]
+
+    /// An empty object.
+    public init() { keys = []; values = [] }
+
+    /// Creates an object from ordered members. Later duplicates replace earlier ones in place.
+    public init(_ members: [(String, JSONValue)]) {
+        self.init()
+        for (k, v) in members { self[k] = v }
+    }
+
+    /// The number of members.
+    public var count: Int { keys.count }
+
+    /// The value of member `key`, or `nil`. Setting appends a new member or replaces in place;
+    /// setting `nil` removes it.
+    public subscript(key: String) -> JSONValue? {
+        get { keys.firstIndex(of: key).map { values[$0] } }
+        set {
+            if let index = keys.firstIndex(of: key) {
+                if let newValue { values[index] = newValue } else { keys.remove(at: index); values.remove(at: index) }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// Iterates `(name, value)` pairs in document order.
+    public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator { zip(keys, values).makeIterator() }
+}
+
+/// Limits that bound the work and memory a JSON document can cost.
+public struct JSONLimits: Hashable, Sendable {
+    /// The largest accepted document in bytes.
+    public var maxBytes: Int
+    /// The deepest accepted nesting of arrays and objects.
+    public var maxDepth: Int
+
+    /// Creates limits.
+    public init(maxBytes: Int = 1 << 20, maxDepth: Int = 64) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+    }
+
+    /// 1 MiB and depth 64: ample for product definitions, keys and request payloads.
+    public static let `default` = JSONLimits()
+}
+
+extension CSEError.Code {
+    /// The text is not JSON (RFC 8259); the context names the byte offset.
+    public static let jsonSyntax = Self("json.syntax")
+    /// The document is larger than ``JSONLimits/maxBytes``.
+    public static let jsonTooLarge = Self("json.tooLarge")
+    /// Arrays and objects nest deeper than ``JSONLimits/maxDepth``.
+    public static let jsonTooDeep = Self("json.tooDeep")
+    /// An object names the same member twice.
+    public static let jsonDuplicateKey = Self("json.duplicateKey")
+    /// The bytes are not valid UTF-8, or a `\u` escape is a lone surrogate.
+    public static let jsonInvalidUnicode = Self("json.invalidUnicode")
+    /// A value has the wrong JSON type or a required member is missing.
+    public static let jsonUnexpectedValue = Self("json.unexpectedValue")
+}
+
+extension JSONValue {
+    /// Parses one JSON document strictly (RFC 8259): no comments, trailing commas, leading zeros,
+    /// unescaped control characters, invalid UTF-8, lone surrogate escapes, duplicate member names
+    /// or trailing data. Whitespace around the value is allowed.
+    /// - Parameters:
+    ///   - bytes: The UTF-8 document.
+    ///   - limits: Size and depth limits.
+    /// - Returns: The value.
+    /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+        guard bytes.count <= limits.maxBytes else {
+            throw CSEError(.jsonTooLarge, "JSON document exceeds \(limits.maxBytes) bytes", context: ["limit": String(limits.maxBytes)])
+        }
+        var parser = JSONParser(bytes: bytes, maxDepth: limits.maxDepth)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.syntax("trailing data after the JSON value") }
+        return value
+    }
+
+    /// Parses a JSON document from any byte collection (see ``parse(_:limits:)-(UnsafeRawBufferPointer,_)``).
+    public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+        let result: Result<JSONValue, CSEError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(CSEError) { return .success(try parse(UnsafeRawBufferPointer(buffer), limits: limits)) } catch {
+                return .failure(error)
+            }
+        }
+        if let result { return try result.get() }
+        return try parse(Array(bytes), limits: limits)
+    }
+
+    /// Parses a JSON document from a string.
+    public static func parse(_ text: String, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+        try parse(Array(text.utf8), limits: limits)
+    }
+}
+
+private struct JSONParser {
+    let bytes: UnsafeRawBufferPointer
+    let maxDepth: Int
+    var index = 0
+
+    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    func syntax(_ reason: String) -> CSEError {
+        CSEError(.jsonSyntax, reason, context: ["offset": String(index)])
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func parseValue(depth: Int) throws(CSEError) -> JSONValue {
+        guard index < bytes.count else { throw syntax("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw syntax("unexpected character")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(CSEError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw syntax("unexpected end of input") }
+        let p = literal.utf8Start
+        for i in 0..<count where bytes[index + i] != p[i] { throw syntax("invalid literal") }
+        index += count
+    }
+
+    mutating func parseObject(depth: Int) throws(CSEError) -> JSONValue {
+        guard depth <= maxDepth else {
+            throw CSEError(.jsonTooDeep, "JSON nests deeper than \(maxDepth)", context: ["limit": String(maxDepth)])
+        }
+        index += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax("expected a member name") }
+            let key = try parseString()
+            if object[key] != nil {
+                throw CSEError(.jsonDuplicateKey, "duplicate member name", context: ["offset": String(index)])
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue(depth: depth)
+            skipWhitespace()
+            guard index < bytes.count else { throw syntax("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
+            throw syntax("expected ',' or '}'")
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(CSEError) -> JSONValue {
+        guard depth <= maxDepth else {
+            throw CSEError(.jsonTooDeep, "JSON nests deeper than \(maxDepth)", context: ["limit": String(maxDepth)])
+        }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard index < bytes.count else { throw syntax("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            throw syntax("expected ',' or ']'")
+        }
+    }
+
+    mutating func parseNumber() throws(CSEError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count && isDigit(bytes[index]) { throw syntax("leading zeros are not allowed") }
+        } else {
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid fraction") }
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            index += 1
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid exponent") }
+            while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    mutating func parseString() throws(CSEError) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let s = String(validating: raw, as: UTF8.self) else {
+                    throw CSEError(.jsonInvalidUnicode, "string is not valid UTF-8", context: ["offset": String(start)])
+                }
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw syntax("unescaped control character in string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw syntax("unterminated string") }
+        var out = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                guard let s = String(validating: out, as: UTF8.self) else {
+                    throw CSEError(.jsonInvalidUnicode, "string is not valid UTF-8", context: ["offset": String(start)])
+                }
+                return s
+            }
+            if b < 0x20 { throw syntax("unescaped control character in string") }
+            if b != UInt8(ascii: "\\") { out.append(b); index += 1; continue }
+            index += 1
+            guard index < bytes.count else { throw syntax("unterminated escape") }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        throw CSEError(.jsonInvalidUnicode, "lone high surrogate escape", context: ["offset": String(index)])
+                    }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw CSEError(.jsonInvalidUnicode, "high surrogate not followed by a low surrogate", context: ["offset": String(index)])
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw CSEError(.jsonInvalidUnicode, "lone low surrogate escape", context: ["offset": String(index)])
+                }
+                out.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default:
+                throw syntax("invalid escape")
+            }
+        }
+        throw syntax("unterminated string")
+    }
+
+    mutating func parseHex4() throws(CSEError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw syntax("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let digit: UInt32
+            switch c {
+            case 0x30...0x39: digit = UInt32(c - 0x30)
+            case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+            case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+            default: throw syntax("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+}
