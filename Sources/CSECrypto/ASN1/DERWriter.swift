@@ -1,7 +1,24 @@
+internal import CCSEShims
+
 /// A minimal DER writer (ITU-T X.690 §10) for the structures CSEKit exports: definite minimal
 /// lengths, unsigned INTEGERs in their shortest two's-complement form.
 struct DERWriter {
     private(set) var bytes: [UInt8] = []
+
+    /// An empty writer.
+    init() {}
+
+    /// A writer for secret content: the buffer is reserved up front so it never reallocates (which
+    /// would leave unzeroed copies behind) as long as `secretCapacity` suffices. Call ``wipe()``.
+    init(secretCapacity: Int) { bytes.reserveCapacity(secretCapacity) }
+
+    /// Zeroes the written bytes.
+    mutating func wipe() {
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { CCSEShims_OPENSSL_cleanse(base, buffer.count) }
+        }
+        bytes.removeAll(keepingCapacity: false)
+    }
 
     /// Appends a TLV with `tag` and the given value octets.
     mutating func append(tag: UInt8, value: some Collection<UInt8>) {
