@@ -9,7 +9,7 @@ internal import CCSEShims
 /// `unsafe…` initializer is used) and runs OpenSSL's pairwise consistency check (n = p·q,
 /// d·e ≡ 1, CRT values), so a corrupted key is refused at import rather than misbehaving later.
 /// The value is immutable and `Sendable`. Its ``description`` never shows key material.
-public struct RSAPrivateKey: Sendable, CustomStringConvertible {
+public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectable {
     let key: EVPKey
 
     /// The matching public key.
@@ -145,7 +145,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
         guard bits <= RSAKeyPolicy.maximumBits else {
             throw CSEError(.keyTooLarge, "RSA keys must have at most \(RSAKeyPolicy.maximumBits) bits", context: ["bits": "\(bits)"])
         }
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
+        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, StaticCString.rsa, nil) else {
             throw generationFailure()
         }
         defer { EVP_PKEY_CTX_free(ctx) }
@@ -205,7 +205,8 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
 
     /// Calls `body` with the PKCS#8 DER in an OpenSSL buffer that is zeroed and freed afterwards.
     private func withPKCS8<R>(_ body: (UnsafeRawBufferPointer) -> R) throws(CSEError) -> R {
-        guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(key.pointer, CCSEShims_EVP_PKEY_KEYPAIR(), "DER", "PrivateKeyInfo", nil) else {
+        guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(
+            key.pointer, CCSEShims_EVP_PKEY_KEYPAIR(), StaticCString.der, StaticCString.privateKeyInfo, nil) else {
             ERR_clear_error()
             throw CSEError(.keyOperationFailed, "OpenSSL has no PKCS#8 encoder for this key")
         }
@@ -222,4 +223,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible {
 
     /// `RSAPrivateKey(2048 bits)`: the size only, never the key.
     public var description: String { "RSAPrivateKey(\(bitCount) bits)" }
+
+    /// A mirror with no children, so `dump` and debuggers show no key material either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -9,7 +9,7 @@ public import CSECore
 /// The ordinary initializers enforce CSEKit's policy: a modulus of at least 2048 and at most 16384
 /// bits, and an odd public exponent with 65537 ≤ e < 2^256. The `unsafe…` initializers accept
 /// moduli from 512 bits and any odd exponent ≥ 3, for known-answer tests with historical keys.
-public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
+public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     final class Backing: Sendable {
         let modulus: [UInt8]
         let exponent: [UInt8]
@@ -154,6 +154,9 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// `RSAPublicKey(2048 bits)`: the size only, never the key.
     public var description: String { "RSAPublicKey(\(bitCount) bits)" }
+
+    /// A mirror with no children, so `dump` and debuggers show no key material either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     /// Keys are equal when their modulus and exponent are equal.
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {

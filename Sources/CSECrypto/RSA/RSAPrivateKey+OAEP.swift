@@ -35,10 +35,10 @@ extension RSAPrivateKey {
         else { throw Self.decryptionFailed() }
         if !label.isEmpty {
             // OpenSSL takes ownership of the label buffer.
-            guard let copy = CRYPTO_malloc(label.count, "CSEKit", 0) else { throw Self.decryptionFailed() }
+            guard let copy = CRYPTO_malloc(label.count, StaticCString.file, 0) else { throw Self.decryptionFailed() }
             label.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             guard EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, Int32(label.count)) == 1 else {
-                CRYPTO_free(copy, "CSEKit", 0)
+                CRYPTO_free(copy, StaticCString.file, 0)
                 throw Self.decryptionFailed()
             }
         }
