@@ -271,18 +271,39 @@ struct KeyImportTests {
         #expect(throws: CSEError(.keyMalformed, "")) { try RSAPublicKey(derRepresentation: noNull) }
     }
 
-    @Test("inconsistent private components are refused", .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"))
-    func inconsistentPrivateKey() throws {
+    @Test("private components that do not belong together are refused, naming the failed check",
+          .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"),
+          arguments: ["d", "p=q", "dp", "dq", "qi", "qi+p", "p=1"])
+    func inconsistentPrivateKey(change: String) throws {
         let x = try #require(RSAVectors.sha1Examples.last)   // the 2048-bit key
-        var d = x.d
-        d[d.count - 1] ^= 0x02
-        #expect(throws: CSEError(.keyMalformed, "")) {
-            try RSAPrivateKey(unsafeModulus: x.n, publicExponent: x.e, privateExponent: d, prime1: x.p, prime2: x.q,
-                              exponent1: x.dp, exponent2: x.dq, coefficient: x.qinv)
+        var (d, p, q, dp, dq, qi) = (x.d, x.p, x.q, x.dp, x.dq, x.qinv)
+        func flip(_ bytes: inout [UInt8]) { bytes[bytes.count - 1] ^= 0x02 }
+        let expected: String
+        switch change {
+        case "d": flip(&d); expected = "e·d ≡ 1"
+        case "p=q": p = q; expected = "n = p·q"
+        case "dp": flip(&dp); expected = "dP, dQ"
+        case "dq": flip(&dq); expected = "dP, dQ"
+        case "qi": flip(&qi); expected = "qInv"
+        case "qi+p":
+            // qInv + p is ≡ qInv (mod p) but not reduced.
+            var sum = [UInt8](repeating: 0, count: max(qi.count, p.count) + 1)
+            var carry = 0
+            for i in 0..<sum.count {
+                let a = i < qi.count ? Int(qi[qi.count - 1 - i]) : 0, b = i < p.count ? Int(p[p.count - 1 - i]) : 0
+                sum[sum.count - 1 - i] = UInt8((a + b + carry) & 0xFF)
+                carry = (a + b + carry) >> 8
+            }
+            qi = sum
+            expected = "qInv"
+        default: p = [1]; expected = "p, q > 1"
         }
-        #expect(throws: CSEError(.keyMalformed, "")) {
-            try RSAPrivateKey(unsafeModulus: x.n, publicExponent: x.e, privateExponent: x.d, prime1: x.q, prime2: x.q,
-                              exponent1: x.dp, exponent2: x.dq, coefficient: x.qinv)
+        do {
+            _ = try RSAPrivateKey(unsafeModulus: x.n, publicExponent: x.e, privateExponent: d, prime1: p, prime2: q,
+                                  exponent1: dp, exponent2: dq, coefficient: qi)
+            Issue.record("\(change): an inconsistent key was accepted")
+        } catch {
+            #expect(error.code == .keyMalformed && error.context["check"] == expected, "\(change): \(error)")
         }
     }
 

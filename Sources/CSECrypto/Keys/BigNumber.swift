@@ -5,15 +5,24 @@ internal import COpenSSL
 final class BigNumber: @unchecked Sendable {
     let pointer: OpaquePointer
 
-    /// Creates a `BIGNUM` from big-endian magnitude bytes.
+    /// Creates a `BIGNUM` from big-endian magnitude bytes (possibly secret: no copy is made).
     /// - Throws: ``CSEError/Code/keyOperationFailed`` on allocation failure.
-    init(bigEndian bytes: some Collection<UInt8>) throws(CSEError) {
-        let array = Array(bytes)
-        let made = array.withUnsafeBufferPointer { buffer in
+    init(bigEndian bytes: ArraySlice<UInt8>) throws(CSEError) {
+        let made = bytes.withUnsafeBufferPointer { buffer in
             BN_bin2bn(buffer.baseAddress, Int32(buffer.count), nil)
         }
         guard let made else { throw CSEError(.keyOperationFailed, "OpenSSL could not allocate a BIGNUM") }
         pointer = made
+    }
+
+    /// Creates a `BIGNUM` from big-endian magnitude bytes.
+    convenience init(bigEndian bytes: [UInt8]) throws(CSEError) {
+        try self.init(bigEndian: bytes[...])
+    }
+
+    /// A new `BIGNUM` holding zero, for results.
+    convenience init() throws(CSEError) {
+        try self.init(bigEndian: ArraySlice<UInt8>())
     }
 
     deinit { BN_clear_free(pointer) }

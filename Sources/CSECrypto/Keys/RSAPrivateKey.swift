@@ -6,8 +6,8 @@ internal import CCSEShims
 /// generating test key pairs.
 ///
 /// Importing checks the key's structure, applies the same policy as ``RSAPublicKey`` (unless an
-/// `unsafe…` initializer is used) and runs OpenSSL's pairwise consistency check (n = p·q,
-/// d·e ≡ 1, CRT values), so a corrupted key is refused at import rather than misbehaving later.
+/// `unsafe…` initializer is used) and checks that the components belong together (n = p·q,
+/// e·d ≡ 1, the CRT values), so a corrupted key is refused at import rather than misbehaving later.
 /// The value is immutable and `Sendable`. Its ``description`` never shows key material.
 public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectable {
     let key: EVPKey
@@ -28,6 +28,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         where value.isEmpty {
             throw CSEError(.keyMalformed, "a private RSA component is zero", context: ["component": name])
         }
+        try RSAKeyConsistency.check(components)
         let der = RSAKeyStructures.writePKCS1PrivateKey(components)
         let made = der.withUnsafeBytes { buffer -> OpaquePointer? in
             var consumed = 0
@@ -44,15 +45,6 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
             throw CSEError(.keyMalformed, "OpenSSL refused the RSA private key")
         }
         let key = EVPKey(taking: made)
-        guard let check = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
-            ERR_clear_error()
-            throw CSEError(.keyOperationFailed, "OpenSSL could not allocate a key context")
-        }
-        defer { EVP_PKEY_CTX_free(check) }
-        guard EVP_PKEY_pairwise_check(check) == 1 else {
-            ERR_clear_error()
-            throw CSEError(.keyMalformed, "the RSA private key components are inconsistent")
-        }
         self.init(key: key, publicKey: publicKey)
     }
 
