@@ -1,1 +1,0 @@
-// CSEJOSE: module sources land here.

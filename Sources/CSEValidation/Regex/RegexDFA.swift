@@ -1,0 +1,232 @@
+/// A deterministic automaton over ASCII bytes, built ahead of time by subset construction, for
+/// the shapes where a match *count* does not depend on priority:
+///
+/// - **Start-anchored** programs (`^…`, and every full-match program): every match starts at 0,
+///   so ICU finds at most one, and it exists iff some prefix is accepted. The scan stops at the
+///   first accepting offset.
+/// - **Fixed-length, assertion-free** programs (`\d{3}`, `(?:0[1-9]|1[0-2])[0-9]{2}`): every match
+///   has the same length L, so the leftmost-first match is the leftmost offset where any path
+///   accepts after L bytes, and the next search starts L further on.
+///
+/// Anything else, or a value with a non-ASCII byte, runs on the backtracker instead. The DFA never
+/// reports boundaries, only counts, so `firstMatch` always uses the backtracker.
+final class RegexDFA: @unchecked Sendable {
+    /// The most states built before giving up on a DFA for a pattern (16 KiB of transitions).
+    static let maximumStates = 64
+
+    private enum Shape { case anchored, fixedLength(Int) }
+    private struct Key: Hashable {
+        var pcs: [Int32]
+        var flags: UInt8
+    }
+    private static let acceptNow: UInt8 = 1
+    /// Accepts at the end, or before a final line terminator (`$`, `\Z`).
+    private static let acceptBeforeFinalTerminator: UInt8 = 2
+    /// Accepts at the very end (`\z`).
+    private static let acceptAtEnd: UInt8 = 4
+
+    private let shape: Shape
+    private let stateCount: Int
+    /// `transitions[state << 7 | byte]`; state 0 is dead.
+    private let transitions: UnsafeMutablePointer<UInt16>
+    private let flags: UnsafeMutablePointer<UInt8>
+    private let initial: Int
+
+    /// Builds the DFA, or returns `nil` when the program's shape or size does not qualify.
+    init?(_ program: RegexProgram, fixedLength: Int?) {
+        if program.isStartAnchored {
+            shape = .anchored
+        } else if let length = fixedLength, length > 0 {
+            shape = .fixedLength(length)
+        } else {
+            return nil
+        }
+        let instructions = program.instructions
+        var keys: [Key] = [Key(pcs: [], flags: 0)]
+        var index: [Key: Int] = [keys[0]: 0]
+        guard let start = Self.closure(instructions, seeds: [0], atStart: true) else { return nil }
+        if case .fixedLength = shape, start.flags & ~Self.acceptNow != 0 { return nil }
+        var table: [UInt16] = Array(repeating: 0, count: 128)
+        func intern(_ key: Key) -> Int? {
+            if let i = index[key] { return i }
+            guard keys.count < Self.maximumStates else { return nil }
+            keys.append(key)
+            index[key] = keys.count - 1
+            table.append(contentsOf: repeatElement(0, count: 128))
+            return keys.count - 1
+        }
+        guard let initialState = intern(start) else { return nil }
+        var work = 1
+        while work < keys.count {
+            let key = keys[work]
+            for b in 0..<128 {
+                var seeds: [Int] = []
+                for pc in key.pcs where Self.consumes(instructions[Int(pc)], UInt8(b), program) { seeds.append(Int(pc) + 1) }
+                guard !seeds.isEmpty else { continue }
+                guard let next = Self.closure(instructions, seeds: seeds, atStart: false) else { return nil }
+                if next.pcs.isEmpty && next.flags == 0 { continue }
+                guard let target = intern(next) else { return nil }
+                table[work << 7 | b] = UInt16(target)
+            }
+            work += 1
+        }
+        initial = initialState
+        stateCount = keys.count
+        transitions = .allocate(capacity: table.count)
+        transitions.initialize(from: table, count: table.count)
+        flags = .allocate(capacity: keys.count)
+        for (i, key) in keys.enumerated() { (flags + i).initialize(to: key.flags) }
+    }
+
+    deinit {
+        transitions.deallocate()
+        flags.deallocate()
+    }
+
+    /// The ICU match count (at most `limit`) of an all-ASCII input.
+    func countMatches(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        guard limit > 0, let base = bytes.baseAddress else {
+            return limit > 0 ? countEmpty(limit) : 0
+        }
+        let n = bytes.count
+        switch shape {
+        case .anchored:
+            var state = initial, p = 0
+            while true {
+                let f = flags[state]
+                // End-type flags can only hold in the last two offsets.
+                if f != 0 && (f & Self.acceptNow != 0 || p &+ 2 >= n) && Self.accepts(f, at: p, base, n) { return 1 }
+                if p == n { return 0 }
+                state = Int(transitions[state &<< 7 | Int(base[p])])
+                if state == 0 { return 0 }
+                p &+= 1
+            }
+        case .fixedLength(let length):
+            var count = 0, s = 0
+            while s &+ length <= n && count < limit {
+                var state = initial, p = s
+                let end = s &+ length
+                while p < end {
+                    state = Int(transitions[state &<< 7 | Int(base[p])])
+                    if state == 0 { break }
+                    p &+= 1
+                }
+                if state != 0 && flags[state] & Self.acceptNow != 0 {
+                    count &+= 1
+                    s = end
+                } else {
+                    s &+= 1
+                }
+            }
+            return count
+        }
+    }
+
+    /// The count on an empty input (no buffer).
+    private func countEmpty(_ limit: Int) -> Int {
+        guard case .anchored = shape else { return 0 }
+        return flags[initial] != 0 ? 1 : 0
+    }
+
+    @inline(__always)
+    private static func accepts(_ f: UInt8, at p: Int, _ base: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        if f & acceptNow != 0 || p == n { return true }
+        guard f & acceptBeforeFinalTerminator != 0 else { return false }
+        // ASCII input: the only line terminators are \n \v \f \r; a final \r\n counts as one.
+        if p == n &- 1 {
+            let c = base[p]
+            return c >= 0x0A && c <= 0x0D && !(c == 0x0A && p > 0 && base[p &- 1] == 0x0D)
+        }
+        return p == n &- 2 && base[p] == 0x0D && base[p &+ 1] == 0x0A
+    }
+
+    private static func consumes(_ inst: RegexInstruction, _ b: UInt8, _ program: RegexProgram) -> Bool {
+        switch inst.op {
+        case .scalar: return inst.x == Int32(b)
+        case .set: return program.sets[Int(inst.x)].matches(UInt32(b))
+        case .any: return !isICULineTerminator(UInt32(b))
+        default: return false
+        }
+    }
+
+    /// The consuming instructions and accept flags reachable from `seeds` without input, or `nil`
+    /// when a construct the DFA does not model (`\b`, an end assertion followed by more pattern)
+    /// is reachable.
+    private static func closure(_ instructions: [RegexInstruction], seeds: [Int], atStart: Bool) -> Key? {
+        var seen = Set<Int>(), pcs = Set<Int32>(), flags: UInt8 = 0
+        var stack = seeds.reversed() as [Int]
+        while let pc = stack.popLast() {
+            guard seen.insert(pc).inserted else { continue }
+            let inst = instructions[pc]
+            switch inst.op {
+            case .scalar, .set, .any: pcs.insert(Int32(pc))
+            case .match: flags |= acceptNow
+            case .jump: stack.append(Int(inst.x))
+            case .split:
+                stack.append(Int(inst.y))
+                stack.append(Int(inst.x))
+            case .assert:
+                switch inst.x {
+                case RegexProgram.code(.start): if atStart { stack.append(pc + 1) }
+                case RegexProgram.code(.end), RegexProgram.code(.endBeforeFinalLineTerminator):
+                    guard let kind = endChain(instructions, from: pc) else { return nil }
+                    flags |= kind
+                default: return nil
+                }
+            }
+        }
+        return Key(pcs: pcs.sorted(), flags: flags)
+    }
+
+    /// Where a chain of end assertions starting at `pc` leads only to `match`: the accept flag
+    /// it needs (`$` alone is weaker than `\z`), or `nil` if more pattern follows.
+    private static func endChain(_ instructions: [RegexInstruction], from pc: Int) -> UInt8? {
+        var result: UInt8 = 0
+        var seen = Set<Int>()
+        var stack: [(pc: Int, strict: Bool)] = [(pc, false)]
+        while let (pc, strict) = stack.popLast() {
+            guard seen.insert(pc << 1 | (strict ? 1 : 0)).inserted else { continue }
+            let inst = instructions[pc]
+            switch inst.op {
+            case .match: result |= strict ? acceptAtEnd : acceptBeforeFinalTerminator
+            case .jump: stack.append((Int(inst.x), strict))
+            case .split:
+                stack.append((Int(inst.x), strict))
+                stack.append((Int(inst.y), strict))
+            case .assert where inst.x == RegexProgram.code(.end):
+                stack.append((pc + 1, true))
+            case .assert where inst.x == RegexProgram.code(.endBeforeFinalLineTerminator):
+                stack.append((pc + 1, strict))
+            default: return nil
+            }
+        }
+        // A weaker path makes the stronger flag redundant.
+        return result & acceptBeforeFinalTerminator != 0 ? acceptBeforeFinalTerminator : result
+    }
+}
+
+extension RegexNode {
+    /// The length in scalars of every match, when all matches have the same length and the node
+    /// has no assertions; `nil` otherwise.
+    var fixedLength: Int? {
+        switch self {
+        case .empty: return 0
+        case .scalar, .set, .any: return 1
+        case .assertion: return nil
+        case .concat(let items):
+            var total = 0
+            for item in items {
+                guard let l = item.fixedLength else { return nil }
+                total += l
+            }
+            return total
+        case .alternate(let items):
+            guard let first = items.first?.fixedLength else { return nil }
+            for item in items.dropFirst() where item.fixedLength != first { return nil }
+            return first
+        case .repetition(let body, let min, let max, _):
+            guard let max, max == min, let l = body.fixedLength else { return nil }
+            return l * min
+        }
+    }
+}

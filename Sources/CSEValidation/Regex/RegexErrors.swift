@@ -1,0 +1,12 @@
+import CSECore
+
+extension CSEError.Code {
+    /// A regular expression could not be compiled: ICU rejects its syntax. The error's reason
+    /// names the problem and the pattern offset, never a validated value.
+    public static let regexInvalidPattern = Self("regex.invalidPattern")
+    /// A regular expression is longer than ``RegexPattern/maximumPatternLength``.
+    public static let regexPatternTooLong = Self("regex.patternTooLong")
+    /// A value is longer than the engine's documented input limit
+    /// (``RegexPattern/maximumInputLength`` or ``RegexPattern/maximumFallbackInputLength``).
+    public static let regexInputTooLong = Self("regex.inputTooLong")
+}

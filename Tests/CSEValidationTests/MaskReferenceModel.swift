@@ -1,0 +1,105 @@
+// An independent model of the Worldline Swift SDK's StringFormatter, written from the algorithm
+// description in ../shared/reference/worldline-client-sdk-behaviour.md §3, used as a test oracle.
+// It is deliberately naive (arrays of Characters, one index) and shares no code with Mask.
+
+/// The reference's mask parts: "{{", "}}", or a maximal run of other text (single braces allowed).
+func referenceParts(_ mask: String) -> [[Character]] {
+    let characters = Array(mask)
+    var parts: [[Character]] = []
+    var run: [Character] = []
+    var i = 0
+    while i < characters.count {
+        let pair = i + 1 < characters.count && characters[i] == characters[i + 1]
+            && (characters[i] == "{" || characters[i] == "}")
+        if pair {
+            if !run.isEmpty { parts.append(run); run = [] }
+            parts.append([characters[i], characters[i]])
+            i += 2
+        } else {
+            run.append(characters[i])
+            i += 1
+        }
+    }
+    if !run.isEmpty { parts.append(run) }
+    return parts
+}
+
+private func referenceFits(_ placeholder: Character, _ c: Character) -> Bool {
+    let scalars = Array(c.unicodeScalars)
+    let lone = scalars.count == 1 ? scalars[0].value : 0
+    switch placeholder {
+    case "9": return (0x30...0x39).contains(lone)
+    case "a": return (0x61...0x7A).contains(lone)
+    case "A": return (0x41...0x5A).contains(lone)
+    case "*": return true
+    default: return false
+    }
+}
+
+/// formatString(string, mask, cursor) as described in §3, including its cursor arithmetic.
+func referenceFormat(_ string: String, mask: String, cursor: Int = 0) -> (text: String, cursor: Int) {
+    let input = Array(string)
+    var cursor = cursor
+    var stringIndex = 0
+    var copyFromMask = true
+    var appendRestOfMask = true
+    var result: [Character] = []
+    for part in referenceParts(mask) {
+        if part == ["{", "{"] { copyFromMask = false; continue }
+        if part == ["}", "}"] { copyFromMask = true; continue }
+        var maskIndex = 0
+        while stringIndex < input.count && maskIndex < part.count {
+            if copyFromMask {
+                result.append(part[maskIndex])
+                if input[stringIndex] == part[maskIndex] {
+                    stringIndex += 1
+                } else if cursor >= stringIndex {
+                    cursor += 1
+                }
+                maskIndex += 1
+            } else {
+                if referenceFits(part[maskIndex], input[stringIndex]) {
+                    result.append(input[stringIndex])
+                    maskIndex += 1
+                }
+                stringIndex += 1
+            }
+        }
+        if appendRestOfMask && maskIndex < part.count {
+            if copyFromMask {
+                result.append(contentsOf: part[maskIndex...])
+                if cursor >= stringIndex { cursor += part.count - maskIndex }
+            }
+            appendRestOfMask = false
+        }
+    }
+    return (String(result), cursor)
+}
+
+/// unformatString: format, then keep the characters at placeholder positions.
+func referenceUnformat(_ string: String, mask: String) -> String {
+    let formatted = Array(referenceFormat(string, mask: mask).text)
+    var result: [Character] = []
+    var inGroup = false
+    var index = 0
+    for part in referenceParts(mask) {
+        if part == ["{", "{"] { inGroup = true; continue }
+        if part == ["}", "}"] { inGroup = false; continue }
+        let length = min(formatted.count - index, part.count)
+        if inGroup { result.append(contentsOf: formatted[index..<(index + length)]) }
+        index += length
+    }
+    return String(result)
+}
+
+/// A small deterministic generator (SplitMix64) so property tests are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
