@@ -65,11 +65,12 @@ public enum HMAC {
             }
         }
 
-        var digest: FetchedAlgorithm {
+        /// The hash, whose `EVP_MD` is fetched once per process by ``DigestAlgorithm``.
+        var digest: DigestAlgorithm {
             switch backing {
-            case .sha256: SymmetricBackend.sha256
-            case .sha384: SymmetricBackend.sha384
-            case .sha512: SymmetricBackend.sha512
+            case .sha256: .sha256
+            case .sha384: .sha384
+            case .sha512: .sha512
             }
         }
     }
@@ -142,7 +143,9 @@ public enum HMAC {
               part3.count <= limit
         else { throw SymmetricError.inputTooLarge("HMAC input", limit: limit) }
 
-        let md = try algorithm.digest.get()
+        guard let md = algorithm.digest.openSSLDigest else {
+            throw SymmetricError.backend("fetch \(algorithm.digest.name)")
+        }
         let state = SymmetricThreadState.current()
         let context = try state.digest()
         let blockCount = algorithm.blockByteCount

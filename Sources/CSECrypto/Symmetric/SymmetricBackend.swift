@@ -1,7 +1,8 @@
 internal import CSECore
 internal import COpenSSL
 
-/// One OpenSSL algorithm object (`EVP_CIPHER`, `EVP_MD` or `EVP_MAC`), fetched once per process.
+/// One OpenSSL algorithm object (an `EVP_CIPHER`), fetched once per process. (Digests come from
+/// ``DigestAlgorithm``, which fetches its `EVP_MD`s once in the same way.)
 ///
 /// Explicit fetching avoids OpenSSL 3's implicit fetch on every call (perf-notes.md: SHA-1 of 24
 /// bytes costs ≈ 900 ns with `EVP_sha1()` and ≈ 330 ns with a fetched digest). The objects are
@@ -27,7 +28,7 @@ final class FetchedAlgorithm: @unchecked Sendable {
     }
 }
 
-/// The symmetric algorithms CSEKit uses, each fetched once (lazily, thread-safely, by Swift's global
+/// The AES ciphers CSEKit uses, each fetched once (lazily, thread-safely, by Swift's global
 /// initialisation).
 enum SymmetricBackend {
     static let aes128CBC = FetchedAlgorithm(name: "AES-128-CBC") { EVP_CIPHER_fetch(nil, $0, nil) }
@@ -36,9 +37,6 @@ enum SymmetricBackend {
     static let aes128GCM = FetchedAlgorithm(name: "AES-128-GCM") { EVP_CIPHER_fetch(nil, $0, nil) }
     static let aes192GCM = FetchedAlgorithm(name: "AES-192-GCM") { EVP_CIPHER_fetch(nil, $0, nil) }
     static let aes256GCM = FetchedAlgorithm(name: "AES-256-GCM") { EVP_CIPHER_fetch(nil, $0, nil) }
-    static let sha256 = FetchedAlgorithm(name: "SHA2-256") { EVP_MD_fetch(nil, $0, nil) }
-    static let sha384 = FetchedAlgorithm(name: "SHA2-384") { EVP_MD_fetch(nil, $0, nil) }
-    static let sha512 = FetchedAlgorithm(name: "SHA2-512") { EVP_MD_fetch(nil, $0, nil) }
 
     /// Empties this thread's OpenSSL error queue and returns the first entry as text (OpenSSL's
     /// library/reason string, which never contains data).

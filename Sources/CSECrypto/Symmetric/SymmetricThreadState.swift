@@ -1,13 +1,12 @@
 internal import CSECore
 internal import COpenSSL
 internal import CCSEShims
-internal import Glibc
 
 /// The reusable OpenSSL contexts of one thread.
 ///
 /// OpenSSL contexts are not thread-safe, and creating one per call costs an allocation and a provider
 /// context set-up (perf-notes.md: AES-256-CBC with a reused context ≈ 0.9 µs for a 292-byte payload).
-/// So each thread owns one instance, found through a pthread key and freed when the thread exits.
+/// So each thread owns one instance, kept by ``PerThread`` and freed when the thread exits.
 /// The symmetric functions are synchronous and never call user code while they hold a context, so a
 /// context is never used re-entrantly; `async` callers are safe because a task only changes threads
 /// at a suspension point.
@@ -34,7 +33,7 @@ final class SymmetricThreadState {
     /// 32 zero bytes that nothing writes, the key that ``scrub(_:encrypt:)`` installs.
     private let zeroKey: UnsafeMutablePointer<UInt8>
 
-    private init() {
+    fileprivate init() {
         cipherContexts = Array(repeating: nil, count: CipherSlot.allCases.count)
         let total = Self.scratchByteCount + Self.zeroKeyByteCount
         scratch = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
@@ -50,18 +49,7 @@ final class SymmetricThreadState {
     }
 
     /// The calling thread's state, created on first use.
-    /// When no pthread key could be created (the process ran out of keys), every call gets a fresh
-    /// state: slower, but still correct.
-    static func current() -> SymmetricThreadState {
-        guard let threadKey else { return SymmetricThreadState() }
-        if let raw = pthread_getspecific(threadKey) {
-            return Unmanaged<SymmetricThreadState>.fromOpaque(raw).takeUnretainedValue()
-        }
-        let state = SymmetricThreadState()
-        let retained = Unmanaged.passRetained(state)
-        if pthread_setspecific(threadKey, retained.toOpaque()) != 0 { retained.release() }
-        return state
-    }
+    static func current() -> SymmetricThreadState { symmetricThreadState.current }
 
     /// The cipher context for `slot`. On first use it is bound to `cipher` with OpenSSL's padding
     /// off (CBC pads itself); later calls re-initialise it with a `NULL` cipher, which keeps the
@@ -103,14 +91,6 @@ final class SymmetricThreadState {
     }
 }
 
-/// The pthread key under which each thread keeps its ``SymmetricThreadState``. Its destructor
-/// releases the state when the thread exits, which frees the contexts and cleanses the scratch.
-/// `nil` when `pthread_key_create` failed (only when the process has used up PTHREAD_KEYS_MAX keys).
-private let threadKey: pthread_key_t? = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key) { raw in
-        guard let raw else { return }
-        Unmanaged<SymmetricThreadState>.fromOpaque(raw).release()
-    }
-    return status == 0 ? key : nil
-}()
+/// Each thread's ``SymmetricThreadState``; releasing it at thread exit frees the contexts and
+/// cleanses the scratch memory.
+private let symmetricThreadState = PerThread { SymmetricThreadState() }
