@@ -1,3 +1,6 @@
+#define _GNU_SOURCE
+#include <sched.h>
+#include <unistd.h>
 #include "CCSEShims.h"
 #include <limits.h>
 #include <openssl/crypto.h>
@@ -22,4 +25,14 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
     EVP_PKEY *key = d2i_PrivateKey(type, NULL, &p, len);
     *consumed = key ? (long)(p - (const unsigned char *)der) : 0;
     return key;
+}
+
+int CCSEShims_available_cpu_count(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
 }

@@ -28,4 +28,9 @@ void CCSEShims_OPENSSL_clear_free(void *ptr, size_t len);
 /// d2i_PrivateKey with a void* input buffer; `*consumed` receives the number of bytes read.
 void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consumed);
 
+
+
+/// The number of CPUs this process may run on (sched_getaffinity + CPU_COUNT, a macro), or the
+/// online CPU count when affinity is unavailable. Used to size batch worker pools.
+int CCSEShims_available_cpu_count(void);
 #endif
