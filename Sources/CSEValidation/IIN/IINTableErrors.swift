@@ -1,0 +1,13 @@
+import CSECore
+
+extension CSEError.Code {
+    /// A row of an IIN CSV file is malformed; the error's context names the 1-based `line` and
+    /// the `field`.
+    public static let iinMalformedRow = Self("iin.malformedRow")
+    /// A line of an IIN CSV file is longer than ``IINTable/Limits/maximumLineLength``.
+    public static let iinLineTooLong = Self("iin.lineTooLong")
+    /// An IIN CSV file has more rows than ``IINTable/Limits/maximumRows``.
+    public static let iinTooManyRows = Self("iin.tooManyRows")
+    /// An IIN CSV file could not be opened or read.
+    public static let iinFileUnreadable = Self("iin.fileUnreadable")
+}
