@@ -35,6 +35,7 @@ enum ValidatorFactory {
         case "emailAddress": return EmailAddressValidator()
         case "regularExpression": return try regularExpression(p, reader: reader)
         case "termsAndConditions": return TermsAndConditionsValidator()
+        case "iban": return IBANValidator()
         case "residentIdNumber": return ResidentIdNumberValidator()
         case "boletoBancarioRequiredness":
             let length = try reader.int(p, "fiscalNumberLength", default: -1)
