@@ -22,6 +22,16 @@ public enum BuiltinProducts {
     /// - `accountHolderName`: required; length 2–70.
     public static let sepaDirectDebit: PaymentProduct = load(sepaDirectDebitJSON)
 
+    /// The embedded JSON text of the built-in product with this id, exactly as stored in
+    /// `Vectors/products/`.
+    public static func embeddedJSON(id: String) -> String? {
+        switch id {
+        case card.id: return cardJSON
+        case sepaDirectDebit.id: return sepaDirectDebitJSON
+        default: return nil
+        }
+    }
+
     /// Every built-in product.
     public static var all: [PaymentProduct] { [card, sepaDirectDebit] }
 
