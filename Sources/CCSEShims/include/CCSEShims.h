@@ -18,5 +18,14 @@ void CCSEShims_OPENSSL_cleanse(void *ptr, size_t len);
 int CCSEShims_CRYPTO_memcmp(const void *a, const void *b, size_t len);
 /// RAND_bytes with a void* buffer; returns 1 on success.
 int CCSEShims_RAND_bytes(void *buf, size_t len);
+/// EVP_PKEY_KEYPAIR (a compound macro): the selection for a full key pair in EVP_PKEY_fromdata
+/// and OSSL_ENCODER_CTX_new_for_pkey.
+int CCSEShims_EVP_PKEY_KEYPAIR(void);
+/// EVP_PKEY_RSA (a macro aliasing NID_rsaEncryption).
+int CCSEShims_EVP_PKEY_RSA(void);
+/// OPENSSL_clear_free (a macro): zeroes `len` bytes at `ptr`, then frees it.
+void CCSEShims_OPENSSL_clear_free(void *ptr, size_t len);
+/// d2i_PrivateKey with a void* input buffer; `*consumed` receives the number of bytes read.
+void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consumed);
 
 #endif
