@@ -27,3 +27,8 @@ extension CSEError.Code {
     /// deliberately.
     public static let paymentsDemoKeyRefused = Self("payments.demoKeyRefused")
 }
+
+extension CSEError.Code {
+    /// A nonce source returned something other than 16 bytes.
+    public static let paymentsInvalidNonce = Self("payments.invalidNonce")
+}
