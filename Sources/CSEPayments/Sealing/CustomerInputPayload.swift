@@ -49,14 +49,14 @@ package enum CustomerInputPayload {
     }
 
     /// `0` or a non-zero ASCII digit followed by digits, at most 18 digits (fits `Int64`).
-    static func isCanonicalInteger(_ text: String) -> Bool {
+    package static func isCanonicalInteger(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard let first = utf8.first, utf8.count <= 18, utf8.allSatisfy({ $0 &- 0x30 < 10 }) else { return false }
         return first != 0x30 || utf8.count == 1
     }
 
     /// 32 lowercase hex characters for 16 nonce bytes.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -68,7 +68,7 @@ package enum CustomerInputPayload {
     }
 
     /// Overwrites the bytes with zeros in a way the optimiser keeps (`explicit_bzero`).
-    static func wipe(_ bytes: inout [UInt8]) {
+    package static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return }
             explicit_bzero(base, buffer.count)
