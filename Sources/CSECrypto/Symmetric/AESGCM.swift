@@ -1,0 +1,147 @@
+public import CSECore
+internal import COpenSSL
+internal import CCSEShims
+
+extension AES {
+    /// AES in Galois/Counter Mode (NIST SP 800-38D) with 128-, 192- or 256-bit keys, a 96-bit IV and
+    /// a 128-bit tag: the parameters of JWE's A128GCM, A192GCM and A256GCM (RFC 7518 §5.3).
+    ///
+    /// Other IV lengths are refused with ``CSEError/Code/invalidIVLength``: SP 800-38D §8.2
+    /// recommends 96-bit IVs, other lengths go through GHASH (where counter-wrap bugs live) and JWE
+    /// never uses them. Shorter tags are refused too (``CSEError/Code/decryptionFailed`` on open).
+    public enum GCM {
+        /// The IV length in bytes (96 bits).
+        public static let ivByteCount = 12
+        /// The tag length in bytes (128 bits).
+        public static let tagByteCount = 16
+
+        /// Encrypts and authenticates.
+        /// - Parameters:
+        ///   - plaintext: Any number of bytes; the ciphertext has the same length.
+        ///   - key: 16, 24 or 32 bytes.
+        ///   - iv: 12 bytes, never reused with the same key.
+        ///   - aad: Additional authenticated data (in JWE, the ASCII of the encoded protected header).
+        /// - Returns: The ciphertext and the 16-byte tag.
+        /// - Throws: ``CSEError/Code/invalidSymmetricKeyLength``, ``CSEError/Code/invalidIVLength``,
+        ///   ``CSEError/Code/symmetricInputTooLarge`` or ``CSEError/Code/symmetricBackendFailure``.
+        public static func seal(
+            plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan
+        ) throws(CSEError) -> (ciphertext: [UInt8], tag: [UInt8]) {
+            var tag: [UInt8] = []
+            let ciphertext = try makeByteArray(capacity: plaintext.byteCount) { (out) throws(CSEError) -> Int in
+                tag = try makeByteArray(capacity: tagByteCount) { (tagOut) throws(CSEError) -> Int in
+                    try key.withUnsafeBytes { (keyBuffer) throws(CSEError) in
+                        try iv.withUnsafeBytes { (ivBuffer) throws(CSEError) in
+                            try aad.withUnsafeBytes { (aadBuffer) throws(CSEError) in
+                                try plaintext.withUnsafeBytes { (input) throws(CSEError) in
+                                    try seal(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
+                                             ciphertext: out, tag: tagOut)
+                                }
+                            }
+                        }
+                    }
+                    return tagByteCount
+                }
+                return plaintext.byteCount
+            }
+            return (ciphertext, tag)
+        }
+
+        /// Checks the tag and decrypts.
+        /// - Parameters:
+        ///   - ciphertext: The ciphertext.
+        ///   - key: 16, 24 or 32 bytes.
+        ///   - iv: 12 bytes.
+        ///   - aad: The additional authenticated data used when sealing.
+        ///   - tag: The 16-byte tag.
+        /// - Returns: The plaintext, in a zeroing buffer.
+        /// - Throws: ``CSEError/Code/decryptionFailed`` for a wrong or wrong-length tag (and any other
+        ///   authentication failure); ``CSEError/Code/invalidSymmetricKeyLength`` or
+        ///   ``CSEError/Code/invalidIVLength`` for wrong parameters.
+        public static func open(
+            ciphertext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan, tag: RawSpan
+        ) throws(CSEError) -> SecureBytes {
+            try key.withUnsafeBytes { (keyBuffer) throws(CSEError) -> SecureBytes in
+                try iv.withUnsafeBytes { (ivBuffer) throws(CSEError) -> SecureBytes in
+                    try aad.withUnsafeBytes { (aadBuffer) throws(CSEError) -> SecureBytes in
+                        try ciphertext.withUnsafeBytes { (input) throws(CSEError) -> SecureBytes in
+                            try tag.withUnsafeBytes { (tagBuffer) throws(CSEError) -> SecureBytes in
+                                try open(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, ciphertext: input, tag: tagBuffer)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        @inline(__always)
+        static func checkParameters(
+            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, text: Int
+        ) throws(CSEError) -> AESKeySize {
+            let size = try AESKeySize(byteCount: key.count, algorithm: "AES-GCM")
+            guard iv.count == ivByteCount else {
+                throw SymmetricError.ivLength("AES-GCM", expected: ivByteCount, actual: iv.count)
+            }
+            guard aad.count <= SymmetricBackend.maximumInputByteCount,
+                  text <= SymmetricBackend.maximumInputByteCount
+            else { throw SymmetricError.inputTooLarge("GCM input", limit: SymmetricBackend.maximumInputByteCount) }
+            return size
+        }
+
+        /// Seals into caller-provided buffers: `ciphertext` needs `plaintext.count` bytes, `tag` 16.
+        static func seal(
+            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+            plaintext: UnsafeRawBufferPointer,
+            ciphertext: UnsafeMutableRawBufferPointer, tag: UnsafeMutableRawBufferPointer
+        ) throws(CSEError) {
+            let size = try checkParameters(key: key, iv: iv, aad: aad, text: plaintext.count)
+            guard ciphertext.count >= plaintext.count else {
+                throw SymmetricError.outputTooSmall("ciphertext", needed: plaintext.count, available: ciphertext.count)
+            }
+            guard tag.count >= tagByteCount else {
+                throw SymmetricError.outputTooSmall("tag", needed: tagByteCount, available: tag.count)
+            }
+            let state = SymmetricThreadState.current()
+            let context = try state.cipherContext(size.gcmSlot(encrypt: true), cipher: size.gcm, encrypt: true)
+            defer { state.scrub(context, encrypt: true) }
+            var written: Int32 = 0
+            var finalByte: UInt8 = 0
+            guard EVP_CipherInit_ex2(context, nil, key.uint8, iv.uint8, 1, nil) == 1,
+                  aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
+                  plaintext.count == 0
+                    || (EVP_CipherUpdate(context, ciphertext.uint8, &written, plaintext.uint8, Int32(plaintext.count)) == 1
+                        && Int(written) == plaintext.count),
+                  EVP_CipherFinal_ex(context, &finalByte, &written) == 1,
+                  EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), tag.baseAddress) == 1
+            else { throw SymmetricError.backend("AES-GCM encryption") }
+        }
+
+        /// Opens into a new zeroing buffer; the buffer is discarded (and cleansed) when the tag fails.
+        static func open(
+            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+            ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer
+        ) throws(CSEError) -> SecureBytes {
+            let size = try checkParameters(key: key, iv: iv, aad: aad, text: ciphertext.count)
+            guard tag.count == tagByteCount else { throw SymmetricError.decryptionFailed() }
+            let state = SymmetricThreadState.current()
+            let context = try state.cipherContext(size.gcmSlot(encrypt: false), cipher: size.gcm, encrypt: false)
+            defer { state.scrub(context, encrypt: false) }
+            return try SecureBytes(count: ciphertext.count) { (out) throws(CSEError) in
+                var written: Int32 = 0
+                guard EVP_CipherInit_ex2(context, nil, key.uint8, iv.uint8, 0, nil) == 1,
+                      aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
+                      ciphertext.count == 0
+                        || (EVP_CipherUpdate(context, out.uint8, &written, ciphertext.uint8, Int32(ciphertext.count)) == 1
+                            && Int(written) == ciphertext.count),
+                      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount),
+                                          UnsafeMutableRawPointer(mutating: tag.baseAddress)) == 1
+                else { throw SymmetricError.backend("AES-GCM decryption") }
+                var finalByte: UInt8 = 0
+                guard EVP_CipherFinal_ex(context, &finalByte, &written) == 1 else {
+                    ERR_clear_error()
+                    throw SymmetricError.decryptionFailed()
+                }
+            }
+        }
+    }
+}

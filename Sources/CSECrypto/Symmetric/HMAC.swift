@@ -1,0 +1,193 @@
+public import CSECore
+internal import COpenSSL
+internal import CCSEShims
+
+/// HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 (FIPS 180-4), the MACs of JWE's
+/// AES_CBC_HMAC_SHA2 algorithms (RFC 7518 §5.2.3–§5.2.5).
+///
+/// The computation runs as the two SHA-2 passes of RFC 2104 §2 on a per-thread, reused `EVP_MD_CTX`
+/// with a digest fetched once: H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ text)). The padded key blocks live in
+/// per-thread scratch memory that is cleansed before each call returns.
+///
+/// Why not `EVP_MAC`: measured in this package (release build, 2-core EPYC shared with other jobs,
+/// best of 5 × 200,000 runs), HMAC-SHA-512 over a 407-byte message (a JWE's AAD ‖ IV ‖ E ‖ AL) with
+/// a 32-byte key set on every call, output in a new array:
+/// - two SHA-512 passes on a reused `EVP_MD_CTX` (this code): ≈ 1.28 µs;
+/// - `EVP_MAC` fetched once, per-thread context duplicated from a template whose digest parameter
+///   was set once, `EVP_MAC_init` with the key: ≈ 1.51 µs;
+/// - the same with the digest parameters passed to every `EVP_MAC_init`: ≈ 1.97 µs.
+///
+/// The two-pass form also leaves no key-equivalent state in the long-lived context: the outer pass
+/// processes the opad block directly from the scratch memory, and its final block overwrites the
+/// whole SHA buffer, so the context ends holding only the inner digest and the MAC.
+public enum HMAC {
+    /// The hash function of an HMAC: an open set of values over a private enumeration.
+    public struct Algorithm: Hashable, Sendable, CustomStringConvertible {
+        private enum Backing: Hashable, Sendable { case sha256, sha384, sha512 }
+        private let backing: Backing
+
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// HMAC-SHA-256: 32-byte output, 64-byte blocks.
+        public static let sha256 = Self(.sha256)
+        /// HMAC-SHA-384: 48-byte output, 128-byte blocks.
+        public static let sha384 = Self(.sha384)
+        /// HMAC-SHA-512: 64-byte output, 128-byte blocks.
+        public static let sha512 = Self(.sha512)
+
+        /// The byte length of the full MAC (the hash output length L of RFC 2104 §2).
+        public var digestByteCount: Int {
+            switch backing {
+            case .sha256: 32
+            case .sha384: 48
+            case .sha512: 64
+            }
+        }
+
+        /// The hash block length B of RFC 2104 §2.
+        public var blockByteCount: Int {
+            switch backing {
+            case .sha256: 64
+            case .sha384, .sha512: 128
+            }
+        }
+
+        /// The shortest truncated tag ``HMAC/isValidAuthenticationCode(_:algorithm:key:message:)``
+        /// accepts: half the output length and at least 16 bytes (RFC 2104 §5 asks for at least half).
+        public var minimumTagByteCount: Int { Swift.max(16, digestByteCount / 2) }
+
+        /// `HMAC-SHA-256`, `HMAC-SHA-384` or `HMAC-SHA-512`.
+        public var description: String {
+            switch backing {
+            case .sha256: "HMAC-SHA-256"
+            case .sha384: "HMAC-SHA-384"
+            case .sha512: "HMAC-SHA-512"
+            }
+        }
+
+        /// The hash, whose `EVP_MD` is fetched once per process by ``DigestAlgorithm``.
+        var digest: DigestAlgorithm {
+            switch backing {
+            case .sha256: .sha256
+            case .sha384: .sha384
+            case .sha512: .sha512
+            }
+        }
+    }
+
+    /// Computes the full HMAC of `message` under `key` (RFC 2104 §2).
+    /// - Parameters:
+    ///   - algorithm: The hash function.
+    ///   - key: The MAC key, of any length (keys longer than the block are hashed first, RFC 2104 §2).
+    ///   - message: The text to authenticate.
+    /// - Returns: The `algorithm.digestByteCount`-byte MAC.
+    /// - Throws: ``CSEError/Code/symmetricInputTooLarge`` for a message or key over 2 GiB, or
+    ///   ``CSEError/Code/symmetricBackendFailure`` when OpenSSL fails.
+    public static func authenticationCode(
+        _ algorithm: Algorithm, key: SecureBytes, message: RawSpan
+    ) throws(CSEError) -> [UInt8] {
+        try makeByteArray(capacity: algorithm.digestByteCount) { (outBuffer) throws(CSEError) in
+            try key.withUnsafeBytes { (keyBuffer) throws(CSEError) in
+                try message.withUnsafeBytes { (messageBuffer) throws(CSEError) in
+                    try compute(algorithm, key: keyBuffer, messageBuffer, into: outBuffer.baseAddress!)
+                }
+            }
+            return algorithm.digestByteCount
+        }
+    }
+
+    /// Checks a (possibly truncated) HMAC in constant time: `tag` must equal the first `tag.byteCount`
+    /// bytes of the HMAC of `message` under `key`.
+    /// - Parameters:
+    ///   - tag: The received tag, between ``Algorithm/minimumTagByteCount`` and
+    ///     ``Algorithm/digestByteCount`` bytes long.
+    ///   - algorithm: The hash function.
+    ///   - key: The MAC key.
+    ///   - message: The authenticated text.
+    /// - Returns: `true` when the tag is right. A wrong tag is an expected outcome, not an error.
+    /// - Throws: ``CSEError/Code/invalidTagLength`` when the tag is shorter than the minimum or longer
+    ///   than the MAC; otherwise as ``authenticationCode(_:key:message:)``.
+    public static func isValidAuthenticationCode(
+        _ tag: RawSpan, algorithm: Algorithm, key: SecureBytes, message: RawSpan
+    ) throws(CSEError) -> Bool {
+        guard tag.byteCount >= algorithm.minimumTagByteCount, tag.byteCount <= algorithm.digestByteCount else {
+            throw SymmetricError.tagLength(
+                algorithm.description,
+                expected: "\(algorithm.minimumTagByteCount)...\(algorithm.digestByteCount)", actual: tag.byteCount)
+        }
+        return try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { (full) throws(CSEError) -> Bool in
+            defer { CCSEShims_OPENSSL_cleanse(full.baseAddress!, full.count) }
+            try key.withUnsafeBytes { (keyBuffer) throws(CSEError) in
+                try message.withUnsafeBytes { (messageBuffer) throws(CSEError) in
+                    try compute(algorithm, key: keyBuffer, messageBuffer, into: full.baseAddress!)
+                }
+            }
+            return tag.withUnsafeBytes { tagBuffer in
+                ConstantTime.equals(UnsafeRawBufferPointer(rebasing: full[0..<tagBuffer.count]), tagBuffer)
+            }
+        }
+    }
+
+    /// The HMAC of the concatenation `part0 ‖ part1 ‖ part2 ‖ part3`, written to `out`
+    /// (`algorithm.digestByteCount` bytes). The parts avoid building AAD ‖ IV ‖ E ‖ AL in memory
+    /// (RFC 7518 §5.2.2.1 step 5).
+    static func compute(
+        _ algorithm: Algorithm, key: UnsafeRawBufferPointer,
+        _ part0: UnsafeRawBufferPointer, _ part1: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        _ part2: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        _ part3: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+        into out: UnsafeMutableRawPointer
+    ) throws(CSEError) {
+        let limit = SymmetricBackend.maximumInputByteCount
+        guard key.count <= limit, part0.count <= limit, part1.count <= limit, part2.count <= limit,
+              part3.count <= limit
+        else { throw SymmetricError.inputTooLarge("HMAC input", limit: limit) }
+
+        guard let md = algorithm.digest.openSSLDigest else {
+            throw SymmetricError.backend("fetch \(algorithm.digest.name)")
+        }
+        let state = SymmetricThreadState.current()
+        let context = try state.digest()
+        let blockCount = algorithm.blockByteCount
+        let digestCount = algorithm.digestByteCount
+        let innerPad = state.scratch
+        let outerPad = state.scratch + 128
+        let innerDigest = state.scratch + 256
+        defer { CCSEShims_OPENSSL_cleanse(state.scratch, SymmetricThreadState.scratchByteCount) }
+
+        // K0 of FIPS 198-1 §4: the key, hashed when longer than a block, zero-padded to a block.
+        var keyCount = key.count
+        if key.count > blockCount {
+            guard EVP_DigestInit_ex2(context, md, nil) == 1,
+                  EVP_DigestUpdate(context, key.baseAddress, key.count) == 1,
+                  EVP_DigestFinal_ex(context, innerPad.assumingMemoryBound(to: UInt8.self), nil) == 1
+            else { throw SymmetricError.backend("HMAC key digest") }
+            keyCount = digestCount
+        } else if keyCount > 0 {
+            innerPad.copyMemory(from: key.baseAddress!, byteCount: keyCount)
+        }
+        (innerPad + keyCount).initializeMemory(as: UInt8.self, repeating: 0, count: blockCount - keyCount)
+        var offset = 0
+        while offset < blockCount {
+            let word = innerPad.load(fromByteOffset: offset, as: UInt64.self)
+            innerPad.storeBytes(of: word ^ 0x3636_3636_3636_3636, toByteOffset: offset, as: UInt64.self)
+            outerPad.storeBytes(of: word ^ 0x5c5c_5c5c_5c5c_5c5c, toByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+
+        guard EVP_DigestInit_ex2(context, md, nil) == 1,
+              EVP_DigestUpdate(context, innerPad, blockCount) == 1,
+              update(context, part0), update(context, part1), update(context, part2), update(context, part3),
+              EVP_DigestFinal_ex(context, innerDigest.assumingMemoryBound(to: UInt8.self), nil) == 1,
+              EVP_DigestInit_ex2(context, md, nil) == 1,
+              EVP_DigestUpdate(context, outerPad, blockCount) == 1,
+              EVP_DigestUpdate(context, innerDigest, digestCount) == 1,
+              EVP_DigestFinal_ex(context, out.assumingMemoryBound(to: UInt8.self), nil) == 1
+        else { throw SymmetricError.backend("HMAC digest") }
+    }
+
+    @inline(__always)
+    private static func update(_ context: OpaquePointer, _ part: UnsafeRawBufferPointer) -> Bool {
+        part.count == 0 || EVP_DigestUpdate(context, part.baseAddress, part.count) == 1
+    }
+}
