@@ -1,5 +1,6 @@
 import CSEValidation
 import Testing
+import TestSupport
 
 @Suite("Mask: properties over random masks and inputs (seeded)")
 struct MaskPropertyTests {

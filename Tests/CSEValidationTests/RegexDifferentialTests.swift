@@ -1,6 +1,7 @@
 import CSECore
 import Foundation
 import Testing
+import TestSupport
 @testable import CSEValidation
 
 /// The oracle: ICU through `NSRegularExpression`, used the way the Worldline SDK uses it, but over
@@ -29,18 +30,6 @@ private struct ICUOracle {
     }
 }
 
-/// SplitMix64: a tiny seeded generator so the random corpus is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum RegexCorpus {
     /// The builtin products' patterns (reference §2, §5, §6) and typical Worldline / PayFort field

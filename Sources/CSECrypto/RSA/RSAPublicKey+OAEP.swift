@@ -56,6 +56,20 @@ extension RSAPublicKey {
         }
     }
 
+    /// RSAES-OAEP with a seed the caller drew from the CSPRNG together with other per-message
+    /// randomness (the JWE encryptor draws CEK, IV and seed in one `RAND_bytes` call).
+    ///
+    /// - Warning: The seed must be fresh CSPRNG output for every message; see
+    ///   ``encryptOAEP(_:hash:label:engine:insecureFixedSeed:)``.
+    package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, freshSeed seed: UnsafeRawBufferPointer,
+                             engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
+        guard seed.count == hash.byteCount else {
+            throw CSEError(.rsaBadSeedLength, "an OAEP seed must have the hash length",
+                           context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
+        }
+        return try encryptOAEP(message, hash: hash, label: [], engine: engine, fixedSeed: seed)
+    }
+
     /// The largest message RSAES-OAEP can encrypt to this key with `hash` (k − 2·hLen − 2 bytes).
     public func maximumOAEPMessageLength(hash: DigestAlgorithm) -> Int {
         max(0, OAEPEncoding.maximumMessageLength(modulusBytes: byteCount, hash: hash))

@@ -1,0 +1,116 @@
+public import CSECore
+public import CSECrypto
+
+/// Encrypts plaintexts (usually the customer-input JSON) into JWE compact serializations for one
+/// RSA public key (RFC 7516 §5.1, §7.1).
+///
+/// The protected header is fixed per encryptor, so its JSON and base64url form (which is also the
+/// AAD) are computed once. Each `encrypt` call draws the CEK, the IV and the OAEP seed from
+/// OpenSSL's CSPRNG in a single call, zeroes them afterwards, and never shares mutable state, so
+/// one encryptor can be used from many threads at once.
+///
+///     let encryptor = try JWEEncryptor(publicKey: key, keyId: "86b64e4e-…")
+///     let jwe = try encryptor.encrypt(Array(json.utf8))
+public struct JWEEncryptor: Sendable {
+    /// The header written into every JWE.
+    public let header: JWEHeader
+    /// The recipient's key.
+    public let publicKey: RSAPublicKey
+    /// Size bounds.
+    public let limits: JWELimits
+    /// The base64url of the header JSON: the first segment, and the AAD (RFC 7516 §5.1 step 14).
+    private let encodedHeader: [UInt8]
+
+    /// Creates an encryptor.
+    /// - Parameters:
+    ///   - publicKey: The recipient's RSA key; at least 2048 bits.
+    ///   - keyId: The `kid` to put in the header (the Client API `keyId`), or `nil` for none.
+    ///   - algorithm: `RSA-OAEP` (default, the Worldline wire format) or `RSA-OAEP-256`.
+    ///   - encryption: `A256CBC-HS512` (default) or another allowed `enc`.
+    ///   - limits: Size bounds.
+    /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits.
+    public init(
+        publicKey: RSAPublicKey, keyId: String?, algorithm: JWEKeyAlgorithm = .rsaOAEP,
+        encryption: JWEContentEncryption = .a256cbcHS512, limits: JWELimits = .default
+    ) throws(CSEError) {
+        guard publicKey.bitCount >= 2048 else {
+            throw CSEError(.jweKeyTooSmall, "RSA keys under 2048 bits are refused", context: ["bits": String(publicKey.bitCount)])
+        }
+        self.publicKey = publicKey
+        self.limits = limits
+        self.header = JWEHeader(algorithm: algorithm, encryption: encryption, keyId: keyId)
+        var encoded: [UInt8] = []
+        let json = header.jsonBytes
+        json.withUnsafeBytes { Base64.encode($0, appendingTo: &encoded, alphabet: .url, padding: false) }
+        self.encodedHeader = encoded
+    }
+
+    /// The protected header as JSON text.
+    public var protectedHeaderJSON: String { String(decoding: header.jsonBytes, as: UTF8.self) }
+
+    /// Encrypts `plaintext` into a JWE compact serialization.
+    /// - Throws: ``CSEError/Code/jweTooLarge``, or ``CSEError/Code/randomFailure`` when the CSPRNG
+    ///   fails (there is no fallback).
+    public func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
+        let enc = header.encryption.algorithm
+        let keyCount = enc.keyByteCount, ivCount = enc.ivByteCount
+        // One CSPRNG call per message: CEK ‖ IV ‖ OAEP seed, in a zeroing buffer.
+        let randomness = try SecureRandom.secureBytes(keyCount + ivCount + header.algorithm.oaepHash.byteCount)
+        let cek = randomness.slice(0..<keyCount)
+        return try randomness.withUnsafeBytes { (random) throws(CSEError) -> String in
+            try encrypt(
+                plaintext, cek: cek, iv: UnsafeRawBufferPointer(rebasing: random[keyCount..<(keyCount + ivCount)]),
+                oaepSeed: UnsafeRawBufferPointer(rebasing: random[(keyCount + ivCount)...]))
+        }
+    }
+
+    /// Encrypts bytes (see ``encrypt(_:)-(UnsafeRawBufferPointer)``).
+    public func encrypt(_ plaintext: [UInt8]) throws(CSEError) -> String {
+        let result: Result<String, CSEError> = plaintext.withUnsafeBytes { buffer in
+            do throws(CSEError) { return .success(try encrypt(buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Encrypts the UTF-8 bytes of `plaintext`.
+    public func encrypt(_ plaintext: String) throws(CSEError) -> String {
+        var text = plaintext
+        let result: Result<String, CSEError> = text.withUTF8 { utf8 in
+            do throws(CSEError) { return .success(try encrypt(UnsafeRawBufferPointer(utf8))) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// The deterministic core, with the CEK, IV and OAEP seed supplied. Known-answer tests call it
+    /// directly; production calls always go through ``encrypt(_:)-(UnsafeRawBufferPointer)``.
+    package func encrypt(
+        _ plaintext: UnsafeRawBufferPointer, cek: SecureBytes, iv: UnsafeRawBufferPointer,
+        oaepSeed: UnsafeRawBufferPointer
+    ) throws(CSEError) -> String {
+        guard plaintext.count <= limits.maxPlaintextBytes else {
+            throw CSEError(.jweTooLarge, "plaintext exceeds the limit", context: ["limit": String(limits.maxPlaintextBytes)])
+        }
+        let enc = header.encryption.algorithm
+        let encryptedKey = try cek.withUnsafeBytes { (key) throws(CSEError) in
+            try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed)
+        }
+        let sealed = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity(
+            encodedHeader.count + 4
+                + Base64.encodedLength(of: encryptedKey.count, padding: false)
+                + Base64.encodedLength(of: iv.count, padding: false)
+                + Base64.encodedLength(of: sealed.ciphertext.count, padding: false)
+                + Base64.encodedLength(of: sealed.tag.count, padding: false))
+        out.append(contentsOf: encodedHeader)
+        out.append(UInt8(ascii: "."))
+        encryptedKey.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
+        out.append(UInt8(ascii: "."))
+        Base64.encode(iv, appendingTo: &out, alphabet: .url, padding: false)
+        out.append(UInt8(ascii: "."))
+        sealed.ciphertext.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
+        out.append(UInt8(ascii: "."))
+        sealed.tag.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,66 @@
+import CSECore
+import CSECrypto
+import CSEJOSE
+import Testing
+import TestSupport
+
+@Suite("JWE: Wycheproof json_web_encryption_test.json")
+struct JWEWycheproofTests {
+    @Test(
+        "every case gets its verdict; cases with an unsupported alg are refused",
+        .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors (wycheproof/testvectors/json_web_encryption_test.json)"))
+    func everyCase() throws {
+        let file = try #require(try JOSEVectors.shared("wycheproof/testvectors/json_web_encryption_test.json"))
+        let fallbackKey = try JOSEVectors.rfc7516A1Key()
+        var decrypted = 0, rejected = 0, refusedUnsupported = 0, total = 0
+        for group in file["testGroups"]!.arrayValue! {
+            let jwk = group["private"]!
+            let groupKey: RSAPrivateKey? = jwk["kty"]?.stringValue == "RSA" ? try RSAPrivateKey(jwk: jwk) : nil
+            let decryptor = try JWEDecryptor(privateKey: groupKey ?? fallbackKey)
+            for test in group["tests"]!.arrayValue! {
+                total += 1
+                let tcId = test["tcId"]!.intValue!
+                let expected = test["result"]!.stringValue!
+                guard case .string(let token) = test["jwe"]! else {
+                    // The JSON serialization is not a compact JWE: refused as malformed.
+                    let error = #expect(throws: CSEError.self, "tcId \(tcId)") { _ = try decryptor.decrypt(test["jwe"]!.serialized) }
+                    #expect(error?.code == .jweMalformed, "tcId \(tcId)")
+                    refusedUnsupported += 1
+                    continue
+                }
+                let alg = Self.headerAlg(token)
+                let supported = alg.map { name in JWEKeyAlgorithm.allowList.contains { $0.name == name } } ?? false
+                if !supported || groupKey == nil {
+                    let error = #expect(throws: CSEError.self, "tcId \(tcId): alg \(alg ?? "<unreadable>") must be refused") {
+                        _ = try decryptor.decrypt(token)
+                    }
+                    let refusal: Set<CSEError.Code> = [.jweUnsupportedAlgorithm, .jweMalformed, .jweUnsupportedHeader]
+                    #expect(error.map { refusal.contains($0.code) } == true, "tcId \(tcId): \(String(describing: error))")
+                    refusedUnsupported += 1
+                    continue
+                }
+                if expected == "valid" {
+                    let result = try? decryptor.decrypt(token)
+                    #expect(result?.plaintext.unsafeCopyToArray() == Hex.decode(test["pt"]!.stringValue!), "tcId \(tcId) should decrypt")
+                    decrypted += 1
+                } else {
+                    let error = #expect(throws: CSEError.self, "tcId \(tcId) (\(test["comment"]!.stringValue!)) must fail") {
+                        _ = try decryptor.decrypt(token)
+                    }
+                    #expect(error?.code == .jweDecryptionFailed || error?.code == .jweMalformed, "tcId \(tcId)")
+                    rejected += 1
+                }
+            }
+        }
+        #expect(total == 139, "the file holds 139 cases")
+        #expect(decrypted == 14, "RSA-OAEP / RSA-OAEP-256 valid cases, incl. RFC 7520 Figure 92")
+        #expect(decrypted + rejected + refusedUnsupported == total)
+    }
+
+    private static func headerAlg(_ token: String) -> String? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first,
+            let bytes = try? Base64URL.decode(first), let header = try? JSONValue.parse(bytes)
+        else { return nil }
+        return header["alg"]?.stringValue
+    }
+}
