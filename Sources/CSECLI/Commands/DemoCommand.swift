@@ -77,7 +77,6 @@ public struct DemoCommand: CLICommand {
     }
 
     static func text(_ results: [(DemoScenario, [DemoStep])], now: CalendarMonth, stepCount: Int, failed: Int) -> String {
-        let expiry = results.first?.0.values.first(where: { $0.field == "expiryDate" })?.value ?? "12/35"
         var out = """
             CSEKit demo: validate, seal and decrypt two payments with embedded defaults only.
 
@@ -103,9 +102,9 @@ public struct DemoCommand: CLICommand {
         out += failed == 0 ? "All \(stepCount) steps passed.\n" : "\(failed) of \(stepCount) steps FAILED.\n"
         out += """
 
-            Next:  echo '{"cardNumber":"4111 1111 1111 1111","expiryDate":"\(expiry)","cvv":"123","cardholderName":"Ada"}' \\
-                     | cse validate --product builtin:card
-                   cse keygen --out DIR, then cse seal --product builtin:card --key DIR/public-key.json --session-id ID
+            Next:  cse validate --product builtin:card < card.json     (field values as a JSON object)
+                   cse keygen --out DIR
+                   cse seal --product builtin:card --key DIR/public-key.json --session-id ID < card.json
                    See 'cse --help' and docs/CLI.md.
 
             """
