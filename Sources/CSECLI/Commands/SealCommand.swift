@@ -31,7 +31,7 @@ public struct SealCommand: CLICommand {
             .value("session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId)."),
             .value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC)."),
             .flag("demo", help: "Allow the bundled TEST-ONLY demo key; without --key, use it."),
-            .flag("allow-invalid", help: "Seal even when validation fails (the errors go to stderr)."),
+            .flag("allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr)."),
             .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
         ])
 
