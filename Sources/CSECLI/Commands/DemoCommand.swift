@@ -76,6 +76,7 @@ public struct DemoCommand: CLICommand {
         ]
     }
 
+    /// The readable report: the key warning, the clock, each scenario's numbered steps, the verdict.
     static func text(_ results: [(DemoScenario, [DemoStep])], now: CalendarMonth, stepCount: Int, failed: Int) -> String {
         var out = """
             CSEKit demo: validate, seal and decrypt two payments with embedded defaults only.
@@ -111,6 +112,7 @@ public struct DemoCommand: CLICommand {
         return out
     }
 
+    /// The report as one JSON object: `ok`, `keyId`, `testOnlyKey`, `now`, and per scenario its steps.
     static func json(_ results: [(DemoScenario, [DemoStep])], now: CalendarMonth, ok: Bool) -> [UInt8] {
         var out: [UInt8] = Array("{\"ok\":\(ok),\"keyId\":".utf8)
         JSONWriter.appendString(DemoKeys.testOnlyKeyId, to: &out)

@@ -85,6 +85,7 @@ public struct SealCommand: CLICommand {
         return ExitCode.success
     }
 
+    /// `--lines`: one sealed object, rejection or error per input line.
     private func runLines(product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext) -> Int32 {
         let defaultSessionId = sessionId
         let allowInvalid = allowInvalid
@@ -106,7 +107,7 @@ public struct SealCommand: CLICommand {
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// The sealer for the key (or the demo key), validating inside `seal` only with --allow-invalid off.
+    /// The sealer for `--key` (or the demo key with `--demo` alone).
     private func makeSealer() throws(CSEError) -> PaymentRequestSealer {
         // The command validates itself (to print the errors), so the sealer never re-validates.
         let options = SealingOptions(allowInvalidRequest: true, allowDemoKey: demo, currentMonth: now)
