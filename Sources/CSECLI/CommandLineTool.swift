@@ -67,7 +67,7 @@ public enum CommandLineTool {
         case "help":
             guard arguments.count > 1 else { StandardStreams.out(helpText); return ExitCode.success }
             guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-                return usageFailure(UsageError("Unknown subcommand '\(arguments[1])'."), usage: "cse <subcommand>", helpHint: "cse --help")
+                return usageFailure(UsageError("Unknown subcommand '\(SafeEcho.name(arguments[1]))'."), usage: "cse <subcommand>", helpHint: "cse --help")
             }
             StandardStreams.out(command.spec.helpText)
             return ExitCode.success
@@ -75,7 +75,9 @@ public enum CommandLineTool {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let what = first.hasPrefix("-") ? "Unknown option '\(first)'." : "Unknown subcommand '\(first)'."
+            let what = first.hasPrefix("-")
+                ? "Unknown option '\(first.prefix { $0 == "-" })\(SafeEcho.name(String(first.drop { $0 == "-" })))'."
+                : "Unknown subcommand '\(SafeEcho.name(first))'."
             return usageFailure(UsageError(what), usage: "cse <subcommand>", helpHint: "cse --help")
         }
         let spec = command.spec

@@ -116,3 +116,36 @@ struct CLICryptoCommandTests {
         }
     }
 }
+
+@Suite("cse encrypt, decrypt and keygen: the remaining contract cases")
+struct CLICryptoContractTests {
+    @Test("unknown options are usage errors", arguments: [
+        (["encrypt", "--key", "k", "--plaintext", "x"], "encrypt", "Unknown option '--plaintext'."),
+        (["decrypt", "--key", "k", "--bogus"], "decrypt", "Unknown option '--bogus'."),
+        (["keygen", "--out", "/tmp", "--bogus"], "keygen", "Unknown option '--bogus'."),
+    ])
+    func unknownOption(arguments: [String], command: String, message: String) throws {
+        try CommandRunner.run(arguments, input: "{}").expectUsageError(message, command: command)
+    }
+
+    @Test("a missing key file exits 1 naming the path; keygen into a missing directory too", arguments: [
+        ["decrypt", "--key", "@MISSING"], ["encrypt", "--key", "@MISSING", "--lines"], ["keygen", "--out", "@MISSING"],
+    ])
+    func missingFile(arguments: [String]) throws {
+        let result = try CLIFixtures.run(arguments, "{}")
+        result.expectFailure(code: "cli.file")
+        #expect(result.err.contains(CLIFixtures.missingFile))
+    }
+
+    @Test("keys from environment variables (--key env:NAME) encrypt and decrypt")
+    func environmentKeys() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["CSE_TEST_PUBLIC"] = try String(contentsOfFile: CLIFixtures.publicKey, encoding: .utf8)
+        environment["CSE_TEST_PRIVATE"] = try String(contentsOfFile: CLIFixtures.privateKey, encoding: .utf8)
+        let encrypted = try CommandRunner.run(["encrypt", "--key", "env:CSE_TEST_PUBLIC", "--kid", "k"], stdin: Array(#"{"a":1}"#.utf8), environment: environment)
+        #expect(encrypted.status == 0, "\(encrypted.err)")
+        let decrypted = try CommandRunner.run(["decrypt", "--key", "env:CSE_TEST_PRIVATE"], stdin: Array(encrypted.stdout), environment: environment)
+        #expect(decrypted.out == #"{"a":1}"#)
+        try CLIFixtures.run(["decrypt", "--key", "env:CSE_TEST_NOT_SET"], "x").expectFailure(code: "cli.missingEnvironment")
+    }
+}

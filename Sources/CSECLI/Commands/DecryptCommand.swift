@@ -15,7 +15,7 @@ public struct DecryptCommand: CLICommand {
             {"plaintext":"…"} (the plaintext as a JSON string) or {"line":N,"error":{…}}.
             """,
         options: [
-            .value("key", "FILE", required: true, help: "The RSA private key (PEM, DER or JWK)."),
+            .value("key", "FILE", required: true, help: "The RSA private key, PEM, DER or JWK (file, or env:NAME)."),
             .value("kid", "ID", help: "Refuse JWEs whose kid differs."),
             .flag("lines", help: "Batch mode: one compact JWE per input line, one output line per input line."),
         ])
@@ -33,7 +33,7 @@ public struct DecryptCommand: CLICommand {
 
     /// Decrypts standard input.
     public func run() throws(CSEError) -> Int32 {
-        let material = try RSAKeyMaterial(contents: try Files.read(keyPath))
+        let material = try KeySource.load(keyPath)
         guard let privateKey = material.privateKey else {
             throw CSEError(.keyUnsupportedType, "decryption needs a private key; the key file holds only a public key")
         }

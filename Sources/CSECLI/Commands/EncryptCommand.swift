@@ -16,7 +16,7 @@ public struct EncryptCommand: CLICommand {
             is {"jwe":"…"} or {"line":N,"error":{…}}.
             """,
         options: [
-            .value("key", "FILE", required: true, help: "The recipient's RSA public key (or a private key; its public half is used)."),
+            .value("key", "FILE", required: true, help: "The recipient's RSA public key, or a private key (file, or env:NAME)."),
             .value("kid", "ID", help: "The kid header value (default: the key file's keyId or kid)."),
             .value("alg", "ALG", help: "RSA-OAEP (default) or RSA-OAEP-256."),
             .value("enc", "ENC", help: "A256CBC-HS512 (default), A192CBC-HS384, A128CBC-HS256, A256GCM, A192GCM or A128GCM."),
@@ -44,7 +44,7 @@ public struct EncryptCommand: CLICommand {
 
     /// Encrypts standard input.
     public func run() throws(CSEError) -> Int32 {
-        let material = try RSAKeyMaterial(contents: try Files.read(keyPath))
+        let material = try KeySource.load(keyPath)
         let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
         if lines {
             let failures = BatchRunner().run { _, line in

@@ -1,6 +1,10 @@
 extension CommandLineTool {
     /// Every subcommand, in the order `cse --help` lists them.
     public static let commands: [any CLICommand.Type] = [
+        DemoCommand.self,
+        SealCommand.self, ValidateCommand.self,
+        FormatCommand.self, UnformatCommand.self,
+        IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
     ]
 }

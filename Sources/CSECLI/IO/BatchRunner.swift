@@ -15,6 +15,10 @@ public struct BatchRunner: Sendable {
         case output([UInt8])
         /// The line failed; an error object with its line number is printed instead.
         case failure(CSEError)
+        /// The line was processed but its verdict is negative (for example invalid field
+        /// values): this JSON object, which names the line, is printed and the line counts as
+        /// failed.
+        case rejected([UInt8])
     }
 
     /// The longest accepted input line in bytes; longer lines are reported, not buffered.
@@ -35,7 +39,8 @@ public struct BatchRunner: Sendable {
     /// Runs `process` over every line of standard input and writes the results to standard output.
     /// - Parameter process: Turns one line (1-based number and bytes) into a result. Called
     ///   concurrently from several threads; it must be thread-safe.
-    /// - Returns: The number of failed lines.
+    /// - Returns: The number of failed lines (``LineResult/failure(_:)`` and
+    ///   ``LineResult/rejected(_:)``).
     public func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) -> Int {
         var reader = LineReader(maxLineBytes: maxLineBytes)
         let progress = Progress()
@@ -70,6 +75,9 @@ public struct BatchRunner: Sendable {
             for (index, (number, _)) in block.enumerated() {
                 switch results.take(index) {
                 case .output(let bytes): output.append(contentsOf: bytes)
+                case .rejected(let bytes):
+                    failures += 1
+                    output.append(contentsOf: bytes)
                 case .failure(let error):
                     failures += 1
                     output.append(contentsOf: Self.errorLine(number: number, error: error))

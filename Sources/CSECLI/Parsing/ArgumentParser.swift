@@ -63,13 +63,13 @@ public enum ArgumentParser {
                     name = String(name[..<eq])
                 }
                 guard let found = spec.options.first(where: { $0.name == name }) else {
-                    throw UsageError("Unknown option '--\(name)'.")
+                    throw UsageError("Unknown option '--\(SafeEcho.name(name))'.")
                 }
                 option = found
             } else {
                 let letters = Array(word.dropFirst())
                 guard letters.count == 1, let found = spec.options.first(where: { $0.short == letters[0] }) else {
-                    throw UsageError("Unknown option '\(word.prefix(2))'.")
+                    throw UsageError("Unknown option '-\(SafeEcho.name(String(word.dropFirst().prefix(1))))'.")
                 }
                 option = found
             }
