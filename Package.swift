@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
-        .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
     ]
 )
