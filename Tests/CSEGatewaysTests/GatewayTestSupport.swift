@@ -40,3 +40,8 @@ enum GW {
         return .object(object)
     }
 }
+
+/// String literals as JSON strings, to keep test tables short.
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}

@@ -74,7 +74,8 @@ struct SpecValidator {
             errors.append(error(parameter, .allowedValues, ["allowedValues": allowed.joined(separator: ",")]))
         }
         if charactersOK, let format = parameter.format,
-           let failure = FormatChecks.check(format, text: text, kind: kind, in: self) {
+           let failure = FormatChecks.check(format, text: text, kind: kind, in: self),
+           !errors.contains(where: { $0.code == failure.code }) {
             errors.append(error(parameter, failure.code, failure.limits))
         }
         return errors
