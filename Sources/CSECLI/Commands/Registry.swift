@@ -2,5 +2,6 @@ extension CommandLineTool {
     /// Every subcommand, in the order `cse --help` lists them.
     public static let commands: [any CLICommand.Type] = [
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
+        GatewayValidateCommand.self, SignCommand.self, VerifyCommand.self,
     ]
 }
