@@ -6,7 +6,8 @@
 //   C targets (COpenSSL, CGMP, CCSEShims)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
-//     -> CSEPayments (products, requests, sealing) -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
+//     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
+//     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import PackageDescription
 
 let package = Package(
@@ -36,7 +37,8 @@ let package = Package(
         .target(name: "CSEJOSE", dependencies: ["CSECore", "CSECrypto"]),
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments"]),
+        .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
@@ -54,6 +56,7 @@ let package = Package(
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
     ]
 )

@@ -4,3 +4,4 @@
 @_exported import CSEJOSE
 @_exported import CSEValidation
 @_exported import CSEPayments
+@_exported import CSEGateways

@@ -6,5 +6,6 @@ extension CommandLineTool {
         FormatCommand.self, UnformatCommand.self,
         IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
+        SignCommand.self, VerifyCommand.self,
     ]
 }

@@ -7,7 +7,7 @@ public struct ValidateCommand: CLICommand {
     /// The command's description.
     public static let spec = CommandSpec(
         name: "validate",
-        abstract: "Validate customer input against a payment product.",
+        abstract: "Validate customer input against a payment product, or a gateway request.",
         discussion: """
             Reads the field values as one JSON object on standard input, masked or unmasked (the
             same input as 'cse seal'; a "clientSessionId" member is ignored), and writes
@@ -16,27 +16,74 @@ public struct ValidateCommand: CLICommand {
             With --lines, every input line is one JSON object and every output line is
             {"valid":true,"errors":[]}, {"line":N,"valid":false,"errors":[…]} or
             {"line":N,"error":{…}}.
-            """,
+
+            """ + GatewayValidation.discussion,
         options: [
-            .value("product", "PRODUCT", required: true, help: "builtin:card, builtin:sepa, or a product JSON file."),
+            .value("product", "PRODUCT", help: "builtin:card, builtin:sepa, or a product JSON file."),
+            .value("gateway", "GATEWAY", help: "Instead of a product: aps, paysafe or mastercard."),
+            .value("operation", "OPERATION", help: "With --gateway: the operation (see above)."),
+            .flag("partner-shared-key", help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory)."),
             .value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC)."),
             .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
         ])
 
-    let product: ProductOption
+    /// What is validated: a payment product's fields, or a gateway request.
+    enum Target {
+        case product(ProductOption)
+        case gateway(name: String, operation: String, partnerSharedKey: Bool)
+    }
+
+    let target: Target
     let now: CalendarMonth?
     let lines: Bool
 
-    /// Validates the arguments.
+    /// Validates the arguments: exactly one of `--product` and `--gateway`.
     public init(arguments: ParsedArguments) throws(UsageError) {
-        product = try ProductOption(arguments.required("product"))
         now = try MonthOption.parse(arguments["now"])
         lines = arguments.has("lines")
+        if let gateway = arguments["gateway"] {
+            guard arguments["product"] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
+            guard let operation = arguments["operation"] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
+            let partner = arguments.has("partner-shared-key")
+            try GatewayValidation.checkArguments(gateway: gateway, operation: operation, partnerSharedKey: partner)
+            target = .gateway(name: gateway, operation: operation, partnerSharedKey: partner)
+        } else {
+            guard let product = arguments["product"] else { throw UsageError("Missing expected argument '--product <product>'.") }
+            guard arguments["operation"] == nil, !arguments.has("partner-shared-key") else {
+                throw UsageError("'--operation' and '--partner-shared-key' need '--gateway'.")
+            }
+            target = .product(try ProductOption(product))
+        }
     }
 
     /// Validates standard input.
     public func run() throws(CSEError) -> Int32 {
-        let product = try product.load()
+        switch target {
+        case .product(let option): return try runProduct(option)
+        case .gateway(let name, let operation, let partner): return try runGateway(name, operation, partner)
+        }
+    }
+
+    private func runGateway(_ gateway: String, _ operation: String, _ partner: Bool) throws(CSEError) -> Int32 {
+        if lines {
+            let failures = BatchRunner().run { number, line in
+                do throws(CSEError) {
+                    let (report, valid) = try GatewayValidation.report(gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
+                    return valid ? .output(report) : .rejected(Array(#"{"line":\#(number),"#.utf8) + report.dropFirst())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return failures == 0 ? ExitCode.success : ExitCode.failure
+        }
+        let input = try Files.readStandardInput(limit: 1 << 20)
+        let (report, valid) = try GatewayValidation.report(gateway: gateway, operation: operation, input: input, partnerSharedKey: partner)
+        StandardStreams.write(report + [0x0A], to: 1)
+        return valid ? ExitCode.success : ExitCode.failure
+    }
+
+    private func runProduct(_ option: ProductOption) throws(CSEError) -> Int32 {
+        let product = try option.load()
         let context = ValidationContext(currentMonth: now ?? .now())
         if lines {
             let failures = BatchRunner().run { number, line in

@@ -1,0 +1,71 @@
+public import CSECore
+import CSEGateways
+
+/// Reads an APS SHA phrase from a file: the file's bytes without one trailing line ending
+/// (`\n` or `\r\n`), as UTF-8. The phrase never comes from the command line, where other users
+/// could read it.
+enum PhraseFile {
+    static func read(_ path: String) throws(CSEError) -> String {
+        var bytes = try Files.read(path, limit: 4096)
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        var end = bytes.count
+        if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
+        if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
+        guard end > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the phrase file is empty", context: ["path": path]) }
+        guard let phrase = String(validating: bytes[..<end], as: UTF8.self) else {
+            throw CSEError(.cliNotText, "the phrase file is not UTF-8 text", context: ["path": path])
+        }
+        return phrase
+    }
+
+    static func algorithm(_ arguments: ParsedArguments, command: String) throws(UsageError) -> APSSignatureAlgorithm {
+        guard let name = arguments["algorithm"] else { return .sha256 }
+        do throws(CSEError) {
+            return try APSSignatureAlgorithm(name: name)
+        } catch {
+            throw UsageError("The value for '--algorithm' must be sha256, sha512 or sha1; see 'cse \(command) --help'.")
+        }
+    }
+
+    static func object(_ input: [UInt8]) throws(CSEError) -> JSONObject {
+        guard case .object(let object) = try JSONValue.parse(input) else {
+            throw CSEError(.gatewayInputNotObject, "the parameters must be a JSON object")
+        }
+        return object
+    }
+}
+
+/// `cse sign`: the APS signature of the parameters on standard input.
+public struct SignCommand: CLICommand {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "sign",
+        abstract: "Compute the Amazon Payment Services signature of parameters on standard input.",
+        discussion: """
+            Reads the request parameters as one JSON object and prints the signature in lowercase
+            hex: parameters sorted by name (case-sensitive), written name=value without separators,
+            the SHA phrase before and after, hashed. A 'signature' member is ignored. The phrase is
+            read from a file (one trailing newline is dropped), never from the command line.
+            """,
+        options: [
+            .value("phrase-file", "FILE", required: true, help: "The SHA request (or response) phrase."),
+            .value("algorithm", "ALG", help: "sha256 (default), sha512 or sha1 (APS 'SHA-128')."),
+        ])
+
+    let phrasePath: String
+    let algorithm: APSSignatureAlgorithm
+
+    /// Validates the arguments.
+    public init(arguments: ParsedArguments) throws(UsageError) {
+        phrasePath = arguments.required("phrase-file")
+        algorithm = try PhraseFile.algorithm(arguments, command: "sign")
+    }
+
+    /// Signs standard input.
+    public func run() throws(CSEError) -> Int32 {
+        let phrase = try PhraseFile.read(phrasePath)
+        let parameters = try PhraseFile.object(try Files.readStandardInput(limit: 1 << 20))
+        StandardStreams.out(try APSSignature.sign(parameters, phrase: phrase, algorithm: algorithm) + "\n")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,146 @@
+public import CSECore
+public import CSECrypto
+
+/// The Amazon Payment Services (PayFort) request and response signature.
+///
+/// The public rule (APS "Signature Calculation"):
+/// 1. take every parameter except `signature` itself;
+/// 2. sort them by name, case-sensitively (byte order of the UTF-8 names, so `Z` < `_` < `a`);
+/// 3. concatenate them as `name=value` with no separator;
+/// 4. put the SHA request phrase (or, for responses, the SHA response phrase) before and after;
+/// 5. hash with the account's SHA type and print lowercase hex.
+///
+/// Values are written as they are sent: strings verbatim, numbers as their JSON text, Booleans as
+/// `true`/`false`. A parameter whose value is an object (the Apple Pay `apple_header` and
+/// `apple_paymentMethod`) is written `name={k=v, k=v}` with its members in the order sent, as
+/// the APS Apple Pay guide prints them. Arrays, `null` and deeper nesting have no documented form
+/// and are refused rather than guessed (docs/GATEWAYS.md, "Signatures").
+public enum APSSignature {
+    /// The string that is hashed, as bytes: phrase, sorted `name=value` pairs, phrase.
+    ///
+    /// - Warning: The result contains the phrase. Wipe it after use (``sign(_:phrase:algorithm:)``
+    ///   does); never log it.
+    /// - Parameters:
+    ///   - parameters: The request or response parameters (a `signature` member is ignored).
+    ///   - phrase: The SHA request or response phrase.
+    /// - Returns: The bytes to hash.
+    /// - Throws: ``CSEError/Code/apsSignatureEmptyPhrase`` or
+    ///   ``CSEError/Code/apsSignatureUnsupportedValue`` (the context names the parameter).
+    public static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
+        guard !phrase.isEmpty else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
+        let names = parameters.keys.filter { $0 != "signature" }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(phrase.utf8.count * 2 + 32 * names.count)
+        out.append(contentsOf: phrase.utf8)
+        for name in names {
+            out.append(contentsOf: name.utf8)
+            out.append(UInt8(ascii: "="))
+            try appendValue(parameters[name]!, name: name, nested: false, to: &out)
+        }
+        out.append(contentsOf: phrase.utf8)
+        return out
+    }
+
+    /// Computes the signature of a parameter set.
+    /// - Parameters:
+    ///   - parameters: The parameters (a `signature` member is ignored).
+    ///   - phrase: The SHA request phrase (or response phrase, to check a response).
+    ///   - algorithm: The account's SHA type; SHA-256 by default.
+    /// - Returns: The digest in lowercase hex.
+    /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
+    public static func sign(_ parameters: JSONObject, phrase: String,
+                            algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
+        var bytes = try signingBytes(parameters, phrase: phrase)
+        defer { wipe(&bytes) }
+        return hex(try algorithm.digest.hash(bytes))
+    }
+
+    /// Checks a signature in constant time (over the digest bytes; hex case is ignored).
+    /// - Parameters:
+    ///   - signature: The received signature.
+    ///   - parameters: The parameters it covers (a `signature` member is ignored).
+    ///   - phrase: The phrase the sender used.
+    ///   - algorithm: The account's SHA type.
+    /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
+    ///   length is simply invalid.
+    /// - Throws: Any error of ``signingBytes(_:phrase:)`` (malformed parameters, empty phrase).
+    public static func isValid(_ signature: String, for parameters: JSONObject, phrase: String,
+                               algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
+        var bytes = try signingBytes(parameters, phrase: phrase)
+        defer { wipe(&bytes) }
+        let expected = try algorithm.digest.hash(bytes)
+        guard let received = unhex(signature), received.count == expected.count else { return false }
+        return ConstantTime.equals(received, expected)
+    }
+
+    /// The text of a parameter value as it is signed and echoed, or `nil` for arrays, `null` and
+    /// objects.
+    public static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    static func appendValue(_ value: JSONValue, name: String, nested: Bool, to out: inout [UInt8]) throws(CSEError) {
+        if let text = scalarText(value) {
+            out.append(contentsOf: text.utf8)
+            return
+        }
+        guard !nested, case .object(let object) = value else {
+            throw CSEError(.apsSignatureUnsupportedValue,
+                           "APS signatures define no form for arrays, null or objects nested in objects",
+                           context: ["parameter": String(name.prefix(100))])
+        }
+        out.append(UInt8(ascii: "{"))
+        for (i, (key, member)) in object.enumerated() {
+            if i > 0 { out.append(contentsOf: ", ".utf8) }
+            out.append(contentsOf: key.utf8)
+            out.append(UInt8(ascii: "="))
+            try appendValue(member, name: name + "." + key, nested: true, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = 0 }
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func unhex(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x61...0x66: return c - 0x61 + 10
+            case 0x41...0x46: return c - 0x41 + 10
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+}
