@@ -23,7 +23,8 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
 
     private init(_ id: ID) { self.id = id }
 
-    /// SHA-1 (FIPS 180-4 §6.1). Only for OAEP (JOSE `RSA-OAEP`); never for signatures.
+    /// SHA-1 (FIPS 180-4 §6.1). For OAEP (JOSE `RSA-OAEP`) and for legacy gateway signatures that
+    /// a merchant configured (APS "SHA-128"); not collision resistant, so never choose it for new designs.
     public static let sha1 = DigestAlgorithm(.sha1)
     /// SHA-256 (FIPS 180-4 §6.2).
     public static let sha256 = DigestAlgorithm(.sha256)
