@@ -73,6 +73,12 @@ public struct JSONObject: Hashable, Sendable, Sequence {
         }
     }
 
+    /// Appends a member whose name the caller has checked is new (the parser's fast path).
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+    }
+
     /// Iterates `(name, value)` pairs in document order.
     public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator { zip(keys, values).makeIterator() }
 }
@@ -198,20 +204,30 @@ private struct JSONParser {
         }
         index += 1
         var object = JSONObject()
+        // Duplicate detection: a linear scan for small objects, a hash set once they grow, so a
+        // hostile object with many members costs O(n), not O(n²).
+        var seen: Set<String>? = nil
         skipWhitespace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax("expected a member name") }
             let key = try parseString()
-            if object[key] != nil {
+            let duplicate: Bool
+            if seen != nil {
+                duplicate = !seen!.insert(key).inserted
+            } else {
+                duplicate = object.keys.contains(key)
+                if object.count >= 16 { seen = Set(object.keys); seen!.insert(key) }
+            }
+            if duplicate {
                 throw CSEError(.jsonDuplicateKey, "duplicate member name", context: ["offset": String(index)])
             }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            object.appendNew(key, try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw syntax("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -78,4 +78,15 @@ struct JSONTests {
         }
         #expect(throws: Never.self) { _ = try JSONValue.parse(text) }
     }
+
+    @Test("an object with 50,000 members parses in linear time, and a late duplicate is still found")
+    func manyMembers() throws {
+        var text = "{"
+        for i in 0..<50_000 { text += (i > 0 ? "," : "") + "\"k\(i)\":\(i)" }
+        let value = try JSONValue.parse(text + "}")
+        #expect(value.objectValue?.count == 50_000)
+        #expect(value["k49999"]?.intValue == 49_999)
+        let error = #expect(throws: CSEError.self) { _ = try JSONValue.parse(text + ",\"k17\":0}") }
+        #expect(error?.code == .jsonDuplicateKey)
+    }
 }
