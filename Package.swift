@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments"]),
 
         // MARK: Tools.
-        .target(name: "CSECLI", dependencies: ["CSEKit"]),
+        .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",

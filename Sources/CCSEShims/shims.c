@@ -1,9 +1,15 @@
+#define _GNU_SOURCE
+/* For the low-level SHA API of CCSEShims_MGF1_xor; must precede every OpenSSL header. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <sched.h>
+#include <unistd.h>
 #include "CCSEShims.h"
 #include <limits.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 #include <openssl/rand.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 
 unsigned long CCSEShims_OPENSSL_VERSION_NUMBER(void) { return OPENSSL_VERSION_NUMBER; }
 unsigned long CCSEShims_OpenSSL_version_num(void) { return OpenSSL_version_num(); }
@@ -24,13 +30,20 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
     return key;
 }
 
+int CCSEShims_available_cpu_count(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}
+
 /* MGF1 on the low-level SHA API (deprecated in OpenSSL 3 for applications, still the same
  * assembly): the seed is absorbed once and each output block restarts from that midstate, so a
  * block costs one compression instead of an EVP_DigestInit/Update/Final round (measured on the
  * project machine: 47 ns against 87 ns per SHA-1 block). Every state and digest is cleansed. */
-#define OPENSSL_SUPPRESS_DEPRECATED
-#include <openssl/sha.h>
-#include <string.h>
 
 int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen) {
     unsigned char digest[SHA256_DIGEST_LENGTH];

@@ -33,4 +33,9 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
 /// success, 0 for another `hashLen` or an OpenSSL failure. `seed` and `target` must not overlap.
 int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen);
 
+
+
+/// The number of CPUs this process may run on (sched_getaffinity + CPU_COUNT, a macro), or the
+/// online CPU count when affinity is unavailable. Used to size batch worker pools.
+int CCSEShims_available_cpu_count(void);
 #endif

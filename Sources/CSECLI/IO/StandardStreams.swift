@@ -44,7 +44,7 @@ public enum StandardStreams {
 /// the input is. Lines longer than the limit are reported, not buffered without end.
 public struct LineReader {
     /// One input line.
-    public enum Line {
+    public enum Line: Sendable {
         /// A complete line (without its `\n` or `\r\n`).
         case text([UInt8])
         /// A line longer than the limit; its bytes were discarded.

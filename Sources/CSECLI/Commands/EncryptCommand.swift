@@ -1,0 +1,67 @@
+public import CSECore
+import CSECrypto
+import CSEJOSE
+
+/// `cse encrypt`: plaintext on stdin → one compact JWE line on stdout.
+public struct EncryptCommand: CLICommand {
+    /// The command's description.
+    public static let spec = CommandSpec(
+        name: "encrypt",
+        abstract: "Encrypt standard input into a JWE compact serialization.",
+        discussion: """
+            Reads the plaintext (usually the customer-input JSON) on standard input and writes one
+            compact JWE line. The key file may be PEM, DER, a JWK or the Client API public-key
+            response {"keyId","publicKey"}; its keyId/kid becomes the JWE kid unless --kid is given.
+            With --lines, every input line is a JSON value encrypted verbatim, and every output line
+            is {"jwe":"…"} or {"line":N,"error":{…}}.
+            """,
+        options: [
+            .value("key", "FILE", required: true, help: "The recipient's RSA public key (or a private key; its public half is used)."),
+            .value("kid", "ID", help: "The kid header value (default: the key file's keyId or kid)."),
+            .value("alg", "ALG", help: "RSA-OAEP (default) or RSA-OAEP-256."),
+            .value("enc", "ENC", help: "A256CBC-HS512 (default), A192CBC-HS384, A128CBC-HS256, A256GCM, A192GCM or A128GCM."),
+            .flag("lines", help: "Batch mode: one JSON value per input line, one output line per input line."),
+        ])
+
+    let keyPath: String
+    let kid: String?
+    let algorithm: JWEKeyAlgorithm
+    let encryption: JWEContentEncryption
+    let lines: Bool
+
+    /// Validates the arguments.
+    public init(arguments: ParsedArguments) throws(UsageError) {
+        keyPath = arguments.required("key")
+        kid = arguments["kid"]
+        lines = arguments.has("lines")
+        do throws(CSEError) {
+            algorithm = try arguments["alg"].map { (name) throws(CSEError) in try JWEKeyAlgorithm(name: name) } ?? .rsaOAEP
+            encryption = try arguments["enc"].map { (name) throws(CSEError) in try JWEContentEncryption(name: name) } ?? .a256cbcHS512
+        } catch {
+            throw UsageError("\(error.reason); see 'cse encrypt --help' for the allowed values.")
+        }
+    }
+
+    /// Encrypts standard input.
+    public func run() throws(CSEError) -> Int32 {
+        let material = try RSAKeyMaterial(contents: try Files.read(keyPath))
+        let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
+        if lines {
+            let failures = BatchRunner().run { _, line in
+                do throws(CSEError) {
+                    _ = try JSONValue.parse(line)
+                    var out: [UInt8] = Array(#"{"jwe":""#.utf8)
+                    out.append(contentsOf: try encryptor.encrypt(line).utf8)
+                    out.append(contentsOf: #""}"#.utf8)
+                    return .output(out)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return failures == 0 ? ExitCode.success : ExitCode.failure
+        }
+        let plaintext = try Files.readStandardInput(limit: JWELimits.default.maxPlaintextBytes)
+        StandardStreams.out(try encryptor.encrypt(plaintext) + "\n")
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,74 @@
+public import CSECore
+
+/// RSA key material in whatever form a payment platform or an operator hands over, detected from
+/// the content: PEM (`PUBLIC KEY`, `RSA PUBLIC KEY`, `PRIVATE KEY`, `RSA PRIVATE KEY`), DER
+/// (SubjectPublicKeyInfo, PKCS#1, PKCS#8), a JWK (RFC 7517 §4, `kty` = `RSA`, public or private),
+/// or the Client API public-key response `{"keyId":"…","publicKey":"<base64 DER>"}`.
+///
+/// The policy of the typed initialisers applies (2048–16384 bits, odd exponent ≥ 65537).
+public struct RSAKeyMaterial: Sendable {
+    /// The public key (derived from the private key when one was given).
+    public let publicKey: RSAPublicKey
+    /// The private key, when the material holds one.
+    public let privateKey: RSAPrivateKey?
+    /// The key id: the Client API `keyId` or the JWK `kid`, when present.
+    public let keyId: String?
+
+    /// Detects the format of `contents` and imports it.
+    /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats,
+    ///   otherwise the error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`,
+    ///   `keyResponse.*`, `key.*`).
+    public init(contents: [UInt8]) throws(CSEError) {
+        let start = contents.firstIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } ?? contents.endIndex
+        guard start < contents.endIndex else { throw CSEError(.keyUnsupportedFormat, "the key file is empty") }
+        if contents[start...].starts(with: Array("-----BEGIN ".utf8)) {
+            guard let text = String(validating: contents, as: UTF8.self) else {
+                throw CSEError(.pemMalformed, "PEM is not valid text")
+            }
+            let labelStart = contents.index(start, offsetBy: 11)
+            let rest = contents[labelStart...]
+            if rest.starts(with: Array("PUBLIC KEY-----".utf8)) || rest.starts(with: Array("RSA PUBLIC KEY-----".utf8)) {
+                self.init(publicKey: try RSAPublicKey(pemRepresentation: text), privateKey: nil, keyId: nil)
+            } else {
+                let key = try RSAPrivateKey(pemRepresentation: text)
+                self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
+            }
+        } else if contents[start] == UInt8(ascii: "{") {
+            let json = try JSONValue.parse(contents)
+            if json["publicKey"] != nil || json["keyId"] != nil {
+                let response = try PublicKeyResponse(json: contents)
+                self.init(publicKey: response.key, privateKey: nil, keyId: response.keyId)
+            } else if json["kty"] != nil {
+                let kid = json["kid"]?.stringValue
+                if json["d"] != nil {
+                    let key = try RSAPrivateKey(jwk: json)
+                    self.init(publicKey: key.publicKey, privateKey: key, keyId: kid)
+                } else {
+                    self.init(publicKey: try RSAPublicKey(jwk: json), privateKey: nil, keyId: kid)
+                }
+            } else {
+                throw CSEError(.keyUnsupportedFormat, "JSON key material is neither a JWK nor a Client API public-key response")
+            }
+        } else if contents[start] == 0x30 {
+            if let key = try? RSAPublicKey(derRepresentation: contents) {
+                self.init(publicKey: key, privateKey: nil, keyId: nil)
+            } else {
+                let key = try RSAPrivateKey(derRepresentation: contents)
+                self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
+            }
+        } else {
+            throw CSEError(.keyUnsupportedFormat, "not PEM, DER, a JWK or a Client API public-key response")
+        }
+    }
+
+    private init(publicKey: RSAPublicKey, privateKey: RSAPrivateKey?, keyId: String?) {
+        self.publicKey = publicKey
+        self.privateKey = privateKey
+        self.keyId = keyId
+    }
+}
+
+extension CSEError.Code {
+    /// Key material is in none of the supported formats.
+    public static let keyUnsupportedFormat = Self("key.unsupportedFormat")
+}

@@ -1,1 +1,0 @@
-// CSEPayments: module sources land here.

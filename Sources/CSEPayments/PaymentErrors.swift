@@ -1,0 +1,34 @@
+public import CSECore
+
+extension CSEError.Code {
+    /// A payment product definition is not the Worldline Client API shape (reference §5): not a
+    /// JSON object, a missing `id`, a member of the wrong JSON type, or a duplicate field id. The
+    /// context names the `product`, and the `field`, `accountOnFile` and `member` where known.
+    public static let productMalformed = Self("product.malformed")
+    /// A field's `regularExpression` rule has no pattern, or its pattern does not compile. The
+    /// context names the `product` and `field` and the regex error `cause`; never a customer value.
+    public static let productInvalidRegex = Self("product.invalidRegex")
+    /// A field or label-template mask does not parse (see `Mask`). The context names the
+    /// `product` and the `field` (or `accountOnFile` and `attribute`), and the mask error `cause`.
+    public static let productInvalidMask = Self("product.invalidMask")
+
+    /// A value was set for a field id the product does not have (it would never be sent).
+    public static let paymentsUnknownField = Self("payments.unknownField")
+    /// A value was set for a field whose account-on-file attribute is `READ_ONLY`.
+    public static let paymentsReadOnlyField = Self("payments.readOnlyField")
+    /// The account on file belongs to another payment product.
+    public static let paymentsAccountOnFileMismatch = Self("payments.accountOnFileMismatch")
+    /// Sealing was refused because the request does not validate. The context lists the failing
+    /// `fields` and their `codes`; never a value.
+    public static let paymentsInvalidRequest = Self("payments.invalidRequest")
+    /// The client session id is empty or contains control characters.
+    public static let paymentsInvalidClientSessionId = Self("payments.invalidClientSessionId")
+    /// Sealing with the bundled TEST-ONLY demo key was refused; pass `allowDemoKey: true` to use it
+    /// deliberately.
+    public static let paymentsDemoKeyRefused = Self("payments.demoKeyRefused")
+}
+
+extension CSEError.Code {
+    /// A nonce source returned something other than 16 bytes.
+    public static let paymentsInvalidNonce = Self("payments.invalidNonce")
+}

@@ -1,0 +1,97 @@
+import CSECore
+public import CSEValidation
+
+/// A payment product compiled for validation: masks parsed, regular expressions compiled and
+/// validators built once, fields in product order. Immutable and `Sendable`, so any number of
+/// requests on any number of threads share one plan.
+///
+/// **Product field order** is ascending `displayHints.displayOrder`; fields with the same
+/// display order keep their JSON order. It is the order a form shows the fields, and it is the
+/// order of validation errors and of `paymentValues` in the encrypted payload.
+public struct ValidationPlan: Sendable {
+    /// One compiled field.
+    public struct Field: Sendable, Identifiable {
+        /// The field id.
+        public let id: String
+        /// The parsed mask, if the field has one. Values are stored unmasked with it.
+        public let mask: Mask?
+        /// Whether an empty value is a `required` error.
+        public let isRequired: Bool
+        /// The compiled rules in run order (see ``ValidatorDefinition/knownKeys``).
+        public let validators: [any FieldValidator]
+        /// The rule keys that were kept but are not enforced, in JSON order.
+        public let unknownValidators: [String]
+        /// Whether the rules run on an empty value too (a `boletoBancarioRequiredness` rule
+        /// decides about empty values: the Worldline "variable requiredness").
+        public let runsOnEmptyValue: Bool
+        /// The card role of the field, used for brand-aware checks.
+        let cardRole: CardFieldRole?
+
+        /// Unmasks `value` with the field's mask (or returns it unchanged without a mask).
+        public func unmask(_ value: String) -> String {
+            guard let mask else { return value }
+            return mask.unformat(value)
+        }
+    }
+
+    /// The product id.
+    public let productId: String
+    /// The fields in product order.
+    public let fields: [Field]
+    private let indexById: [String: Int]
+
+    /// The compiled field with this id.
+    public func field(_ id: String) -> Field? {
+        indexById[id].map { fields[$0] }
+    }
+
+    /// Compiles `fields` (already in product order) for product `productId`.
+    /// - Throws: ``CSEError/Code/productInvalidMask`` or ``CSEError/Code/productInvalidRegex``
+    ///   naming the product and field, or ``CSEError/Code/productMalformed`` for a rule parameter
+    ///   of the wrong type.
+    init(productId: String, fields productFields: [PaymentProductField]) throws(CSEError) {
+        var fields: [Field] = []
+        var index: [String: Int] = [:]
+        fields.reserveCapacity(productFields.count)
+        for productField in productFields {
+            let reader = ProductJSONReader(product: productId, field: productField.id)
+            var mask: Mask?
+            if let pattern = productField.displayHints.mask {
+                do {
+                    mask = try Mask(pattern)
+                } catch {
+                    var context = reader.context(member: "displayHints.mask")
+                    context["cause"] = error.code.rawValue
+                    throw CSEError(.productInvalidMask, "the field mask does not parse", context: context)
+                }
+            }
+            let definitions = productField.dataRestrictions.validators
+            index[productField.id] = fields.count
+            fields.append(Field(
+                id: productField.id, mask: mask, isRequired: productField.dataRestrictions.isRequired,
+                validators: try ValidatorFactory.validators(for: definitions, reader: reader),
+                unknownValidators: productField.unknownValidators,
+                runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
+                cardRole: CardFieldRole(fieldId: productField.id)))
+        }
+        self.productId = productId
+        self.fields = fields
+        self.indexById = index
+    }
+}
+
+/// Fields that get brand-aware checks when the card brand is known (Worldline field ids).
+enum CardFieldRole: Sendable {
+    /// `cardNumber`: the PAN.
+    case number
+    /// `cvv`: the card security code.
+    case securityCode
+
+    init?(fieldId: String) {
+        switch fieldId {
+        case "cardNumber": self = .number
+        case "cvv": self = .securityCode
+        default: return nil
+        }
+    }
+}

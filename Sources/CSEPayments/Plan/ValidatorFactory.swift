@@ -1,0 +1,72 @@
+import CSECore
+import CSEValidation
+
+/// Builds the validators of one field from its rule definitions, once, at load time.
+enum ValidatorFactory {
+    /// The rules CSEKit compiles, in run order (see ``ValidatorDefinition/knownKeys``).
+    static let compiledKeys: [String] = ValidatorDefinition.knownKeys.filter { $0 != "required" }
+
+    /// Compiles `definitions` in the fixed run order; unknown keys are skipped (the caller
+    /// reports them). Throws for an invalid regex or a parameter of the wrong type.
+    static func validators(
+        for definitions: [ValidatorDefinition], reader: ProductJSONReader
+    ) throws(CSEError) -> [any FieldValidator] {
+        var validators: [any FieldValidator] = []
+        for key in compiledKeys {
+            guard let definition = definitions.first(where: { $0.key == key }) else { continue }
+            validators.append(try make(definition, reader: reader))
+        }
+        return validators
+    }
+
+    private static func make(_ definition: ValidatorDefinition, reader: ProductJSONReader) throws(CSEError) -> any FieldValidator {
+        let p = definition.parameters
+        switch definition.key {
+        case "luhn": return LuhnValidator()
+        case "expirationDate": return ExpirationDateValidator()
+        case "range":
+            // Worldline defaults a missing bound to 0.
+            return RangeValidator(minValue: try reader.int(p, "minValue", default: 0),
+                                  maxValue: try reader.int(p, "maxValue", default: 0))
+        case "length":
+            return LengthValidator(minLength: try reader.int(p, "minLength", default: 0),
+                                   maxLength: try reader.int(p, "maxLength", default: 0))
+        case "fixedList": return FixedListValidator(allowedValues: try reader.strings(p, "allowedValues") ?? [])
+        case "emailAddress": return EmailAddressValidator()
+        case "regularExpression": return try regularExpression(p, reader: reader)
+        case "termsAndConditions": return TermsAndConditionsValidator()
+        case "iban": return IBANValidator()
+        case "residentIdNumber": return ResidentIdNumberValidator()
+        case "boletoBancarioRequiredness":
+            let length = try reader.int(p, "fiscalNumberLength", default: -1)
+            let fallback = try reader.int(p, "fiscalNumberLengthToValidate", default: -1)
+            guard max(length, fallback) >= 0 else {
+                throw reader.malformed("boletoBancarioRequiredness has no fiscalNumberLength", member: "fiscalNumberLength")
+            }
+            return BoletoBancarioRequirednessValidator(fiscalNumberLength: length >= 0 ? length : fallback)
+        default:
+            throw reader.malformed("no compiler for rule \(definition.key)", member: "validators")
+        }
+    }
+
+    /// The pattern is read from `regularExpression`, or the Worldline alternatives `regex` and
+    /// `pattern`. A missing or invalid pattern is a load error (the SDK silently dropped the rule).
+    private static func regularExpression(_ p: JSONObject, reader: ProductJSONReader) throws(CSEError) -> any FieldValidator {
+        var pattern: String?
+        for key in ["regularExpression", "regex", "pattern"] where pattern == nil {
+            pattern = try reader.optionalString(p, key)
+        }
+        var context = reader.context(member: "validators.regularExpression")
+        guard let pattern else {
+            context["cause"] = "missingPattern"
+            throw CSEError(.productInvalidRegex, "the regularExpression rule has no pattern", context: context)
+        }
+        do {
+            return try RegularExpressionValidator(pattern: pattern)
+        } catch {
+            context["cause"] = error.code.rawValue
+            throw CSEError(.productInvalidRegex, "the regularExpression pattern does not compile: \(error.reason)",
+                           context: context)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CSEValidation
+
+extension PaymentRequest {
+    /// The brand used for brand-aware checks: ``cardBrand`` if set, otherwise the brand the
+    /// embedded table detects from the unmasked `cardNumber` value, if any.
+    public var effectiveCardBrand: CardBrand? {
+        if let cardBrand { return cardBrand }
+        guard let numberField = product.validationPlan.fields.first(where: { $0.cardRole == .number }),
+              let number = unmaskedValue(forField: numberField.id), !number.isEmpty else { return nil }
+        return CardBrandTable.embedded.brand(forPartialNumber: number)
+    }
+
+    /// The brand's own checks for a card field: PAN length and check digit for `cardNumber`
+    /// (``CardBrand/validatePAN(_:)``), exact CVC length for `cvv`
+    /// (``CardBrand/validateSecurityCode(_:)``). The caller drops failures whose code a product
+    /// rule already reported for the field, so one fault is reported once.
+    static func brandFailures(field: ValidationPlan.Field, value: String, brand: CardBrand) -> [ValidationFailure] {
+        switch field.cardRole {
+        case .number: return brand.validatePAN(value).failures
+        case .securityCode: return brand.validateSecurityCode(value).failures
+        case nil: return []
+        }
+    }
+}

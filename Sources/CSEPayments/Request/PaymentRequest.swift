@@ -1,0 +1,124 @@
+public import CSECore
+public import CSEValidation
+
+/// Customer input for one payment product: field values, an optional account on file and the
+/// tokenize flag, ready to validate and seal.
+///
+/// Values may be set masked (`"4242 4242 4242 4242"`, `"12/35"`) or unmasked; they are stored
+/// unmasked, using the field's mask as the Worldline SDK's `unmaskedValue` does (characters that
+/// do not fit the mask are dropped, input beyond it is cut off).
+///
+/// - Important: ``description``, ``debugDescription`` and the reflection mirror show the product,
+///   the ids of the fields that have values and the account on file, never a value.
+public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The product the request is for.
+    public let product: PaymentProduct
+    /// The selected account on file, if any (see ``setAccountOnFile(_:)``).
+    public private(set) var accountOnFile: AccountOnFile?
+    /// Whether the server should store the payment details as a token. Sent only when `true`.
+    public var tokenize: Bool = false
+    /// The card brand, when the caller knows it (for example from an IIN lookup). When `nil`,
+    /// validation detects the brand from the `cardNumber` value with
+    /// ``CardBrandTable/embedded``; a number no brand claims gets no brand-aware checks.
+    public var cardBrand: CardBrand?
+    /// Unmasked values by field id.
+    private var values: [String: String] = [:]
+
+    /// Creates an empty request for `product`.
+    public init(product: PaymentProduct) {
+        self.product = product
+    }
+
+    /// Creates an empty request for `product` using a stored account.
+    /// - Throws: ``CSEError/Code/paymentsAccountOnFileMismatch`` when the account belongs to
+    ///   another product.
+    public init(product: PaymentProduct, accountOnFile: AccountOnFile) throws(CSEError) {
+        self.product = product
+        try setAccountOnFile(accountOnFile)
+    }
+
+    /// Selects a stored account, or none. Values already set for its `READ_ONLY` attributes are
+    /// removed, since they cannot be sent.
+    /// - Throws: ``CSEError/Code/paymentsAccountOnFileMismatch`` when the account names another
+    ///   product.
+    public mutating func setAccountOnFile(_ account: AccountOnFile?) throws(CSEError) {
+        if let account, let productId = account.paymentProductId, productId != product.id {
+            throw CSEError(.paymentsAccountOnFileMismatch, "the account on file belongs to another payment product",
+                           context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productId])
+        }
+        accountOnFile = account
+        for attribute in account?.attributes ?? [] where attribute.status == .readOnly {
+            values[attribute.key] = nil
+        }
+    }
+
+    /// Sets the value of a field, masked or unmasked; it is stored unmasked.
+    /// - Parameters:
+    ///   - value: The customer's input.
+    ///   - fieldId: The product field id.
+    /// - Throws: ``CSEError/Code/paymentsUnknownField`` for a field the product does not have,
+    ///   ``CSEError/Code/paymentsReadOnlyField`` for a `READ_ONLY` account-on-file attribute. The
+    ///   error names the field, never the value.
+    public mutating func setValue(_ value: String, forField fieldId: String) throws(CSEError) {
+        guard let field = product.validationPlan.field(fieldId) else {
+            throw CSEError(.paymentsUnknownField, "the product has no such field",
+                           context: ["product": product.id, "field": fieldId])
+        }
+        if isReadOnly(fieldId) {
+            throw CSEError(.paymentsReadOnlyField, "the account on file makes this field read-only",
+                           context: ["product": product.id, "field": fieldId, "accountOnFile": accountOnFile?.id ?? ""])
+        }
+        values[fieldId] = field.unmask(value)
+    }
+
+    /// Removes the value of a field.
+    public mutating func removeValue(forField fieldId: String) {
+        values[fieldId] = nil
+    }
+
+    /// The stored (unmasked) value of a field.
+    public func unmaskedValue(forField fieldId: String) -> String? { values[fieldId] }
+
+    /// The stored value laid out with the field's mask (the Worldline `formatString`, including
+    /// the trailing separator after a completed group), or the value itself without a mask.
+    public func maskedValue(forField fieldId: String) -> String? {
+        guard let value = values[fieldId] else { return nil }
+        guard let mask = product.validationPlan.field(fieldId)?.mask else { return value }
+        return mask.format(value)
+    }
+
+    /// Whether the selected account on file makes `fieldId` read-only.
+    public func isReadOnly(_ fieldId: String) -> Bool {
+        accountOnFile?.attribute(forKey: fieldId)?.status == .readOnly
+    }
+
+    /// The non-empty unmasked values in product field order: what the encrypted payload's
+    /// `paymentValues` holds.
+    public var unmaskedFieldValues: [(fieldId: String, value: String)] {
+        product.validationPlan.fields.compactMap { field in
+            guard let value = values[field.id], !value.isEmpty else { return nil }
+            return (field.id, value)
+        }
+    }
+
+    /// The field ids that have a value, in product order.
+    public var fieldIdsWithValues: [String] { unmaskedFieldValues.map(\.fieldId) }
+
+    /// `PaymentRequest(product: 1, values: [cardNumber, cvv], accountOnFile: 0, tokenize: false)`:
+    /// field ids only, never values.
+    public var description: String {
+        var text = "PaymentRequest(product: \(product.id), values: [\(fieldIdsWithValues.joined(separator: ", "))]"
+        if let accountOnFile { text += ", accountOnFile: \(accountOnFile.id)" }
+        return text + ", tokenize: \(tokenize))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["product": product.id, "fieldsWithValues": fieldIdsWithValues,
+                                "accountOnFile": accountOnFile?.id as Any, "tokenize": tokenize],
+               displayStyle: .struct)
+    }
+}

@@ -1,0 +1,106 @@
+public import CSECore
+public import CSECrypto
+public import CSEJOSE
+import CSEValidation
+
+/// Seals payment requests into the `encryptedCustomerInput` a merchant server forwards in
+/// CreatePayment, for one recipient key.
+///
+/// The JWE is compact serialization (RFC 7516 §7.1) with `alg` `RSA-OAEP` and `enc`
+/// `A256CBC-HS512` by default (the Worldline wire format, reference §1.2) and `kid` = the
+/// Client API `keyId`. The payload is written by ``CustomerInputPayload`` in a fixed key order.
+/// A sealer is immutable and `Sendable`: build it once per key and seal from any thread.
+///
+///     let sealer = try PaymentRequestSealer(publicKeyResponse: PublicKeyResponse(json: body))
+///     let sealed = try sealer.seal(request, clientSessionId: session)
+public struct PaymentRequestSealer: Sendable {
+    /// The `kid` written into every JWE.
+    public let keyId: String
+    /// The options every seal uses.
+    public let options: SealingOptions
+    private let encryptor: JWEEncryptor
+    private let encodedClientMetaInfo: String
+
+    /// Creates a sealer for a key.
+    /// - Parameters:
+    ///   - publicKey: The recipient's RSA public key.
+    ///   - keyId: The Client API `keyId`, sent as the JWE `kid`.
+    ///   - algorithm: `RSA-OAEP` (default) or `RSA-OAEP-256`.
+    ///   - encryption: `A256CBC-HS512` (default) or another allowed `enc`.
+    ///   - options: Validation, nonce, clock, demo-key and meta-info options.
+    /// - Throws: ``CSEError/Code/paymentsDemoKeyRefused`` for the TEST-ONLY demo key unless
+    ///   `options.allowDemoKey`; `jwe.keyTooSmall` for keys under 2048 bits.
+    public init(
+        publicKey: RSAPublicKey, keyId: String, algorithm: JWEKeyAlgorithm = .rsaOAEP,
+        encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
+    ) throws(CSEError) {
+        if !options.allowDemoKey && DemoKeys.isTestOnlyDemoKey(publicKey) {
+            throw CSEError(.paymentsDemoKeyRefused,
+                           "refusing the bundled TEST-ONLY demo key; pass allowDemoKey: true to use it deliberately")
+        }
+        self.keyId = keyId
+        self.options = options
+        self.encryptor = try JWEEncryptor(publicKey: publicKey, keyId: keyId, algorithm: algorithm, encryption: encryption)
+        self.encodedClientMetaInfo = options.clientMetaInfo.encoded
+    }
+
+    /// Creates a sealer from a Client API public-key response (`{"keyId","publicKey"}`).
+    /// - Throws: As ``init(publicKey:keyId:algorithm:encryption:options:)``.
+    public init(
+        publicKeyResponse: PublicKeyResponse, algorithm: JWEKeyAlgorithm = .rsaOAEP,
+        encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
+    ) throws(CSEError) {
+        try self.init(publicKey: publicKeyResponse.key, keyId: publicKeyResponse.keyId, algorithm: algorithm,
+                      encryption: encryption, options: options)
+    }
+
+    /// Validates and seals a request.
+    /// - Parameters:
+    ///   - request: The customer input.
+    ///   - clientSessionId: The Client API session id, written into the payload.
+    /// - Returns: `encryptedCustomerInput` and `encodedClientMetaInfo`.
+    /// - Throws: ``CSEError/Code/paymentsInvalidClientSessionId``;
+    ///   ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate (unless
+    ///   `options.allowInvalidRequest`), naming fields and codes only;
+    ///   ``CSEError/Code/paymentsInvalidNonce``; `crypto.randomFailure`; `jwe.tooLarge`.
+    public func seal(_ request: PaymentRequest, clientSessionId: String) throws(CSEError) -> SealedPaymentRequest {
+        try Self.checkSessionId(clientSessionId)
+        if !options.allowInvalidRequest {
+            let errors = request.validate(in: ValidationContext(currentMonth: options.currentMonth ?? .now()))
+            if !errors.isEmpty {
+                var fields: [String] = []
+                for error in errors where !fields.contains(error.fieldId) { fields.append(error.fieldId) }
+                throw CSEError(.paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
+                               context: ["product": request.product.id, "fields": fields.joined(separator: ","),
+                                         "codes": errors.map { "\($0.fieldId):\($0.code.rawValue)" }.joined(separator: ",")])
+            }
+        }
+        let nonceBytes = try options.nonceSource.generate()
+        guard nonceBytes.count == 16 else {
+            throw CSEError(.paymentsInvalidNonce, "a nonce must be 16 bytes", context: ["bytes": String(nonceBytes.count)])
+        }
+        var payload = CustomerInputPayload.bytes(
+            for: request, clientSessionId: clientSessionId, nonce: CustomerInputPayload.hex(nonceBytes))
+        defer { CustomerInputPayload.wipe(&payload) }
+        let jwe = try encryptor.encrypt(payload)
+        return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo)
+    }
+
+    /// Builds a sealer and seals one request (see ``seal(_:clientSessionId:)``).
+    /// - Throws: The errors of ``init(publicKey:keyId:algorithm:encryption:options:)`` and
+    ///   ``seal(_:clientSessionId:)``.
+    public static func seal(
+        _ request: PaymentRequest, publicKey: RSAPublicKey, keyId: String, clientSessionId: String,
+        options: SealingOptions = SealingOptions()
+    ) throws(CSEError) -> SealedPaymentRequest {
+        try PaymentRequestSealer(publicKey: publicKey, keyId: keyId, options: options)
+            .seal(request, clientSessionId: clientSessionId)
+    }
+
+    /// A session id is non-empty and has no control characters (it also travels in an HTTP header).
+    static func checkSessionId(_ id: String) throws(CSEError) {
+        guard !id.isEmpty, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw CSEError(.paymentsInvalidClientSessionId, "the client session id is empty or has control characters")
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import CSECore
+import CSECrypto
+import CSEJOSE
+import CSEPayments
+import CSEValidation
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("sealing: encryptedCustomerInput and encodedClientMetaInfo")
+struct SealingTests {
+    @Test("with nonce and clock injected, the sealed payload decrypts to the golden file byte for byte", arguments: [
+        "card-request.json", "account-on-file-request.json",
+    ])
+    func goldenThroughSeal(name: String) throws {
+        let isCard = name == "card-request.json"
+        let sealer = try demoSealer(nonce: .unsafeFixed(isCard ? GoldenRequests.nonceA : GoldenRequests.nonceB))
+        let sealed = try sealer.seal(isCard ? try GoldenRequests.card() : try GoldenRequests.accountOnFile(),
+                                     clientSessionId: isCard ? GoldenRequests.cardSession : GoldenRequests.accountSession)
+        #expect(try openSealed(sealed.encryptedCustomerInput) == (try GoldenRequests.golden(name)), "case \(name)")
+        let meta = #"{"platformIdentifier":"Linux/6.1.0","sdkIdentifier":"CSEKit/v0.1.0","sdkCreator":"CSEKit","deviceBrand":"UNKNOWN","deviceType":"x86_64","appIdentifier":"UNKNOWN"}"#
+        #expect(sealed.encodedClientMetaInfo == Data(meta.utf8).base64EncodedString(), "case \(name)")
+    }
+
+    @Test("the JWE header is RSA-OAEP / A256CBC-HS512 with kid = keyId; other algorithms can be chosen")
+    func header() throws {
+        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionId: "s")
+        let header = try demoDecryptor.decrypt(sealed.encryptedCustomerInput).header
+        #expect(header.algorithm == .rsaOAEP && header.encryption == .a256cbcHS512 && header.keyId == DemoKeys.testOnlyKeyId)
+        let other = try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: "k2", algorithm: .rsaOAEP256,
+                                             encryption: .a256gcm, options: SealingOptions(allowDemoKey: true))
+        let jwe = try other.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+        let decrypted = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe)
+        #expect(decrypted.header.algorithm == .rsaOAEP256 && decrypted.header.encryption == .a256gcm && decrypted.header.keyId == "k2")
+    }
+
+    @Test("a Client API key response ({keyId, publicKey}) gives the kid")
+    func fromKeyResponse() throws {
+        let der = Base64.encode(DemoKeys.testOnlyPublicKey.derRepresentation)
+        let response = try PublicKeyResponse(json: Array(#"{"keyId": "86b64e4e-f43e-4a27-9863-9bbd5b499f82", "publicKey": "\#(der)"}"#.utf8))
+        let sealer = try PaymentRequestSealer(publicKeyResponse: response, options: SealingOptions(allowDemoKey: true))
+        let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+        let header = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe).header
+        #expect(header.keyId == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
+    }
+
+    @Test("the demo key is refused unless allowDemoKey is passed; any other key is accepted")
+    func demoKeyRefused() throws {
+        let error = caught { () throws(CSEError) in
+            try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: DemoKeys.testOnlyKeyId)
+        }
+        #expect(error?.code == .paymentsDemoKeyRefused)
+        let card = try GoldenRequests.card()
+        let viaStatic = caught { () throws(CSEError) in
+            try PaymentRequestSealer.seal(card, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
+                                          clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+        }
+        #expect(viaStatic?.code == .paymentsDemoKeyRefused)
+        let other = try RSAPrivateKey.generate(bits: 2048)
+        let sealed = try PaymentRequestSealer.seal(try GoldenRequests.card(), publicKey: other.publicKey, keyId: "prod-key",
+                                                   clientSessionId: "s",
+                                                   options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+        let plaintext = try JWEDecryptor(privateKey: other).decrypt(sealed.encryptedCustomerInput).plaintext.unsafeCopyToArray()
+        #expect(try JSONValue.parse(plaintext)["paymentProductId"] == .number("1"))
+        #expect(DemoKeys.isTestOnlyDemoKey(DemoKeys.testOnlyPublicKey) && !DemoKeys.isTestOnlyDemoKey(other.publicKey))
+        #expect(try DemoKeys.testOnlyPrivateKey().publicKey == DemoKeys.testOnlyPublicKey)
+    }
+
+    @Test("an invalid request is refused, naming fields and codes; allowInvalidRequest seals it anyway")
+    func invalidRequest() throws {
+        var request = try GoldenRequests.card()
+        try request.setValue("4242 4242 4242 4241", forField: "cardNumber")
+        try request.setValue("01/20", forField: "expiryDate")
+        let error = caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "s") }
+        #expect(error?.code == .paymentsInvalidRequest)
+        #expect(error?.context["fields"] == "cardNumber,expiryDate")
+        #expect(error?.context["codes"] == "cardNumber:luhn,expiryDate:expirationDate")
+        let sealed = try demoSealer(allowInvalid: true).seal(request, clientSessionId: "s")
+        let values = try JSONValue.parse(try openSealed(sealed.encryptedCustomerInput))["paymentValues"]?.arrayValue
+        #expect(values?.first?["value"]?.stringValue == "4242424242424241")
+    }
+
+    @Test("validation at seal time uses the injected clock")
+    func clock() throws {
+        var request = try GoldenRequests.card()
+        try request.setValue("05/26", forField: "expiryDate")
+        _ = try demoSealer().seal(request, clientSessionId: "s")
+        let june = try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
+                                            options: SealingOptions(allowDemoKey: true, currentMonth: CalendarMonth(year: 2026, month: 6)))
+        #expect(caught { () throws(CSEError) in try june.seal(request, clientSessionId: "s") }?.code == .paymentsInvalidRequest)
+    }
+
+    @Test("bad session ids and nonce sources are typed errors", arguments: ["", "a\nb", "tab\there", "del\u{7F}"])
+    func badSessionId(id: String) throws {
+        let card = try GoldenRequests.card()
+        #expect(caught { () throws(CSEError) in try demoSealer().seal(card, clientSessionId: id) }?.code
+                == .paymentsInvalidClientSessionId, "case \(id.debugDescription)")
+    }
+
+    @Test("a nonce source must give 16 bytes; a failing one fails the seal")
+    func badNonce() throws {
+        let card = try GoldenRequests.card()
+        let short = caught { () throws(CSEError) in
+            try demoSealer(nonce: .unsafeFixed([1, 2, 3])).seal(card, clientSessionId: "s")
+        }
+        #expect(short?.code == .paymentsInvalidNonce)
+        let failing = NonceSource { () throws(CSEError) -> [UInt8] in throw CSEError(.randomFailure, "test") }
+        #expect(caught { () throws(CSEError) in try demoSealer(nonce: failing).seal(card, clientSessionId: "s") }?.code
+                == .randomFailure)
+    }
+
+    @Test("every seal has a fresh nonce and a fresh JWE")
+    func freshNonce() throws {
+        let sealer = try demoSealer()
+        var nonces = Set<String>()
+        var jwes = Set<String>()
+        for _ in 0..<50 {
+            let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+            jwes.insert(jwe)
+            let nonce = try #require(try JSONValue.parse(try openSealed(jwe))["nonce"]?.stringValue)
+            #expect(nonce.count == 32 && nonce.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
+            nonces.insert(nonce)
+        }
+        #expect(nonces.count == 50 && jwes.count == 50)
+    }
+
+    @Test("a sealed request's description shows lengths only")
+    func sealedDescription() throws {
+        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionId: "s")
+        #expect(sealed.description.hasPrefix("SealedPaymentRequest(encryptedCustomerInput: "))
+        #expect(!sealed.description.contains(sealed.encryptedCustomerInput))
+    }
+}
+
+@Suite("sealing: interoperability with python3-jwcrypto")
+struct SealingInteropTests {
+    @Test("sealed requests decrypt with jwcrypto to exactly the documented shape, unmasked values, fresh nonces",
+          .enabled(if: JWCryptoOracle.available, "needs /usr/bin/python3 with python3-jwcrypto"))
+    func jwcryptoDecrypts() throws {
+        let sealer = try demoSealer()
+        let card = try GoldenRequests.card()
+        let aof = try GoldenRequests.accountOnFile()
+        var jwes: [String] = []
+        for i in 0..<10 {
+            jwes.append(try sealer.seal(i % 2 == 0 ? card : aof, clientSessionId: "session-\(i)").encryptedCustomerInput)
+        }
+        let output = try JWCryptoOracle.batch("decrypt", keyPEM: DemoKeys.testOnlyPrivateKeyPEM, lines: jwes)
+        #expect(output.count == 10)
+        var nonces = Set<String>()
+        for (i, line) in output.enumerated() {
+            #expect(!line.hasPrefix("ERROR"), "jwe \(i): \(line)")
+            let object = try #require(try JSONValue.parse(Hex.decode(line)).objectValue, "jwe \(i)")
+            let isCard = i % 2 == 0
+            #expect(object.keys == (isCard
+                ? ["clientSessionId", "nonce", "paymentProductId", "tokenize", "paymentValues"]
+                : ["clientSessionId", "nonce", "paymentProductId", "accountOnFileId", "paymentValues"]), "jwe \(i)")
+            #expect(object["clientSessionId"] == .string("session-\(i)"), "jwe \(i)")
+            #expect(object["paymentProductId"] == (isCard ? .number("1") : .string("card")), "jwe \(i)")
+            let values = (object["paymentValues"]?.arrayValue ?? []).map { "\($0["key"]?.stringValue ?? "")=\($0["value"]?.stringValue ?? "")" }
+            #expect(values == (isCard ? ["cardNumber=4242424242424242", "expiryDate=1235", "cvv=123"]
+                                      : ["cvv=7373", #"cardholderName=Zoë "Z" Ørsted\/ 👍"#]), "jwe \(i)")
+            if isCard { #expect(object["tokenize"] == .bool(true), "jwe \(i)") } else { #expect(object["accountOnFileId"] == .string("aof-7"), "jwe \(i)") }
+            nonces.insert(object["nonce"]?.stringValue ?? "")
+        }
+        #expect(nonces.count == 10)
+        let headers = try JWCryptoOracle.batch("header", keyPEM: nil, lines: [jwes[0]])
+        #expect(headers == [#"{"alg": "RSA-OAEP", "enc": "A256CBC-HS512", "kid": "csekit-demo-key-TEST-ONLY"}"#])
+    }
+
+    @Test("10,000 seals from 4 threads: 10,000 distinct nonces, all decrypt (in-process; a sample through jwcrypto)")
+    func concurrentBatch() async throws {
+        let sealer = try demoSealer()
+        let request = try GoldenRequests.card()
+        let perWorker = 2_500
+        let batches = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var out: [String] = []
+                    out.reserveCapacity(perWorker)
+                    for _ in 0..<perWorker { out.append(try sealer.seal(request, clientSessionId: "batch").encryptedCustomerInput) }
+                    return out
+                }
+            }
+            return try await group.reduce(into: [[String]]()) { $0.append($1) }
+        }
+        let jwes = batches.flatMap { $0 }
+        #expect(jwes.count == 10_000)
+        let nonceLists = try await withThrowingTaskGroup(of: [String].self) { group in
+            for batch in batches {
+                group.addTask {
+                    try batch.map { jwe in
+                        let object = try JSONValue.parse(try openSealed(jwe))
+                        return object["nonce"]?.stringValue ?? ""
+                    }
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append(contentsOf: $1) }
+        }
+        #expect(nonceLists.count == 10_000)
+        #expect(Set(nonceLists).count == 10_000)
+        #expect(nonceLists.allSatisfy { $0.count == 32 })
+        if JWCryptoOracle.available {
+            let sample = stride(from: 0, to: 10_000, by: 400).map { jwes[$0] }
+            let output = try JWCryptoOracle.batch("decrypt", keyPEM: DemoKeys.testOnlyPrivateKeyPEM, lines: sample)
+            #expect(output.count == sample.count)
+            #expect(output.allSatisfy { !$0.hasPrefix("ERROR") })
+        }
+    }
+}

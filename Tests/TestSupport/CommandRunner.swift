@@ -1,0 +1,77 @@
+import Foundation
+
+/// Runs the built `cse` binary the way a user would (swift-argument-parser's
+/// `AssertExecuteCommand` style): arguments, standard input, and captured stdout, stderr and
+/// exit status.
+public enum CommandRunner {
+    /// The result of one run.
+    public struct Result: Sendable {
+        /// Standard output bytes.
+        public let stdout: [UInt8]
+        /// Standard error bytes.
+        public let stderr: [UInt8]
+        /// The exit status.
+        public let status: Int32
+        /// Standard output as text.
+        public var out: String { String(decoding: stdout, as: UTF8.self) }
+        /// Standard error as text.
+        public var err: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// The `cse` executable next to the test bundle (the same build), or in `.build/debug`.
+    public static let executable: String = {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("cse").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cse").path,
+            TestPaths.packageRoot.appendingPathComponent(".build/debug/cse").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
+    }()
+
+    /// Runs `cse` with `arguments`, feeding `stdin`.
+    public static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(stdin))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errBox = DataBox()
+        let done = DispatchSemaphore(value: 0)
+        let errReader = Thread {
+            errBox.data = error.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+        errReader.start()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        done.wait()
+        return Result(stdout: Array(outData), stderr: Array(errBox.data), status: process.terminationStatus)
+    }
+
+    /// Runs `cse` with text on standard input.
+    public static func run(_ arguments: [String], input: String) throws -> Result {
+        try run(arguments, stdin: Array(input.utf8))
+    }
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cse-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// Hands stderr bytes from the reader thread to the caller (written once, read after the
+/// semaphore, so no further synchronisation is needed).
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
