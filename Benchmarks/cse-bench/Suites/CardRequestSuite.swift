@@ -1,8 +1,10 @@
 import CSECore
+import CSEPayments
 import CSEValidation
 import Foundation
 
-/// Validating the 4-field card request: CSEKit's validators against the Foundation-naive version.
+/// Validating the 4-field card request of the built-in card product: CSEPayments' compiled
+/// validation plan against the Foundation-naive version.
 enum CardRequestSuite {
     static var definitions: [Definition] {
         [
@@ -11,38 +13,29 @@ enum CardRequestSuite {
         ]
     }
 
-    /// The card product's rules as CSEValidation validators, compiled once.
-    static let plan: [(field: String, validators: [any FieldValidator])] = {
-        mustSucceed { () throws(CSEError) in
-            [
-                ("cardNumber", [LengthValidator(minLength: 12, maxLength: 19), LuhnValidator()]),
-                ("expiryDate", [ExpirationDateValidator(), LengthValidator(minLength: 4, maxLength: 4),
-                                try RegularExpressionValidator(pattern: "(?:0[1-9]|1[0-2])[0-9]{2}")]),
-                ("cvv", [LengthValidator(minLength: 3, maxLength: 4), try RegularExpressionValidator(pattern: "^[0-9]{3}[0-9]?$")]),
-                ("cardholderName", [LengthValidator(minLength: 2, maxLength: 51)]),
-            ]
+    /// The request every payment workload uses, on `BuiltinProducts.card`.
+    static func request(cardNumber: String? = nil) -> PaymentRequest {
+        var request = PaymentRequest(product: BuiltinProducts.card)
+        for (key, value) in Fixtures.cardValues {
+            mustSucceed { () throws(CSEError) in
+                try request.setValue(key == "cardNumber" ? cardNumber ?? value : value, forField: key)
+            }
         }
-    }()
-
-    static func validate(_ values: [(key: String, value: String)], context: ValidationContext) -> Int {
-        var failures = 0
-        for (index, field) in plan.enumerated() {
-            let value = values[index].value
-            if value.isEmpty { failures += 1; continue }
-            for validator in field.validators where !validator.validate(value, in: context).isValid { failures += 1 }
-        }
-        return failures
+        return request
     }
 
     static func validateCardRequest() -> Benchmark {
-        let values = Fixtures.cardValues
-        let context = ValidationContext()
-        guard validate(values, context: context) == 0 else { fatalError("validate-card-request setup: request is invalid") }
-        var broken = values
-        broken[0].value = "4567350000427978"
-        guard validate(broken, context: context) == 1 else { fatalError("validate-card-request setup: Luhn failure not found") }
+        let request = request()
+        let context = ValidationContext(currentMonth: .now())
+        guard request.validate(in: context).isEmpty else {
+            fatalError("validate-card-request setup: \(request.validate(in: context))")
+        }
+        let broken = CardRequestSuite.request(cardNumber: "4567350000427978")
+        guard broken.validate(in: context).map(\.code) == [.luhn] else {
+            fatalError("validate-card-request setup: Luhn failure not found: \(broken.validate(in: context))")
+        }
         return Benchmark("validate-card-request") { iterations in
-            repeatSinking(iterations) { validate(values, context: context) }
+            repeatSinking(iterations) { request.validate(in: context) }
         }
     }
 

@@ -18,7 +18,28 @@ enum CryptoSuite {
                 all.append(Definition("rsa-engine/\(engine)/rsa\(bits)") { rsaEngine($0.keys(bits: bits), engine: engine) })
             }
         }
+        all.append(Definition("jwe-parts/content-seal") { _ in contentSeal() })
+        all.append(Definition("jwe-parts/random-148B") { _ in
+            Benchmark("jwe-parts/random-148B") { iterations in
+                repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try SecureRandom.secureBytes(148) } }
+            }
+        })
         return all
+    }
+
+    /// A256CBC-HS512 sealing of the payload with a JWE-sized AAD: the symmetric part of a JWE.
+    static func contentSeal() -> Benchmark {
+        let payload = PayloadSuite.payloadBytes()
+        let key = SecureBytes(Fixtures.cek)
+        let iv = Array(Fixtures.cek.prefix(16))
+        let aad = Array(repeating: UInt8(ascii: "e"), count: 110)
+        return Benchmark("jwe-parts/content-seal") { iterations in
+            repeatSinking(iterations) {
+                mustSucceed { () throws(CSEError) in
+                    try ContentEncryptionAlgorithm.a256cbcHS512.seal(plaintext: payload, key: key, iv: iv, aad: aad)
+                }
+            }
+        }
     }
 
     /// OpenSSL `EVP_PKEY_encrypt`, RSA-OAEP/SHA-1 of a 64-byte CEK, context reused.

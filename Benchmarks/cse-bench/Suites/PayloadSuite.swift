@@ -1,7 +1,9 @@
 import CSECore
+import CSEPayments
 import Foundation
 
-/// The encrypted-customer-input payload (reference §1.3) as a plain struct, for `JSONEncoder`.
+/// The encrypted-customer-input payload (reference §1.3) as a plain `Encodable` struct, the way a
+/// Swift SDK feeds it to `JSONEncoder`.
 struct CardPayload: Encodable {
     struct KeyValue: Encodable {
         let key: String
@@ -10,54 +12,37 @@ struct CardPayload: Encodable {
 
     let clientSessionId: String
     let nonce: String
-    let paymentProductId: Int
+    let paymentProductId: String
     let paymentValues: [KeyValue]
 
     static let example = CardPayload(
-        clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce, paymentProductId: 1,
+        clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce, paymentProductId: BuiltinProducts.card.id,
         paymentValues: Fixtures.cardValues.map { KeyValue(key: $0.key, value: $0.value) })
-
-    /// The same object written with CSECore's `JSONWriter`, members in the wire order.
-    func jsonBytes() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(160 + paymentValues.reduce(0) { $0 + 24 + ($1.key.utf8.count + $1.value.utf8.count) * 6 })
-        out.append(contentsOf: #"{"clientSessionId":"#.utf8)
-        JSONWriter.appendString(clientSessionId, to: &out)
-        out.append(contentsOf: #","nonce":"#.utf8)
-        JSONWriter.appendString(nonce, to: &out)
-        out.append(contentsOf: #","paymentProductId":"#.utf8)
-        out.append(contentsOf: String(paymentProductId).utf8)
-        out.append(contentsOf: #","paymentValues":["#.utf8)
-        for (index, pair) in paymentValues.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"key":"#.utf8)
-            JSONWriter.appendString(pair.key, to: &out)
-            out.append(contentsOf: #","value":"#.utf8)
-            JSONWriter.appendString(pair.value, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
-    }
 }
 
-/// The payload JSON, ours against Foundation's `JSONEncoder`.
+/// The payload JSON: CSEPayments' writer (the bytes the sealer encrypts) against `JSONEncoder`.
 enum PayloadSuite {
-    /// The plaintext every JWE and seal workload encrypts.
-    static func payloadBytes() -> [UInt8] { CardPayload.example.jsonBytes() }
+    /// The plaintext every JWE workload encrypts: the sealer's payload for the card request.
+    static func payloadBytes() -> [UInt8] {
+        CustomerInputPayload.bytes(for: CardRequestSuite.request(), clientSessionId: Fixtures.clientSessionId,
+                                   nonce: Fixtures.nonce)
+    }
 
     static var definitions: [Definition] {
         [
             Definition("payload-json") { _ in
-                let payload = CardPayload.example
-                // Same JSON value both ways (JSONEncoder may order members differently).
-                let ours = mustSucceed { try JSONSerialization.jsonObject(with: Data(payload.jsonBytes())) as? NSDictionary }
-                let theirs = mustSucceed { try JSONSerialization.jsonObject(with: JSONEncoder().encode(payload)) as? NSDictionary }
-                guard let ours, let theirs, ours.isEqual(theirs) else {
-                    fatalError("payload-json setup: JSONWriter and JSONEncoder disagree")
+                let request = CardRequestSuite.request()
+                let ours = payloadBytes()
+                // The same JSON value both ways (JSONEncoder may order members differently).
+                let left = mustSucceed { try JSONSerialization.jsonObject(with: Data(ours)) as? NSDictionary }
+                let right = mustSucceed { try JSONSerialization.jsonObject(with: JSONEncoder().encode(CardPayload.example)) as? NSDictionary }
+                guard let left, let right, left.isEqual(right) else {
+                    fatalError("payload-json setup: CSEPayments and JSONEncoder disagree")
                 }
-                return Benchmark("payload-json", extras: [("payload_bytes", Double(payload.jsonBytes().count))]) { iterations in
-                    repeatSinking(iterations) { payload.jsonBytes() }
+                return Benchmark("payload-json", extras: [("payload_bytes", Double(ours.count))]) { iterations in
+                    repeatSinking(iterations) {
+                        CustomerInputPayload.bytes(for: request, clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce)
+                    }
                 }
             },
             Definition("foundation/json-encoder") { _ in

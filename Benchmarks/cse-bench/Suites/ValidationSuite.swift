@@ -1,16 +1,23 @@
 import CSECore
+import CSEPayments
 import CSEValidation
 import Foundation
 
 /// Field validation: the regex engine against `NSRegularExpression`, and the guidance
 /// micro-benchmarks (Luhn, IBAN, brand detection, masks, IIN tables).
 enum ValidationSuite {
-    /// The built-in card product's regular expressions (expiryDate and cvv), each with values that
-    /// pass and values that fail, in the Worldline "exactly one match" mode.
-    static let regexCases: [(pattern: String, values: [String])] = [
-        ("(?:0[1-9]|1[0-2])[0-9]{2}", ["1230", "0199", "1330", "12300", "12a0"]),
-        ("^[0-9]{3}[0-9]?$", ["123", "1234", "12", "12345", "12a"]),
-    ]
+    /// The built-in products' regular expressions (card: expiryDate and cvv), each with values
+    /// that pass and values that fail, in the Worldline "exactly one match" mode.
+    static let regexCases: [(pattern: String, values: [String])] = {
+        let samples = [["1230", "0199", "1330", "12300", "12a0"], ["123", "1234", "12", "12345", "12a"]]
+        let patterns = BuiltinProducts.all.flatMap { product in
+            product.validationPlan.fields.flatMap { field in
+                field.validators.compactMap { ($0 as? RegularExpressionValidator)?.pattern.pattern }
+            }
+        }
+        guard patterns.count == samples.count else { fatalError("regex-validate: the built-in products changed their patterns") }
+        return zip(patterns, samples).map { ($0, $1) }
+    }()
 
     static let card = "4567350000427977"
     static let ibans: [(label: String, value: String)] = [
