@@ -19,7 +19,7 @@ let usage = """
       --check FILE       compare the ratios with the targets and gates in FILE; exit 0 (ok),
                          2 (a ratio regressed past its gate) or 4 (improvements only)
       --thresholds FILE  show the targets in FILE without gating (default: Benchmarks/thresholds.json)
-      --rounds N         interleaved sampling rounds (default 100, quick 30)
+      --rounds N         interleaved sampling rounds (default 100, quick 60)
       --list             print the benchmark names and exit
       -h, --help         show this help
     """
