@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",
-            dependencies: ["CSEKit", "CSECrypto", "COpenSSL", "CCSEShims"],
+            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "COpenSSL", "CCSEShims"],
             path: "Benchmarks/cse-bench"
         ),
 

@@ -37,6 +37,74 @@ public enum JSONWriter {
         output.append(0x22)
     }
 
+    /// The most bytes ``write(string:to:)`` can write for `string`: two quotes plus six per
+    /// UTF-8 byte (the `\u00XX` form).
+    /// - Parameter string: The string to be written.
+    public static func maximumQuotedLength(of string: String) -> Int { 2 + 6 * string.utf8.count }
+
+    /// Writes `string` as a quoted, escaped JSON string at `out`, byte for byte what
+    /// ``appendString(_:to:)`` appends, for writers that fill one exactly sized buffer instead of
+    /// growing an array (no capacity checks per append).
+    /// - Parameters:
+    ///   - string: The string to write.
+    ///   - out: The destination, with room for ``maximumQuotedLength(of:)`` bytes.
+    /// - Returns: The number of bytes written.
+    public static func write(string: String, to out: UnsafeMutableRawPointer) -> Int {
+        var string = string
+        return string.withUTF8 { utf8 in
+            var o = 0
+            func put(_ byte: UInt8) {
+                out.storeBytes(of: byte, toByteOffset: o, as: UInt8.self)
+                o += 1
+            }
+            func copy(_ range: Range<Int>) {
+                guard !range.isEmpty, let base = utf8.baseAddress else { return }
+                (out + o).copyMemory(from: base + range.lowerBound, byteCount: range.count)
+                o += range.count
+            }
+            put(0x22)
+            var runStart = 0
+            // Skip 8 bytes at a time while none needs escaping (SWAR: a byte below 0x20, or equal
+            // to '"' or '\\', sets a high bit; Hacker's Delight §6-1). Any hit falls back to
+            // the byte loop from the start of that word.
+            var start = 0
+            if let base = utf8.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                while start + 8 <= utf8.count {
+                    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+                    let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+                    let control = (word &- 0x20 &* ones) & ~word & highs
+                    let quotes = (quote &- ones) & ~quote & highs
+                    let backslashes = (backslash &- ones) & ~backslash & highs
+                    if control | quotes | backslashes != 0 { break }
+                    start += 8
+                }
+            }
+            for i in start..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                copy(runStart..<i)
+                runStart = i + 1
+                put(0x5C)
+                switch b {
+                case 0x22: put(0x22)
+                case 0x5C: put(0x5C)
+                case 0x0A: put(UInt8(ascii: "n"))
+                case 0x0D: put(UInt8(ascii: "r"))
+                case 0x09: put(UInt8(ascii: "t"))
+                case 0x08: put(UInt8(ascii: "b"))
+                case 0x0C: put(UInt8(ascii: "f"))
+                default:
+                    put(UInt8(ascii: "u")); put(0x30); put(0x30)
+                    put(hexDigits[Int(b >> 4)]); put(hexDigits[Int(b & 0xF)])
+                }
+            }
+            copy(runStart..<utf8.count)
+            put(0x22)
+            return o
+        }
+    }
+
     /// Appends the compact serialization of `value` (no insignificant whitespace, members in
     /// their stored order).
     public static func append(_ value: JSONValue, to output: inout [UInt8]) {

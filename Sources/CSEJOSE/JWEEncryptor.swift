@@ -95,22 +95,34 @@ public struct JWEEncryptor: Sendable {
             try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed)
         }
         let sealed = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity(
-            encodedHeader.count + 4
-                + Base64.encodedLength(of: encryptedKey.count, padding: false)
-                + Base64.encodedLength(of: iv.count, padding: false)
-                + Base64.encodedLength(of: sealed.ciphertext.count, padding: false)
-                + Base64.encodedLength(of: sealed.tag.count, padding: false))
-        out.append(contentsOf: encodedHeader)
-        out.append(UInt8(ascii: "."))
-        encryptedKey.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
-        out.append(UInt8(ascii: "."))
-        Base64.encode(iv, appendingTo: &out, alphabet: .url, padding: false)
-        out.append(UInt8(ascii: "."))
-        sealed.ciphertext.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
-        out.append(UInt8(ascii: "."))
-        sealed.tag.withUnsafeBytes { Base64.encode($0, appendingTo: &out, alphabet: .url, padding: false) }
-        return String(decoding: out, as: UTF8.self)
+        // The five segments are written straight into the String's storage: no intermediate array.
+        let total = encodedHeader.count + 4
+            + Base64.encodedLength(of: encryptedKey.count, padding: false)
+            + Base64.encodedLength(of: iv.count, padding: false)
+            + Base64.encodedLength(of: sealed.ciphertext.count, padding: false)
+            + Base64.encodedLength(of: sealed.tag.count, padding: false)
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            let out = UnsafeMutableRawBufferPointer(buffer)
+            var offset = 0
+            func segment(_ bytes: UnsafeRawBufferPointer, dot: Bool) {
+                offset += Base64.encode(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[offset...]),
+                                        alphabet: .url, padding: false)
+                if dot {
+                    out[offset] = UInt8(ascii: ".")
+                    offset += 1
+                }
+            }
+            encodedHeader.withUnsafeBytes { header in
+                UnsafeMutableRawBufferPointer(rebasing: out[0..<header.count]).copyMemory(from: header)
+            }
+            offset = encodedHeader.count
+            out[offset] = UInt8(ascii: ".")
+            offset += 1
+            encryptedKey.withUnsafeBytes { segment($0, dot: true) }
+            segment(iv, dot: true)
+            sealed.ciphertext.withUnsafeBytes { segment($0, dot: true) }
+            sealed.tag.withUnsafeBytes { segment($0, dot: false) }
+            return offset
+        }
     }
 }

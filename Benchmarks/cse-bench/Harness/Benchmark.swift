@@ -1,14 +1,21 @@
 /// One benchmark: a name and a body that runs `iterations` operations. Setup happens when the
 /// benchmark is constructed (outside the timed region); the body is timed as a whole and divided
-/// by `iterations`.
+/// by `iterations`, so it must sink every result with ``blackHole(_:)``.
 struct Benchmark {
-    /// `group/name`, e.g. `jwe-encrypt/rsa2048-oaep-a256cbc`.
+    /// `group/case`, e.g. `jwe-encrypt/rsa2048`.
     let name: String
-    /// The inner loop: perform the operation `iterations` times, sinking results with `blackHole`.
+    /// The inner loop: perform the operation `iterations` times.
     let body: (Int) -> Void
+    /// A whole-operation benchmark that is too slow for a sampled loop (loading a 1,000,000-row
+    /// table): it runs once per repetition, outside the interleaved rounds.
+    let oneShot: Bool
+    /// Extra figures computed during setup, reported next to the timing (e.g. bytes per range).
+    let extras: [(String, Double)]
 
-    init(_ name: String, body: @escaping (Int) -> Void) {
+    init(_ name: String, oneShot: Bool = false, extras: [(String, Double)] = [], body: @escaping (Int) -> Void) {
         self.name = name
+        self.oneShot = oneShot
+        self.extras = extras
         self.body = body
     }
 }
@@ -18,9 +25,13 @@ struct Measurement {
     let name: String
     let samples: [Double]
     let iterationsPerSample: Int
+    let extras: [(String, Double)]
 
+    private var sorted: [Double] { samples.sorted() }
+
+    /// Linear-interpolated percentile, `p` in 0...100.
     func percentile(_ p: Double) -> Double {
-        let sorted = samples.sorted()
+        let sorted = self.sorted
         guard !sorted.isEmpty else { return 0 }
         let rank = p / 100 * Double(sorted.count - 1)
         let lo = Int(rank.rounded(.down)), hi = Int(rank.rounded(.up))
@@ -33,50 +44,97 @@ struct Measurement {
 
 /// How long to measure.
 struct RunConfiguration {
-    /// Target duration of one sample (inner loops scale to reach it).
-    var sampleNanoseconds: UInt64 = 10_000_000
-    /// Warm-up time before sampling.
-    var warmupNanoseconds: UInt64 = 100_000_000
-    /// Measuring time per benchmark.
-    var measureNanoseconds: UInt64 = 1_000_000_000
-    /// Upper bound on samples.
-    var maxSamples = 200
-    /// Lower bound on samples.
-    var minSamples = 10
+    /// Target duration of one sample: inner loops scale to reach it.
+    var sampleNanoseconds: UInt64
+    /// Warm-up time per benchmark before calibration ends.
+    var warmupNanoseconds: UInt64
+    /// Interleaved rounds: each round takes one sample of every selected benchmark.
+    var rounds: Int
+    /// Stop starting new rounds after this much wall time (a guard for overloaded machines).
+    var budgetNanoseconds: UInt64
+    /// Repetitions of one-shot benchmarks.
+    var oneShotRepetitions: Int
 
-    static let full = RunConfiguration()
+    /// The default: 10 ms samples, 100 rounds (about 1 s of samples per benchmark).
+    static let full = RunConfiguration(
+        sampleNanoseconds: 10_000_000, warmupNanoseconds: 100_000_000, rounds: 100,
+        budgetNanoseconds: 300_000_000_000, oneShotRepetitions: 5)
+    /// `--quick`, the CI smoke pass: 5 ms samples, 60 rounds (about 20 s here), at most 60 s of rounds.
     static let quick = RunConfiguration(
-        sampleNanoseconds: 5_000_000, warmupNanoseconds: 20_000_000, measureNanoseconds: 250_000_000, maxSamples: 60, minSamples: 10)
+        sampleNanoseconds: 5_000_000, warmupNanoseconds: 25_000_000, rounds: 60,
+        budgetNanoseconds: 60_000_000_000, oneShotRepetitions: 2)
 }
 
 enum Runner {
-    /// Warms up, scales the inner loop to about one sample duration, then samples.
-    static func measure(_ benchmark: Benchmark, configuration: RunConfiguration) -> Measurement {
-        // Warm-up and calibration: double the iterations until one call takes a sample's time.
+    /// Measures `benchmarks` in interleaved rounds.
+    ///
+    /// Each benchmark is first warmed up and calibrated on its own (its inner loop doubled until
+    /// one call takes about a sample's time). Then every round takes one sample of each benchmark,
+    /// starting at a rotating position. A benchmark and its in-run reference are therefore sampled
+    /// milliseconds apart throughout the run, so a load change on the shared machine moves both
+    /// and their ratio stays stable; that ratio, not the absolute time, is what the targets check.
+    static func measure(
+        _ benchmarks: [Benchmark], configuration: RunConfiguration, progress: (String) -> Void
+    ) -> [Measurement] {
+        var iterations: [Int] = []
+        for benchmark in benchmarks {
+            if benchmark.oneShot {
+                iterations.append(1)
+                continue
+            }
+            progress("calibrating \(benchmark.name)")
+            iterations.append(calibrate(benchmark, configuration: configuration))
+        }
+        var samples = [[Double]](repeating: [], count: benchmarks.count)
+        let sampled = benchmarks.indices.filter { !benchmarks[$0].oneShot }
+        let deadline = nowNanoseconds() + configuration.budgetNanoseconds
+        if !sampled.isEmpty {
+            progress("sampling \(sampled.count) benchmarks in \(configuration.rounds) interleaved rounds")
+            for round in 0..<configuration.rounds {
+                if round >= 5 && nowNanoseconds() >= deadline { break }
+                for offset in 0..<sampled.count {
+                    let index = sampled[(round + offset) % sampled.count]
+                    samples[index].append(sample(benchmarks[index], iterations: iterations[index]))
+                }
+            }
+        }
+        for index in benchmarks.indices where benchmarks[index].oneShot {
+            progress("running \(benchmarks[index].name) \(configuration.oneShotRepetitions)×")
+            for _ in 0..<configuration.oneShotRepetitions {
+                samples[index].append(sample(benchmarks[index], iterations: 1))
+            }
+        }
+        return benchmarks.indices.map {
+            Measurement(name: benchmarks[$0].name, samples: samples[$0], iterationsPerSample: iterations[$0],
+                        extras: benchmarks[$0].extras)
+        }
+    }
+
+    /// Warms up and returns the inner-loop count that makes one sample last about
+    /// `sampleNanoseconds`.
+    private static func calibrate(_ benchmark: Benchmark, configuration: RunConfiguration) -> Int {
         var iterations = 1
         let warmupEnd = nowNanoseconds() + configuration.warmupNanoseconds
         while true {
             let start = nowNanoseconds()
             benchmark.body(iterations)
             let elapsed = nowNanoseconds() - start
-            if elapsed >= configuration.sampleNanoseconds / 2 || iterations >= 1 << 24 {
+            if elapsed >= configuration.sampleNanoseconds / 2 || iterations >= 1 << 26 {
                 if elapsed > 0 {
                     let scaled = Double(iterations) * Double(configuration.sampleNanoseconds) / Double(elapsed)
                     iterations = max(1, Int(scaled))
                 }
-                if nowNanoseconds() >= warmupEnd { break }
+                if nowNanoseconds() >= warmupEnd { return iterations }
             } else {
                 iterations *= 2
             }
         }
-        var samples: [Double] = []
-        let deadline = nowNanoseconds() + configuration.measureNanoseconds
-        while samples.count < configuration.maxSamples && (samples.count < configuration.minSamples || nowNanoseconds() < deadline) {
-            let start = nowNanoseconds()
-            benchmark.body(iterations)
-            let elapsed = nowNanoseconds() - start
-            samples.append(Double(elapsed) / Double(iterations))
-        }
-        return Measurement(name: benchmark.name, samples: samples, iterationsPerSample: iterations)
+    }
+
+    @inline(__always)
+    private static func sample(_ benchmark: Benchmark, iterations: Int) -> Double {
+        let start = nowNanoseconds()
+        benchmark.body(iterations)
+        return Double(nowNanoseconds() - start) / Double(iterations)
     }
 }

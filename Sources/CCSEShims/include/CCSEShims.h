@@ -27,6 +27,11 @@ int CCSEShims_EVP_PKEY_RSA(void);
 void CCSEShims_OPENSSL_clear_free(void *ptr, size_t len);
 /// d2i_PrivateKey with a void* input buffer; `*consumed` receives the number of bytes read.
 void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consumed);
+/// MGF1 (RFC 8017 §B.2.1) with SHA-1 (`hashLen` 20) or SHA-256 (32): XORs MGF1(seed, targetLen)
+/// into `target`. Not a one-line forwarder: the seed's hash midstate is reused for every counter
+/// block (the deprecated low-level SHA API, which EVP cannot copy as cheaply). Returns 1 on
+/// success, 0 for another `hashLen` or an OpenSSL failure. `seed` and `target` must not overlap.
+int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen);
 
 
 

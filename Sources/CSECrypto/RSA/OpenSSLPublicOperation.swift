@@ -6,8 +6,8 @@ internal import CCSEShims
 /// import; each call takes a per-thread `BN_CTX`.
 ///
 /// For e = 65537 = 2^16 + 1 it runs the chain directly: a = m·R, then 16 Montgomery squarings give
-/// m^(2^16)·R, one Montgomery multiplication by a gives m^65537·R, and leaving Montgomery form gives
-/// m^65537 mod n. Other exponents use `BN_mod_exp_mont` with the cached context.
+/// m^(2^16)·R, and one Montgomery multiplication by the plain m gives m^65537 mod n, already out of
+/// Montgomery form. Other exponents use `BN_mod_exp_mont` with the cached context.
 final class OpenSSLPublicOperation: RSAPublicOperation, @unchecked Sendable {
     private let modulus: BigNumber
     private let exponent: BigNumber
@@ -26,13 +26,12 @@ final class OpenSSLPublicOperation: RSAPublicOperation, @unchecked Sendable {
         guard let ctx = scratch.context else { throw Self.failure("no BN_CTX") }
         BN_CTX_start(ctx)
         defer { BN_CTX_end(ctx) }
-        guard let message = BN_CTX_get(ctx), let base = BN_CTX_get(ctx), let result = BN_CTX_get(ctx) else {
+        guard let message = BN_CTX_get(ctx), let result = BN_CTX_get(ctx) else {
             throw Self.failure("BN_CTX_get failed")
         }
         // The input (an OAEP-encoded message) is secret: clear every temporary we own on the way out.
         defer {
             BN_clear(message)
-            BN_clear(base)
             BN_clear(result)
         }
         guard BN_bin2bn(input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(input.count), message) != nil else {
@@ -43,16 +42,16 @@ final class OpenSSLPublicOperation: RSAPublicOperation, @unchecked Sendable {
         }
         var ok: Bool
         if exponentIsF4 {
-            ok = BN_to_montgomery(base, message, montgomery.pointer, ctx) == 1
-                && BN_copy(result, base) != nil
+            // a = m·R; 16 squarings give m^65536·R; a Montgomery product with the plain m
+            // (m^65536·R · m · R⁻¹) is m^65537 mod n already out of Montgomery form, so the chain
+            // needs no BN_from_montgomery (≈ 0.95 µs at 2048 bits: OpenSSL does it in generic C).
+            ok = BN_to_montgomery(result, message, montgomery.pointer, ctx) == 1
             var squarings = 0
             while ok && squarings < 16 {
                 ok = BN_mod_mul_montgomery(result, result, result, montgomery.pointer, ctx) == 1
                 squarings += 1
             }
-            ok = ok
-                && BN_mod_mul_montgomery(result, result, base, montgomery.pointer, ctx) == 1
-                && BN_from_montgomery(result, result, montgomery.pointer, ctx) == 1
+            ok = ok && BN_mod_mul_montgomery(result, result, message, montgomery.pointer, ctx) == 1
         } else {
             ok = BN_mod_exp_mont(result, message, exponent.pointer, modulus.pointer, ctx, montgomery.pointer) == 1
         }

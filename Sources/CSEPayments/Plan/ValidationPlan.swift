@@ -45,6 +45,9 @@ public struct ValidationPlan: Sendable {
         indexById[id].map { fields[$0] }
     }
 
+    /// The position of the field with this id in ``fields``, or `nil`.
+    func index(of id: String) -> Int? { indexById[id] }
+
     /// Compiles `fields` (already in product order) for product `productId`.
     /// - Throws: ``CSEError/Code/productInvalidMask`` or ``CSEError/Code/productInvalidRegex``
     ///   naming the product and field, or ``CSEError/Code/productMalformed`` for a rule parameter

@@ -5,8 +5,8 @@ extension PaymentRequest {
     /// embedded table detects from the unmasked `cardNumber` value, if any.
     public var effectiveCardBrand: CardBrand? {
         if let cardBrand { return cardBrand }
-        guard let numberField = product.validationPlan.fields.first(where: { $0.cardRole == .number }),
-              let number = unmaskedValue(forField: numberField.id), !number.isEmpty else { return nil }
+        guard let numberIndex = product.validationPlan.fields.firstIndex(where: { $0.cardRole == .number }),
+              let number = unmaskedValue(at: numberIndex), !number.isEmpty else { return nil }
         return CardBrandTable.embedded.brand(forPartialNumber: number)
     }
 
@@ -14,8 +14,8 @@ extension PaymentRequest {
     /// (``CardBrand/validatePAN(_:)``), exact CVC length for `cvv`
     /// (``CardBrand/validateSecurityCode(_:)``). The caller drops failures whose code a product
     /// rule already reported for the field, so one fault is reported once.
-    static func brandFailures(field: ValidationPlan.Field, value: String, brand: CardBrand) -> [ValidationFailure] {
-        switch field.cardRole {
+    static func brandFailures(role: CardFieldRole?, value: String, brand: CardBrand) -> [ValidationFailure] {
+        switch role {
         case .number: return brand.validatePAN(value).failures
         case .securityCode: return brand.validateSecurityCode(value).failures
         case nil: return []

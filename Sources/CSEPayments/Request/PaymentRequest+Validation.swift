@@ -19,40 +19,56 @@ extension PaymentRequest {
     /// - Returns: The errors, each naming the field, never the value.
     public func validate(in context: ValidationContext = ValidationContext()) -> [FieldValidationError] {
         var context = context
-        for (fieldId, value) in unmaskedFieldValues { context.fieldValues[fieldId] = value }
+        // Only the boletoBancarioRequiredness rule (the one rule that runs on empty values) reads
+        // the other fields; without it, skip building the dictionary (≈ 0.5 µs of hashing and
+        // allocation per card request in cse-bench).
+        if product.validationPlan.fields.contains(where: \.runsOnEmptyValue) {
+            for (fieldId, value) in unmaskedFieldValues { context.fieldValues[fieldId] = value }
+        }
         let brand = effectiveCardBrand
         var errors: [FieldValidationError] = []
-        for field in product.validationPlan.fields {
-            let value = unmaskedValue(forField: field.id) ?? ""
-            if let attribute = accountOnFile?.attribute(forKey: field.id) {
+        // Fields are read in place by index: copying a `Field` value retains its id, mask and
+        // validator array on every iteration (cse-bench: retain/release was a fifth of the time).
+        let fields = product.validationPlan.fields
+        for index in fields.indices {
+            let fieldId = fields[index].id
+            let value = unmaskedValue(at: index) ?? ""
+            if let attribute = accountOnFile?.attribute(forKey: fieldId) {
                 switch attribute.status {
                 case .readOnly:
                     continue
                 case .mustWrite where value.isEmpty:
-                    errors.append(FieldValidationError(fieldId: field.id, code: .required))
+                    errors.append(FieldValidationError(fieldId: fieldId, code: .required))
                     continue
                 default:
                     if value.isEmpty { continue }
                 }
             }
             if value.isEmpty {
-                if field.isRequired {
-                    errors.append(FieldValidationError(fieldId: field.id, code: .required))
+                if fields[index].isRequired {
+                    errors.append(FieldValidationError(fieldId: fieldId, code: .required))
                     continue
                 }
-                guard field.runsOnEmptyValue else { continue }
+                guard fields[index].runsOnEmptyValue else { continue }
             }
             var failures: [ValidationFailure] = []
-            for validator in field.validators {
-                failures.append(contentsOf: validator.validate(value, in: context).failures)
+            // Called in place through the buffer: iterating the array would copy (and retain)
+            // every existential validator.
+            fields[index].validators.withUnsafeBufferPointer { validators in
+                for position in validators.indices {
+                    let result = validators[position].validate(value, in: context)
+                    if !result.isValid { failures.append(contentsOf: result.failures) }
+                }
             }
             if let brand, !value.isEmpty {
-                for failure in Self.brandFailures(field: field, value: value, brand: brand)
+                for failure in Self.brandFailures(role: fields[index].cardRole, value: value, brand: brand)
                 where !failures.contains(where: { $0.code == failure.code }) {
                     failures.append(failure)
                 }
             }
-            errors.append(contentsOf: failures.map { FieldValidationError(fieldId: field.id, failure: $0) })
+            if !failures.isEmpty {
+                errors.append(contentsOf: failures.map { FieldValidationError(fieldId: fieldId, failure: $0) })
+            }
         }
         return errors
     }

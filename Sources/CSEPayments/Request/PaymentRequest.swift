@@ -21,12 +21,14 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// validation detects the brand from the `cardNumber` value with
     /// ``CardBrandTable/embedded``; a number no brand claims gets no brand-aware checks.
     public var cardBrand: CardBrand?
-    /// Unmasked values by field id.
-    private var values: [String: String] = [:]
+    /// Unmasked values, one slot per field of the product's validation plan (by index, so
+    /// validation reads them without hashing field ids).
+    private var values: [String?]
 
     /// Creates an empty request for `product`.
     public init(product: PaymentProduct) {
         self.product = product
+        self.values = Array(repeating: nil, count: product.validationPlan.fields.count)
     }
 
     /// Creates an empty request for `product` using a stored account.
@@ -34,6 +36,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     ///   another product.
     public init(product: PaymentProduct, accountOnFile: AccountOnFile) throws(CSEError) {
         self.product = product
+        self.values = Array(repeating: nil, count: product.validationPlan.fields.count)
         try setAccountOnFile(accountOnFile)
     }
 
@@ -48,7 +51,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
         }
         accountOnFile = account
         for attribute in account?.attributes ?? [] where attribute.status == .readOnly {
-            values[attribute.key] = nil
+            if let index = product.validationPlan.index(of: attribute.key) { values[index] = nil }
         }
     }
 
@@ -60,7 +63,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     ///   ``CSEError/Code/paymentsReadOnlyField`` for a `READ_ONLY` account-on-file attribute. The
     ///   error names the field, never the value.
     public mutating func setValue(_ value: String, forField fieldId: String) throws(CSEError) {
-        guard let field = product.validationPlan.field(fieldId) else {
+        guard let index = product.validationPlan.index(of: fieldId) else {
             throw CSEError(.paymentsUnknownField, "the product has no such field",
                            context: ["product": product.id, "field": fieldId])
         }
@@ -68,22 +71,27 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
             throw CSEError(.paymentsReadOnlyField, "the account on file makes this field read-only",
                            context: ["product": product.id, "field": fieldId, "accountOnFile": accountOnFile?.id ?? ""])
         }
-        values[fieldId] = field.unmask(value)
+        values[index] = product.validationPlan.fields[index].unmask(value)
     }
 
     /// Removes the value of a field.
     public mutating func removeValue(forField fieldId: String) {
-        values[fieldId] = nil
+        if let index = product.validationPlan.index(of: fieldId) { values[index] = nil }
     }
 
     /// The stored (unmasked) value of a field.
-    public func unmaskedValue(forField fieldId: String) -> String? { values[fieldId] }
+    public func unmaskedValue(forField fieldId: String) -> String? {
+        product.validationPlan.index(of: fieldId).flatMap { values[$0] }
+    }
+
+    /// The unmasked value of the plan's field at `index`, without a lookup by id.
+    func unmaskedValue(at index: Int) -> String? { values[index] }
 
     /// The stored value laid out with the field's mask (the Worldline `formatString`, including
     /// the trailing separator after a completed group), or the value itself without a mask.
     public func maskedValue(forField fieldId: String) -> String? {
-        guard let value = values[fieldId] else { return nil }
-        guard let mask = product.validationPlan.field(fieldId)?.mask else { return value }
+        guard let index = product.validationPlan.index(of: fieldId), let value = values[index] else { return nil }
+        guard let mask = product.validationPlan.fields[index].mask else { return value }
         return mask.format(value)
     }
 
@@ -95,10 +103,13 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// The non-empty unmasked values in product field order: what the encrypted payload's
     /// `paymentValues` holds.
     public var unmaskedFieldValues: [(fieldId: String, value: String)] {
-        product.validationPlan.fields.compactMap { field in
-            guard let value = values[field.id], !value.isEmpty else { return nil }
-            return (field.id, value)
+        let fields = product.validationPlan.fields
+        var result: [(fieldId: String, value: String)] = []
+        result.reserveCapacity(fields.count)
+        for index in fields.indices {
+            if let value = values[index], !value.isEmpty { result.append((fields[index].id, value)) }
         }
+        return result
     }
 
     /// The field ids that have a value, in product order.

@@ -28,25 +28,52 @@ public struct CardSecurityCode: Hashable, Sendable, CustomStringConvertible {
 /// callers may define more with ``init(id:name:iinRanges:panLengths:gaps:securityCode:usesLuhn:coBadgeIDs:)``
 /// and detect them with their own ``CardBrandTable``. Two brands are equal when their ids are.
 public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertible {
+    /// The brand's values, shared by every copy: a brand is passed around on hot paths (brand
+    /// detection, PAN checks) and one reference count per copy is cheaper than eight.
+    private final class Storage: Sendable {
+        let id: String
+        let name: String
+        let iinRanges: [IINRange]
+        let panLengths: [Int]
+        let gaps: [Int]
+        let securityCode: CardSecurityCode
+        let usesLuhn: Bool
+        let coBadgeIDs: [String]
+
+        init(id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int],
+             securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String]) {
+            self.id = id
+            self.name = name
+            self.iinRanges = iinRanges
+            self.panLengths = panLengths
+            self.gaps = gaps
+            self.securityCode = securityCode
+            self.usesLuhn = usesLuhn
+            self.coBadgeIDs = coBadgeIDs
+        }
+    }
+
+    private let storage: Storage
+
     /// A stable id, for example `american-express`; used as the product id in IIN lookups
     /// against a ``CardBrandTable``.
-    public let id: String
+    public var id: String { storage.id }
     /// The display name, for example `American Express`.
-    public let name: String
+    public var name: String { storage.name }
     /// The IIN ranges that identify the brand.
-    public let iinRanges: [IINRange]
+    public var iinRanges: [IINRange] { storage.iinRanges }
     /// The allowed PAN lengths in digits.
-    public let panLengths: [Int]
+    public var panLengths: [Int] { storage.panLengths }
     /// Where a display format puts spaces, as digit offsets (for example `[4, 8, 12]`).
-    public let gaps: [Int]
+    public var gaps: [Int] { storage.gaps }
     /// The security code's name and length.
-    public let securityCode: CardSecurityCode
+    public var securityCode: CardSecurityCode { storage.securityCode }
     /// Whether PANs end with an ISO/IEC 7812-1 Annex B (Luhn) check digit.
-    public let usesLuhn: Bool
+    public var usesLuhn: Bool { storage.usesLuhn }
     /// The ids of brands whose ranges this brand's cards may also fall in as co-badged cards
     /// (for example mada cards co-badged with Visa or Mastercard). When this brand is the most
     /// specific match, those brands are reported as well.
-    public let coBadgeIDs: [String]
+    public var coBadgeIDs: [String] { storage.coBadgeIDs }
 
     /// Creates a brand.
     /// - Parameters:
@@ -60,18 +87,12 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
     ///   - coBadgeIDs: Brands this brand's cards may be co-badged with.
     public init(id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int] = [4, 8, 12],
                 securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String] = []) {
-        self.id = id
-        self.name = name
-        self.iinRanges = iinRanges
-        self.panLengths = panLengths
-        self.gaps = gaps
-        self.securityCode = securityCode
-        self.usesLuhn = usesLuhn
-        self.coBadgeIDs = coBadgeIDs
+        storage = Storage(id: id, name: name, iinRanges: iinRanges, panLengths: panLengths, gaps: gaps,
+                          securityCode: securityCode, usesLuhn: usesLuhn, coBadgeIDs: coBadgeIDs)
     }
 
     /// Brands are equal when their ids are.
-    public static func == (lhs: CardBrand, rhs: CardBrand) -> Bool { lhs.id == rhs.id }
+    public static func == (lhs: CardBrand, rhs: CardBrand) -> Bool { lhs.storage === rhs.storage || lhs.id == rhs.id }
     /// Hashes the id, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 

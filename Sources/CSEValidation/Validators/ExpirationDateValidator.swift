@@ -57,18 +57,20 @@ public struct ExpirationDateValidator: FieldValidator {
 
     /// Splits exactly 4 or 6 ASCII digits into (month, full year). The month is not range-checked.
     static func parse(_ value: String, currentYear: Int) -> (month: Int, year: Int)? {
-        var digits: [Int] = []
-        digits.reserveCapacity(6)
+        // MM then YY or YYYY, accumulated without an array (no allocation per check).
+        var count = 0
+        var month = 0
+        var year = 0
         for byte in value.utf8 {
-            guard digits.count < 6, let digit = byte.asciiDigitValue else { return nil }
-            digits.append(digit)
+            guard count < 6, let digit = byte.asciiDigitValue else { return nil }
+            if count < 2 { month = month * 10 + digit } else { year = year * 10 + digit }
+            count += 1
         }
-        let month = digits.count >= 2 ? digits[0] * 10 + digits[1] : 0
-        switch digits.count {
+        switch count {
         case 4:
-            return (month, fullYear(twoDigit: digits[2] * 10 + digits[3], currentYear: currentYear))
+            return (month, fullYear(twoDigit: year, currentYear: currentYear))
         case 6:
-            return (month, digits[2] * 1_000 + digits[3] * 100 + digits[4] * 10 + digits[5])
+            return (month, year)
         default:
             return nil
         }

@@ -1,0 +1,57 @@
+import CSECore
+import CSEPayments
+import Foundation
+
+/// The encrypted-customer-input payload (reference §1.3) as a plain `Encodable` struct, the way a
+/// Swift SDK feeds it to `JSONEncoder`.
+struct CardPayload: Encodable {
+    struct KeyValue: Encodable {
+        let key: String
+        let value: String
+    }
+
+    let clientSessionId: String
+    let nonce: String
+    let paymentProductId: String
+    let paymentValues: [KeyValue]
+
+    static let example = CardPayload(
+        clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce, paymentProductId: BuiltinProducts.card.id,
+        paymentValues: Fixtures.cardValues.map { KeyValue(key: $0.key, value: $0.value) })
+}
+
+/// The payload JSON: CSEPayments' writer (the bytes the sealer encrypts) against `JSONEncoder`.
+enum PayloadSuite {
+    /// The plaintext every JWE workload encrypts: the sealer's payload for the card request.
+    static func payloadBytes() -> [UInt8] {
+        CustomerInputPayload.bytes(for: CardRequestSuite.request(), clientSessionId: Fixtures.clientSessionId,
+                                   nonce: Fixtures.nonce)
+    }
+
+    static var definitions: [Definition] {
+        [
+            Definition("payload-json") { _ in
+                let request = CardRequestSuite.request()
+                let ours = payloadBytes()
+                // The same JSON value both ways (JSONEncoder may order members differently).
+                let left = mustSucceed { try JSONSerialization.jsonObject(with: Data(ours)) as? NSDictionary }
+                let right = mustSucceed { try JSONSerialization.jsonObject(with: JSONEncoder().encode(CardPayload.example)) as? NSDictionary }
+                guard let left, let right, left.isEqual(right) else {
+                    fatalError("payload-json setup: CSEPayments and JSONEncoder disagree")
+                }
+                return Benchmark("payload-json", extras: [("payload_bytes", Double(ours.count))]) { iterations in
+                    repeatSinking(iterations) {
+                        CustomerInputPayload.bytes(for: request, clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce)
+                    }
+                }
+            },
+            Definition("foundation/json-encoder") { _ in
+                let payload = CardPayload.example
+                let encoder = JSONEncoder()
+                return Benchmark("foundation/json-encoder") { iterations in
+                    repeatSinking(iterations) { mustSucceed { try encoder.encode(payload) } }
+                }
+            },
+        ]
+    }
+}
