@@ -148,7 +148,7 @@ public enum Base64 {
         while output.count < start + outCount {
             output.append(contentsOf: UnsafeRawBufferPointer(start: zeros, count: min(start + outCount - output.count, zeroCount)))
         }
-        output.withUnsafeMutableBytes { out in
+        _ = output.withUnsafeMutableBytes { out in
             encode(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[start...]), alphabet: alphabet, padding: padding)
         }
     }

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 
 /// The Amazon Payment Services (PayFort) request and response signature.
 ///

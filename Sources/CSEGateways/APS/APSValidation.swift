@@ -1,5 +1,5 @@
 public import CSECore
-public import CSEValidation
+import CSEValidation
 
 /// The Amazon Payment Services (PayFort) mobile SDK request checks, driven by
 /// `aps-sdk-token.json` and `aps-sdk-operation.json`.
