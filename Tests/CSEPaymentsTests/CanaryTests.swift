@@ -19,7 +19,10 @@ struct CanaryTests {
             + DemoKeys.testOnlyPublicKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
     }()
 
-    static func forbidden(_ text: String) -> [String] {
+    static func forbidden(_ rendered: String) -> [String] {
+        // Memory addresses (`0x00007f…`) in reflected output are not secrets, but a short decimal
+        // canary such as the CVV can occur inside one by chance; drop them before scanning.
+        let text = rendered.replacingOccurrences(of: "0x[0-9a-fA-F]+", with: "0x…", options: .regularExpression)
         var hits: [String] = []
         for canary in [pan, panSpaced, badPan, String(badPan.dropFirst(6)), cvv] where text.contains(canary) { hits.append(canary) }
         for line in demoKeyBody where line.count >= 16 && text.contains(String(line.prefix(16))) { hits.append("key material") }
