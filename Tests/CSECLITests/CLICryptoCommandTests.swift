@@ -148,4 +148,30 @@ struct CLICryptoContractTests {
         #expect(decrypted.out == #"{"a":1}"#)
         try CLIFixtures.run(["decrypt", "--key", "env:CSE_TEST_NOT_SET"], "x").expectFailure(code: "cli.missingEnvironment")
     }
+
+    @Test(
+        "--lines shows a progress line (lines, lines/s, ETA) on stderr only when stderr is a terminal",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script(1) for a pseudo-terminal"))
+    func progressOnTerminal() throws {
+        let dir = try CommandRunner.temporaryDirectory()
+        let input = dir + "/in.jsonl", output = dir + "/out.jsonl"
+        try (1...300).map { "{\"i\":\($0)}" }.joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        // script(1) gives the command a pseudo-terminal; stdout goes to a file, so what script
+        // captures is stderr alone.
+        let command = "'\(CommandRunner.executable)' encrypt --key '\(CLICryptoCommandTests.publicKey)' --lines < '\(input)' > '\(output)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let captured = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(captured.contains("300 lines · "), "\(captured)")
+        #expect(captured.contains(" lines/s"))
+        #expect(captured.contains("ETA 0:"), "input is a regular file of known size")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").count == 300)
+    }
 }
