@@ -1,5 +1,6 @@
 internal import CSECore
 internal import COpenSSL
+import Synchronization
 
 /// Owns one OpenSSL `BIGNUM`, cleared and freed in `deinit`. Immutable after construction.
 final class BigNumber: @unchecked Sendable {
@@ -57,9 +58,54 @@ final class MontgomeryContext: @unchecked Sendable {
 /// be used from several threads at once when nobody modifies them.
 final class EVPKey: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// Configured RSA-OAEP decryption contexts for this key, reused across calls: each is taken
+    /// out under the lock, used by one thread, and put back. They hold a reference to the key, so
+    /// they live and die with this object (no key material outlives its owner in a cache).
+    /// Pointers are kept as bit patterns (`OpaquePointer` is not `Sendable`); each context is only
+    /// ever used by the one thread that took it out.
+    private let decryptContexts = Mutex<[(digest: UInt, context: UInt)]>([])
 
     /// Takes ownership of `pointer`.
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
 
-    deinit { EVP_PKEY_free(pointer) }
+    /// A decryption context configured for OAEP with `digest` (padding and both hashes set), from
+    /// the pool or new; `nil` if OpenSSL cannot make one.
+    func takeOAEPDecryptContext(digest: OpaquePointer) -> OpaquePointer? {
+        let wanted = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(digest)))
+        let pooled: UInt? = decryptContexts.withLock { pool in
+            guard let index = pool.firstIndex(where: { $0.digest == wanted }) else { return nil }
+            return pool.remove(at: index).context
+        }
+        if let pooled, let context = OpaquePointer(bitPattern: pooled) { return context }
+        guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
+        guard EVP_PKEY_decrypt_init(ctx) == 1,
+              EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
+              EVP_PKEY_CTX_set_rsa_oaep_md(ctx, digest) == 1,
+              EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, digest) == 1
+        else {
+            EVP_PKEY_CTX_free(ctx)
+            return nil
+        }
+        return ctx
+    }
+
+    /// Returns a context taken with ``takeOAEPDecryptContext(digest:)`` after a *successful* use;
+    /// a context that saw a failure is freed instead, so no error state carries over.
+    func returnOAEPDecryptContext(_ context: OpaquePointer, digest: OpaquePointer) {
+        let entry = (digest: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(digest))),
+                     context: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))))
+        let kept = decryptContexts.withLock { pool -> Bool in
+            guard pool.count < 16 else { return false }
+            pool.append(entry)
+            return true
+        }
+        if !kept { EVP_PKEY_CTX_free(context) }
+    }
+
+    deinit {
+        for entry in decryptContexts.withLock({ $0 }) {
+            if let context = OpaquePointer(bitPattern: entry.context) { EVP_PKEY_CTX_free(context) }
+        }
+        EVP_PKEY_free(pointer)
+    }
 }

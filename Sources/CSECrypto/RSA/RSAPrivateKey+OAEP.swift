@@ -24,24 +24,38 @@ extension RSAPrivateKey {
     /// - Throws: ``CSEError/Code/rsaDecryptionFailed``.
     public func decryptOAEP(_ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
                             label: [UInt8] = []) throws(CSEError) -> SecureBytes {
-        guard ciphertext.count == publicKey.byteCount, let md = hash.openSSLDigest,
-              let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil)
-        else { throw Self.decryptionFailed() }
+        guard ciphertext.count == publicKey.byteCount, let md = hash.openSSLDigest else { throw Self.decryptionFailed() }
+        if label.isEmpty {
+            // The JOSE case: a pooled context already configured for this hash.
+            guard let ctx = key.takeOAEPDecryptContext(digest: md) else { throw Self.decryptionFailed() }
+            do throws(CSEError) {
+                let plaintext = try Self.decrypt(ciphertext, with: ctx)
+                key.returnOAEPDecryptContext(ctx, digest: md)
+                return plaintext
+            } catch {
+                EVP_PKEY_CTX_free(ctx)
+                throw error
+            }
+        }
+        guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw Self.decryptionFailed() }
         defer { EVP_PKEY_CTX_free(ctx) }
         guard EVP_PKEY_decrypt_init(ctx) == 1,
               EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
               EVP_PKEY_CTX_set_rsa_oaep_md(ctx, md) == 1,
               EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) == 1
         else { throw Self.decryptionFailed() }
-        if !label.isEmpty {
-            // OpenSSL takes ownership of the label buffer.
-            guard let copy = CRYPTO_malloc(label.count, StaticCString.file, 0) else { throw Self.decryptionFailed() }
-            label.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            guard EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, Int32(label.count)) == 1 else {
-                CRYPTO_free(copy, StaticCString.file, 0)
-                throw Self.decryptionFailed()
-            }
+        // OpenSSL takes ownership of the label buffer.
+        guard let copy = CRYPTO_malloc(label.count, StaticCString.file, 0) else { throw Self.decryptionFailed() }
+        label.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        guard EVP_PKEY_CTX_set0_rsa_oaep_label(ctx, copy, Int32(label.count)) == 1 else {
+            CRYPTO_free(copy, StaticCString.file, 0)
+            throw Self.decryptionFailed()
         }
+        return try Self.decrypt(ciphertext, with: ctx)
+    }
+
+    /// One `EVP_PKEY_decrypt` into a zeroing buffer.
+    private static func decrypt(_ ciphertext: UnsafeRawBufferPointer, with ctx: OpaquePointer) throws(CSEError) -> SecureBytes {
         var plaintext = SecureBytes(zeros: ciphertext.count)
         var length = ciphertext.count
         let status = plaintext.withUnsafeMutableBytes { out in
