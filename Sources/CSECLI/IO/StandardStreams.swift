@@ -83,7 +83,11 @@ public struct LineReader {
                 start = 0
             }
             if eof {
-                guard start < buffer.count else { return nil }
+                guard start < buffer.count else {
+                    // An over-long last line without `\n` was dropped while reading: report it.
+                    if discarding { discarding = false; return .tooLong }
+                    return nil
+                }
                 var line = Array(buffer[start...])
                 if line.last == 0x0D { line.removeLast() }
                 start = buffer.count
