@@ -15,9 +15,10 @@ public struct RSAKeyMaterial: Sendable {
     public let keyId: String?
 
     /// Detects the format of `contents` and imports it.
-    /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats,
-    ///   otherwise the error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`,
-    ///   `keyResponse.*`, `key.*`).
+    /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats;
+    ///   `json.*` when JSON key material does not parse within 64 KiB and depth 8; otherwise the
+    ///   error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`, `keyResponse.*`,
+    ///   `key.*`).
     public init(contents: [UInt8]) throws(CSEError) {
         let start = contents.firstIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } ?? contents.endIndex
         guard start < contents.endIndex else { throw CSEError(.keyUnsupportedFormat, "the key file is empty") }
@@ -34,7 +35,8 @@ public struct RSAKeyMaterial: Sendable {
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
             }
         } else if contents[start] == UInt8(ascii: "{") {
-            let json = try JSONValue.parse(contents)
+            // The same bounds as the JWK and key-response readers: no key needs more.
+            let json = try JSONValue.parse(contents, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
             if json["publicKey"] != nil || json["keyId"] != nil {
                 let response = try PublicKeyResponse(json: contents)
                 self.init(publicKey: response.key, privateKey: nil, keyId: response.keyId)
