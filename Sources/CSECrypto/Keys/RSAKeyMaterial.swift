@@ -52,9 +52,16 @@ public struct RSAKeyMaterial: Sendable {
                 throw CSEError(.keyUnsupportedFormat, "JSON key material is neither a JWK nor a Client API public-key response")
             }
         } else if contents[start] == 0x30 {
-            if let key = try? RSAPublicKey(derRepresentation: contents) {
+            let publicKey: Result<RSAPublicKey, CSEError>
+            do throws(CSEError) { publicKey = .success(try RSAPublicKey(derRepresentation: contents)) } catch { publicKey = .failure(error) }
+            switch publicKey {
+            case .success(let key):
                 self.init(publicKey: key, privateKey: nil, keyId: nil)
-            } else {
+            case .failure(let error) where [.keyTooSmall, .keyTooLarge, .keyBadExponent].contains(error.code):
+                // A well-formed public key that fails the key policy: say so, rather than the
+                // structural error of reading it again as a private key.
+                throw error
+            case .failure:
                 let key = try RSAPrivateKey(derRepresentation: contents)
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
             }
