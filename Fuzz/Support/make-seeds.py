@@ -179,7 +179,7 @@ def product_seeds():
         "regex-backreference": field({"dataRestrictions": {"validators": {"regularExpression": {"regularExpression": "(a*)*\\1b"}}}}),
         "regex-invalid": field({"dataRestrictions": {"validators": {"regularExpression": {"regularExpression": "(a"}}}}),
         "mask-invalid": field({"displayHints": {"mask": "{{99}"}}),
-        "mask-long": field({"displayHints": {"mask": "{{" + "9" * 16400 + "}}"}}),
+        "mask-long": field({"displayHints": {"mask": "{{" + "9" * 65540 + "}}"}}),
         "length-inverted": field({"dataRestrictions": {"validators": {"length": {"minLength": 10, "maxLength": 2}}}}),
         "range-strings": field({"dataRestrictions": {"validators": {"range": {"minValue": "1", "maxValue": "x"}}}}),
         "expiry-and-luhn": field({"dataRestrictions": {"isRequired": True, "validators": {"expirationDate": {}, "luhn": {}}}}),

@@ -30,7 +30,7 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// The longest accepted mask, in Unicode scalars. Real masks are under 60 scalars; every
     /// operation is linear in the mask and the input, and this bound caps what one product
     /// definition can make each format call cost.
-    public static let maximumPatternLength = 16_384
+    public static let maximumPatternLength = 65_536
 
     /// Parses a mask.
     /// - Parameter pattern: The mask text, for example `{{9999}} {{9999}}`.
