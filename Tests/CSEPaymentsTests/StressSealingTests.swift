@@ -4,6 +4,7 @@ import CSEJOSE
 import CSEPayments
 import CSEValidation
 import Dispatch
+import Foundation
 import Testing
 
 /// Many threads, one sealer (one key), one product plan and one IIN table: every sealed payload
@@ -43,19 +44,22 @@ struct StressSealingTests {
         let iinProduct: String?
     }
 
-    final class Slots: @unchecked Sendable {
-        // Each thread writes only its own slot; read after concurrentPerform returns.
-        var sealed = [[Sealed]](repeating: [], count: StressSealingTests.threads)
-        var failures = [[String]](repeating: [], count: StressSealingTests.threads)
+    /// Results merged under a lock: each worker appends once, when it is done.
+    final class Collected<Item>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var storage: [Item] = []
+        func append(contentsOf items: [Item]) { lock.lock(); storage += items; lock.unlock() }
+        var items: [Item] { lock.lock(); defer { lock.unlock() }; return storage }
     }
 
     @Test("every payload decrypts to its own request; 20,000 distinct nonces; IIN lookups agree")
     func stress() throws {
         let sealer = try demoSealer()
         let product = BuiltinProducts.card
-        let slots = Slots()
+        let sealedItems = Collected<Sealed>(), sealFailures = Collected<String>()
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             var sealed: [Sealed] = []
+            var failures: [String] = []
             sealed.reserveCapacity(Self.sealsPerThread)
             for index in 0..<Self.sealsPerThread {
                 let pan = Self.pan(thread: thread, index: index)
@@ -69,23 +73,26 @@ struct StressSealingTests {
                     let result = try sealer.seal(request, clientSessionId: "t\(thread)-s\(index)")
                     sealed.append(Sealed(thread: thread, index: index, jwe: result.encryptedCustomerInput, iinProduct: iin.productID))
                 } catch {
-                    slots.failures[thread].append("thread \(thread) seal \(index): \(error)")
+                    failures.append("thread \(thread) seal \(index): \(error)")
                 }
             }
-            slots.sealed[thread] = sealed
+            sealedItems.append(contentsOf: sealed)
+            sealFailures.append(contentsOf: failures)
         }
-        let failures = slots.failures.flatMap { $0 }
+        let failures = sealFailures.items
         #expect(failures.isEmpty, "\(failures.prefix(3))")
-        let all = slots.sealed.flatMap { $0 }
+        let all = sealedItems.items
         #expect(all.count == Self.threads * Self.sealsPerThread)
 
         // Decrypt on all cores too; each worker checks a stride of the results.
-        final class Opened: @unchecked Sendable {
-            var nonces = [[String]](repeating: [], count: StressSealingTests.threads)
-            var problems = [[String]](repeating: [], count: StressSealingTests.threads)
-        }
-        let opened = Opened()
+        let openedNonces = Collected<String>(), openProblems = Collected<String>()
         DispatchQueue.concurrentPerform(iterations: Self.threads) { worker in
+            var nonces: [String] = []
+            var problems: [String] = []
+            defer {
+                openedNonces.append(contentsOf: nonces)
+                openProblems.append(contentsOf: problems)
+            }
             for position in stride(from: worker, to: all.count, by: Self.threads) {
                 let item = all[position]
                 do {
@@ -100,22 +107,22 @@ struct StressSealingTests {
                         || values["cardholderName"] != "T\(item.thread) N\(item.index)"
                         || values["cvv"] != String(100 + item.index % 900)
                         || payload["paymentProductId"]?.stringValue != "card" {
-                        opened.problems[worker].append("cross-talk in thread \(item.thread) seal \(item.index)")
+                        problems.append("cross-talk in thread \(item.thread) seal \(item.index)")
                     }
                     if item.iinProduct != (item.thread == 1 ? "visa-debit" : "visa") {
-                        opened.problems[worker].append("IIN lookup in thread \(item.thread) seal \(item.index)")
+                        problems.append("IIN lookup in thread \(item.thread) seal \(item.index)")
                     }
-                    if let nonce = payload["nonce"]?.stringValue { opened.nonces[worker].append(nonce) } else {
-                        opened.problems[worker].append("no nonce in thread \(item.thread) seal \(item.index)")
+                    if let nonce = payload["nonce"]?.stringValue { nonces.append(nonce) } else {
+                        problems.append("no nonce in thread \(item.thread) seal \(item.index)")
                     }
                 } catch {
-                    opened.problems[worker].append("thread \(item.thread) seal \(item.index) does not open: \(error)")
+                    problems.append("thread \(item.thread) seal \(item.index) does not open: \(error)")
                 }
             }
         }
-        let problems = opened.problems.flatMap { $0 }
+        let problems = openProblems.items
         #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(3))")
-        let nonces = opened.nonces.flatMap { $0 }
+        let nonces = openedNonces.items
         #expect(nonces.count == all.count, "lost nonces")
         #expect(Set(nonces).count == nonces.count, "duplicated nonces")
         #expect(nonces.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } })
