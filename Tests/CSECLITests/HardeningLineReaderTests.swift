@@ -38,6 +38,19 @@ struct HardeningLineReaderTests {
         #expect(try Self.lines(Array("abcdef\n".utf8), limit: 3) == [.tooLong])
     }
 
+    /// Regression (found by the `cli-lines` fuzz target): a line of exactly the limit followed by
+    /// a CR whose LF was not yet read (the end of input, or the end of a 64 KiB read) was
+    /// reported as too long, because the CR was counted against the limit.
+    @Test("a line of exactly the limit ending in CR, at the end of input or of a read chunk, is not too long")
+    func limitPlusCR() throws {
+        #expect(try Self.lines(Array("af\u{8A}\r".utf8), limit: 4) == [.text("af\u{8A}")])
+        #expect(try Self.lines(Array("abc\r".utf8), limit: 3) == [.text("abc")])
+        #expect(try Self.lines(Array("abcd\r".utf8), limit: 3) == [.tooLong])
+        let atChunkEnd = [UInt8](repeating: 0x61, count: 65_535) + Array("\r\nx".utf8)
+        #expect(try Self.lines(atChunkEnd, limit: 65_535) == [.text(String(repeating: "a", count: 65_535)), .text("x")])
+        #expect(try Self.lines(atChunkEnd, limit: 65_534) == [.tooLong, .text("x")])
+    }
+
     @Test("an over-long line longer than one read chunk is one result, and the next line survives")
     func overLongAcrossChunks() throws {
         let long = [UInt8](repeating: 0x61, count: 200_000)

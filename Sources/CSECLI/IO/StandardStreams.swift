@@ -76,7 +76,8 @@ public struct LineReader {
                 if line.count > maxLineBytes { return .tooLong }
                 return .text(line)
             }
-            if buffer.count - start > maxLineBytes {
+            // One byte more than the limit may be a CR whose LF has not arrived yet.
+            if buffer.count - start > maxLineBytes + 1 {
                 // Drop what we have of an over-long line and keep reading until its newline.
                 discarding = true
                 buffer.removeAll(keepingCapacity: true)
