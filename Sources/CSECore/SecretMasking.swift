@@ -26,4 +26,30 @@ public enum SecretMasking {
     public static func redact(_ secret: String) -> String {
         "<redacted \(secret.unicodeScalars.count) chars>"
     }
+
+    /// Makes an untrusted name safe to echo in an error: an algorithm, a PEM label, a key type.
+    ///
+    /// Such names help the reader find the mistake, but the text comes from the input and could
+    /// be anything, including a card number pasted into the wrong place. The result keeps at most
+    /// `limit` Unicode scalars, replaces anything but printable ASCII with `?`, and is
+    /// ``redact(_:)`` instead when the text holds 8 or more ASCII digits (no JOSE, PEM or JWK
+    /// name does; `A256CBC-HS512` has 7; a card number has at least 12).
+    ///
+    ///     SecretMasking.echoName("A256GCMKW") == "A256GCMKW"
+    ///     SecretMasking.echoName("4111 1111 1111 1111") == "<redacted 19 chars>"
+    ///
+    /// - Parameters:
+    ///   - name: The untrusted name.
+    ///   - limit: The most scalars kept (32 by default).
+    /// - Returns: The printable name, or a redaction marker.
+    public static func echoName(_ name: String, limit: Int = 32) -> String {
+        var digits = 0
+        for scalar in name.unicodeScalars where scalar.value >= 0x30 && scalar.value <= 0x39 {
+            digits += 1
+            if digits >= 8 { return redact(name) }
+        }
+        return String(String.UnicodeScalarView(name.unicodeScalars.prefix(limit).map {
+            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
+        }))
+    }
 }

@@ -35,9 +35,10 @@ public struct JWEKeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The registered name.
     public var description: String { name }
 
-    /// A header value made safe to echo in an error: at most 32 printable ASCII characters.
+    /// A header value made safe to echo in an error: at most 32 printable ASCII characters, and
+    /// redacted when it holds 8 or more digits (see `SecretMasking.echoName`).
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?" }))
+        SecretMasking.echoName(text)
     }
 }
 

@@ -28,6 +28,10 @@ public enum CommandRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
     }()
 
+    /// SIGPIPE ignored once per process, so writing to a child that has exited is an error
+    /// return, not the death of the test process.
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `cse` with `arguments`, feeding `stdin`.
     public static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil) throws -> Result {
         let process = Process()
@@ -38,9 +42,12 @@ public enum CommandRunner {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
+        _ = ignoreBrokenPipes
         try process.run()
         let writer = Thread {
-            input.fileHandleForWriting.write(Data(stdin))
+            // A command may exit before reading its input (a bad key, a usage error): the write
+            // then fails with EPIPE, which is expected and must not kill the test process.
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin))
             try? input.fileHandleForWriting.close()
         }
         writer.start()

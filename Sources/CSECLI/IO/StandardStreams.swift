@@ -76,14 +76,19 @@ public struct LineReader {
                 if line.count > maxLineBytes { return .tooLong }
                 return .text(line)
             }
-            if buffer.count - start > maxLineBytes {
+            // One byte more than the limit may be a CR whose LF has not arrived yet.
+            if buffer.count - start > maxLineBytes + 1 {
                 // Drop what we have of an over-long line and keep reading until its newline.
                 discarding = true
                 buffer.removeAll(keepingCapacity: true)
                 start = 0
             }
             if eof {
-                guard start < buffer.count else { return nil }
+                guard start < buffer.count else {
+                    // An over-long last line without `\n` was dropped while reading: report it.
+                    if discarding { discarding = false; return .tooLong }
+                    return nil
+                }
                 var line = Array(buffer[start...])
                 if line.last == 0x0D { line.removeLast() }
                 start = buffer.count

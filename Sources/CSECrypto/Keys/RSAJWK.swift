@@ -55,7 +55,7 @@ enum RSAJWK {
         guard let kty = object["kty"] else { throw CSEError(.jwkMalformed, "the JWK has no kty member") }
         guard let type = kty.stringValue else { throw CSEError(.jwkMalformed, "the JWK kty member is not a string") }
         guard type == "RSA" else {
-            throw CSEError(.keyUnsupportedType, "the JWK is not an RSA key", context: ["kty": String(type.prefix(16))])
+            throw CSEError(.keyUnsupportedType, "the JWK is not an RSA key", context: ["kty": SecretMasking.echoName(type, limit: 16)])
         }
         if object["oth"] != nil {
             throw CSEError(.keyUnsupportedType, "multi-prime RSA keys (oth) are not supported")

@@ -15,9 +15,10 @@ public struct RSAKeyMaterial: Sendable {
     public let keyId: String?
 
     /// Detects the format of `contents` and imports it.
-    /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats,
-    ///   otherwise the error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`,
-    ///   `keyResponse.*`, `key.*`).
+    /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats;
+    ///   `json.*` when JSON key material does not parse within 64 KiB and depth 8; otherwise the
+    ///   error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`, `keyResponse.*`,
+    ///   `key.*`).
     public init(contents: [UInt8]) throws(CSEError) {
         let start = contents.firstIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } ?? contents.endIndex
         guard start < contents.endIndex else { throw CSEError(.keyUnsupportedFormat, "the key file is empty") }
@@ -34,7 +35,8 @@ public struct RSAKeyMaterial: Sendable {
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
             }
         } else if contents[start] == UInt8(ascii: "{") {
-            let json = try JSONValue.parse(contents)
+            // The same bounds as the JWK and key-response readers: no key needs more.
+            let json = try JSONValue.parse(contents, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
             if json["publicKey"] != nil || json["keyId"] != nil {
                 let response = try PublicKeyResponse(json: contents)
                 self.init(publicKey: response.key, privateKey: nil, keyId: response.keyId)
@@ -50,9 +52,16 @@ public struct RSAKeyMaterial: Sendable {
                 throw CSEError(.keyUnsupportedFormat, "JSON key material is neither a JWK nor a Client API public-key response")
             }
         } else if contents[start] == 0x30 {
-            if let key = try? RSAPublicKey(derRepresentation: contents) {
+            let publicKey: Result<RSAPublicKey, CSEError>
+            do throws(CSEError) { publicKey = .success(try RSAPublicKey(derRepresentation: contents)) } catch { publicKey = .failure(error) }
+            switch publicKey {
+            case .success(let key):
                 self.init(publicKey: key, privateKey: nil, keyId: nil)
-            } else {
+            case .failure(let error) where [.keyTooSmall, .keyTooLarge, .keyBadExponent].contains(error.code):
+                // A well-formed public key that fails the key policy: say so, rather than the
+                // structural error of reading it again as a private key.
+                throw error
+            case .failure:
                 let key = try RSAPrivateKey(derRepresentation: contents)
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
             }

@@ -79,7 +79,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         defer { document.wipe() }
         guard document.label == "PRIVATE KEY" || document.label == "RSA PRIVATE KEY" else {
             throw CSEError(.pemUnexpectedLabel, "expected a PRIVATE KEY or RSA PRIVATE KEY block",
-                           context: ["label": document.label])
+                           context: ["label": SecretMasking.echoName(document.label)])
         }
         let components = try RSAKeyStructures.readPrivateKey(document.derBytes[...])
         // The label must agree with the structure found.
@@ -89,7 +89,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         let isPKCS8 = outer.peekTag == DERTag.sequence
         guard isPKCS8 == (document.label == "PRIVATE KEY") else {
             throw CSEError(.derUnexpectedTag, "the PEM label does not match the key structure",
-                           context: ["label": document.label])
+                           context: ["label": SecretMasking.echoName(document.label)])
         }
         try self.init(components: components, enforcingPolicy: true)
     }

@@ -99,7 +99,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
             components = try RSAKeyStructures.readPublicKey(document.derBytes[...])
         default:
             throw CSEError(.pemUnexpectedLabel, "expected a PUBLIC KEY or RSA PUBLIC KEY block",
-                           context: ["label": document.label])
+                           context: ["label": SecretMasking.echoName(document.label)])
         }
         try self.init(components: components, enforcingPolicy: true)
     }

@@ -47,17 +47,23 @@ public struct IINTable: Sendable {
         public var maximumLineLength: Int
         /// The most data rows accepted. Default 10 000 000 (at most 50 000 000).
         public var maximumRows: Int
+        /// The largest file or byte buffer accepted, in bytes. Default 512 MiB. A file is read
+        /// only up to this size, so a huge or endless file (a FIFO, `/dev/zero`) cannot exhaust
+        /// memory before the row limit is reached.
+        public var maximumFileBytes: Int
 
         /// Creates limits.
         /// - Parameters:
         ///   - maximumLineLength: The longest line accepted, in bytes.
         ///   - maximumRows: The most data rows accepted; values above 50 000 000 are clamped.
-        public init(maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000) {
+        ///   - maximumFileBytes: The largest input accepted, in bytes.
+        public init(maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000, maximumFileBytes: Int = 512 << 20) {
             self.maximumLineLength = maximumLineLength
             self.maximumRows = min(maximumRows, 50_000_000)
+            self.maximumFileBytes = maximumFileBytes
         }
 
-        /// 1024-byte lines, 10 000 000 rows.
+        /// 1024-byte lines, 10 000 000 rows, 512 MiB.
         public static let `default` = Limits()
     }
 
@@ -94,8 +100,10 @@ public struct IINTable: Sendable {
     ///   - csv: The file's bytes (UTF-8).
     ///   - limits: Line-length and row-count limits.
     /// - Throws: `CSEError` ``CSEError/Code/iinMalformedRow``, ``CSEError/Code/iinLineTooLong`` or
-    ///   ``CSEError/Code/iinTooManyRows``, with the 1-based `line` in the context.
+    ///   ``CSEError/Code/iinTooManyRows``, with the 1-based `line` in the context;
+    ///   ``CSEError/Code/iinFileTooLarge`` beyond ``Limits/maximumFileBytes``.
     public init(csv: [UInt8], limits: Limits = .default) throws(CSEError) {
+        guard csv.count <= limits.maximumFileBytes else { throw Self.fileTooLarge(limits) }
         let rows = try csv.withUnsafeBufferPointer { (buffer) throws(CSEError) in
             try IINCSVRows(parsing: buffer, limits: limits)
         }
@@ -115,8 +123,9 @@ public struct IINTable: Sendable {
     /// - Parameters:
     ///   - path: The file's path.
     ///   - limits: Line-length and row-count limits.
-    /// - Throws: ``CSEError/Code/iinFileUnreadable`` when the file cannot be read, else as
-    ///   ``init(csv:limits:)-([UInt8],_)``.
+    /// - Throws: ``CSEError/Code/iinFileUnreadable`` when the file cannot be read,
+    ///   ``CSEError/Code/iinFileTooLarge`` as soon as more than ``Limits/maximumFileBytes`` have
+    ///   been read, else as ``init(csv:limits:)-([UInt8],_)``.
     public init(contentsOfFile path: String, limits: Limits = .default) throws(CSEError) {
         guard let file = fopen(path, "rb") else {
             throw CSEError(.iinFileUnreadable, "cannot open the IIN file", context: ["errno": String(errno)])
@@ -126,6 +135,7 @@ public struct IINTable: Sendable {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            guard bytes.count + read <= limits.maximumFileBytes else { throw Self.fileTooLarge(limits) }
             if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
             if read < chunk.count {
                 guard ferror(file) == 0 else {
@@ -135,6 +145,10 @@ public struct IINTable: Sendable {
             }
         }
         try self.init(csv: bytes, limits: limits)
+    }
+
+    private static func fileTooLarge(_ limits: Limits) -> CSEError {
+        CSEError(.iinFileTooLarge, "the IIN table is larger than the limit", context: ["limit": String(limits.maximumFileBytes)])
     }
 
     private init(rows: IINCSVRows) {

@@ -10,4 +10,6 @@ extension CSEError.Code {
     public static let iinTooManyRows = Self("iin.tooManyRows")
     /// An IIN CSV file could not be opened or read.
     public static let iinFileUnreadable = Self("iin.fileUnreadable")
+    /// An IIN CSV file or buffer is larger than ``IINTable/Limits/maximumFileBytes``.
+    public static let iinFileTooLarge = Self("iin.fileTooLarge")
 }

@@ -9,4 +9,8 @@ extension CSEError.Code {
     /// A value is longer than the engine's documented input limit
     /// (``RegexPattern/maximumInputLength`` or ``RegexPattern/maximumFallbackInputLength``).
     public static let regexInputTooLong = Self("regex.inputTooLong")
+    /// The ICU fallback engine gave up on a value after
+    /// ``RegexPattern/maximumFallbackProgressReports`` backtracking progress reports: the pattern
+    /// backtracks catastrophically on it (for example `(a+)+(?=b)` against a run of `a`).
+    public static let regexStepLimitExceeded = Self("regex.stepLimitExceeded")
 }

@@ -37,6 +37,13 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public static let maximumInputLength = 65_536
     /// The longest value the ICU fallback matches, in UTF-16 code units.
     public static let maximumFallbackInputLength = 1_024
+    /// How many ICU backtracking progress reports (one per 10,000 steps, so about 2.5 million
+    /// steps in all) one search on the ICU fallback may take before it stops with
+    /// ``CSEError/Code/regexStepLimitExceeded``. That is enough for quadratic work on a
+    /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports) and ends
+    /// exponential backtracking in tens of milliseconds. Patterns on the built-in engine need no
+    /// such bound: they run in linear time.
+    public static let maximumFallbackProgressReports = 250
 
     /// The pattern as written.
     public var pattern: String { compiled.pattern }
@@ -107,7 +114,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     ///   - value: The text to search.
     ///   - limit: Stop counting here; the Worldline rule needs only `limit: 2`.
     /// - Returns: A count in `0...limit`.
-    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit.
+    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
+    ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
     public func numberOfMatches(in value: String, limit: Int = .max) throws(CSEError) -> Int {
         try numberOfMatches(in: value, limit: limit, strategy: .automatic)
     }
@@ -115,7 +123,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// The first (leftmost-first) match in `value`, or `nil`.
     /// - Parameter value: The text to search.
     /// - Returns: The matched range of `value`.
-    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit.
+    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
+    ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
     public func firstMatch(in value: String) throws(CSEError) -> Range<String.Index>? {
         try checkLength(value)
         switch engine {
@@ -128,7 +137,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             let upper = utf8.index(lower, offsetBy: found.count)
             return lower..<upper
         case .foundation(let regex):
-            guard let found = regex.firstMatch(in: value) else { return nil }
+            guard let found = try regex.firstMatch(in: value) else { return nil }
             let utf16 = value.utf16
             let lower = utf16.index(utf16.startIndex, offsetBy: found.lowerBound)
             let upper = utf16.index(lower, offsetBy: found.count)
@@ -139,7 +148,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether the entire value matches (ICU `matches()`: the pattern must consume everything,
     /// backtracking into other alternatives if needed, so `a|ab` matches all of `"ab"`).
     /// - Parameter value: The text to test.
-    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit.
+    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
+    ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
     public func matchesWhole(_ value: String) throws(CSEError) -> Bool {
         try matchesWhole(value, strategy: .automatic)
     }
@@ -175,7 +185,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         switch engine {
         case .builtin(let program, _):
             return Self.run(program, on: value, limit: limit, strategy: strategy, countOnly: true)
-        case .foundation(let regex): return regex.numberOfMatches(in: value, limit: limit)
+        case .foundation(let regex): return try regex.numberOfMatches(in: value, limit: limit)
         }
     }
 
@@ -185,7 +195,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         switch engine {
         case .builtin(_, let program):
             return Self.run(program, on: value, limit: 1, strategy: strategy, countOnly: true) == 1
-        case .foundation(let regex): return regex.matchesWhole(value)
+        case .foundation(let regex): return try regex.matchesWhole(value)
         }
     }
 

@@ -10,7 +10,8 @@ import CSECore
 /// Unlike the SDK, which silently drops a rule whose pattern does not compile, an invalid pattern
 /// is a thrown ``CSEError`` when the validator is created, that is when the definition is loaded.
 /// A value beyond the engine's input limit (see ``RegexPattern``) is reported as invalid with
-/// `reason: inputTooLong`, never matched.
+/// `reason: inputTooLong`, never matched; a value on which an ICU-fallback pattern backtracks
+/// past ``RegexPattern/maximumFallbackProgressReports`` is invalid with `reason: stepLimit`.
 public struct RegularExpressionValidator: FieldValidator {
     /// How a match decides validity.
     public struct MatchMode: Hashable, Sendable, CustomStringConvertible {
@@ -63,6 +64,11 @@ public struct RegularExpressionValidator: FieldValidator {
         do throws(CSEError) {
             if try matches(value) { return .valid }
             return .invalid(.regularExpression, ["regularExpression": .string(pattern.pattern)])
+        } catch let error where error.code == .regexStepLimitExceeded {
+            return .invalid(.regularExpression, [
+                "regularExpression": .string(pattern.pattern),
+                "reason": .string("stepLimit"),
+            ])
         } catch {
             return .invalid(.regularExpression, [
                 "regularExpression": .string(pattern.pattern),
@@ -73,7 +79,8 @@ public struct RegularExpressionValidator: FieldValidator {
     }
 
     /// Whether `value` satisfies the rule.
-    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit.
+    /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
+    ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
     public func matches(_ value: String) throws(CSEError) -> Bool {
         if matchMode == .fullMatch { return try pattern.matchesWhole(value) }
         return try pattern.numberOfMatches(in: value, limit: 2) == 1
