@@ -1,6 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
+import CSEPayments
 import Foundation
 import Testing
 import TestSupport
@@ -70,6 +71,19 @@ struct CLICryptoCommandTests {
         let keyText = try String(contentsOfFile: Self.privateKey, encoding: .utf8)
         let body = keyText.split(separator: "\n").dropFirst().first.map(String.init) ?? "-"
         #expect(!result.err.contains(body))
+    }
+
+    @Test("encrypt refuses the bundled TEST-ONLY demo key unless --demo is given")
+    func demoKeyRefused() throws {
+        let dir = try CommandRunner.temporaryDirectory()
+        try DemoKeys.testOnlyPublicKeyPEM.write(toFile: dir + "/demo.pem", atomically: true, encoding: .utf8)
+        let refused = try CommandRunner.run(["encrypt", "--key", dir + "/demo.pem"], input: "{}")
+        #expect(refused.status == 1)
+        #expect(refused.err.hasPrefix("Error: payments.demoKeyRefused"))
+        #expect(refused.out.isEmpty)
+        let allowed = try CommandRunner.run(["encrypt", "--key", dir + "/demo.pem", "--demo", "--kid", "demo"], input: "{}")
+        #expect(allowed.status == 0)
+        #expect(allowed.out.split(separator: ".").count == 5)
     }
 
     @Test("a tampered JWE gives the one uniform decryption error")

@@ -1,6 +1,7 @@
 public import CSECore
 import CSECrypto
 import CSEJOSE
+import CSEPayments
 
 /// `cse encrypt`: plaintext on stdin → one compact JWE line on stdout.
 public struct EncryptCommand: CLICommand {
@@ -21,6 +22,7 @@ public struct EncryptCommand: CLICommand {
             .value("alg", "ALG", help: "RSA-OAEP (default) or RSA-OAEP-256."),
             .value("enc", "ENC", help: "A256CBC-HS512 (default), A192CBC-HS384, A128CBC-HS256, A256GCM, A192GCM or A128GCM."),
             .flag("lines", help: "Batch mode: one JSON value per input line, one output line per input line."),
+            .flag("demo", help: "Allow the bundled TEST-ONLY demo key (refused otherwise: its private key is public)."),
         ])
 
     let keyPath: String
@@ -28,12 +30,14 @@ public struct EncryptCommand: CLICommand {
     let algorithm: JWEKeyAlgorithm
     let encryption: JWEContentEncryption
     let lines: Bool
+    let allowDemoKey: Bool
 
     /// Validates the arguments.
     public init(arguments: ParsedArguments) throws(UsageError) {
         keyPath = arguments.required("key")
         kid = arguments["kid"]
         lines = arguments.has("lines")
+        allowDemoKey = arguments.has("demo")
         do throws(CSEError) {
             algorithm = try arguments["alg"].map { (name) throws(CSEError) in try JWEKeyAlgorithm(name: name) } ?? .rsaOAEP
             encryption = try arguments["enc"].map { (name) throws(CSEError) in try JWEContentEncryption(name: name) } ?? .a256cbcHS512
@@ -45,6 +49,9 @@ public struct EncryptCommand: CLICommand {
     /// Encrypts standard input.
     public func run() throws(CSEError) -> Int32 {
         let material = try KeySource.load(keyPath)
+        if !allowDemoKey && DemoKeys.isTestOnlyDemoKey(material.publicKey) {
+            throw CSEError(.paymentsDemoKeyRefused, "refusing the bundled TEST-ONLY demo key; pass --demo to use it deliberately")
+        }
         let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
         if lines {
             let failures = BatchRunner().run { _, line in
