@@ -1,6 +1,8 @@
 internal import CSECore
 internal import COpenSSL
-import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// Owns one OpenSSL `BIGNUM`, cleared and freed in `deinit`. Immutable after construction.
 final class BigNumber: @unchecked Sendable {
@@ -61,9 +63,15 @@ final class EVPKey: @unchecked Sendable {
     /// Configured RSA-OAEP decryption contexts for this key, reused across calls: each is taken
     /// out under the lock, used by one thread, and put back. They hold a reference to the key, so
     /// they live and die with this object (no key material outlives its owner in a cache).
-    /// Pointers are kept as bit patterns (`OpaquePointer` is not `Sendable`); each context is only
-    /// ever used by the one thread that took it out.
-    private let decryptContexts = Mutex<[(digest: UInt, context: UInt)]>([])
+    /// Guarded by `poolLock`, a pthread mutex (which ThreadSanitizer understands; it does not model
+    /// the futex behind `Synchronization.Mutex` on Linux and reports false races). Each context is
+    /// only ever used by the one thread that took it out.
+    private var pool: [(digest: OpaquePointer, context: OpaquePointer)] = []
+    private let poolLock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
 
     /// Takes ownership of `pointer`.
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
@@ -71,12 +79,11 @@ final class EVPKey: @unchecked Sendable {
     /// A decryption context configured for OAEP with `digest` (padding and both hashes set), from
     /// the pool or new; `nil` if OpenSSL cannot make one.
     func takeOAEPDecryptContext(digest: OpaquePointer) -> OpaquePointer? {
-        let wanted = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(digest)))
-        let pooled: UInt? = decryptContexts.withLock { pool in
-            guard let index = pool.firstIndex(where: { $0.digest == wanted }) else { return nil }
-            return pool.remove(at: index).context
-        }
-        if let pooled, let context = OpaquePointer(bitPattern: pooled) { return context }
+        pthread_mutex_lock(poolLock)
+        let index = pool.firstIndex(where: { $0.digest == digest })
+        let pooled = index.map { pool.remove(at: $0).context }
+        pthread_mutex_unlock(poolLock)
+        if let pooled { return pooled }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
         guard EVP_PKEY_decrypt_init(ctx) == 1,
               EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
@@ -92,20 +99,17 @@ final class EVPKey: @unchecked Sendable {
     /// Returns a context taken with ``takeOAEPDecryptContext(digest:)`` after a *successful* use;
     /// a context that saw a failure is freed instead, so no error state carries over.
     func returnOAEPDecryptContext(_ context: OpaquePointer, digest: OpaquePointer) {
-        let entry = (digest: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(digest))),
-                     context: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))))
-        let kept = decryptContexts.withLock { pool -> Bool in
-            guard pool.count < 16 else { return false }
-            pool.append(entry)
-            return true
-        }
+        pthread_mutex_lock(poolLock)
+        let kept = pool.count < 16
+        if kept { pool.append((digest, context)) }
+        pthread_mutex_unlock(poolLock)
         if !kept { EVP_PKEY_CTX_free(context) }
     }
 
     deinit {
-        for entry in decryptContexts.withLock({ $0 }) {
-            if let context = OpaquePointer(bitPattern: entry.context) { EVP_PKEY_CTX_free(context) }
-        }
+        for entry in pool { EVP_PKEY_CTX_free(entry.context) }
+        pthread_mutex_destroy(poolLock)
+        poolLock.deallocate()
         EVP_PKEY_free(pointer)
     }
 }

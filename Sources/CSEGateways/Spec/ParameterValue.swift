@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 /// How a parameter appears in a request, read once for all checks.
 enum ParameterValue {
