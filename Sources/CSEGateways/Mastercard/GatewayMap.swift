@@ -37,10 +37,20 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Parses JSON text (RFC 8259, strict) into a map (see ``init(json:)``).
+    /// The deepest path a map accepts, counting every component (`a.b.c` is 3), whether it came
+    /// from dotted names or nested objects.
+    public static let maximumPathDepth = 32
+
+    /// The JSON limits for ``init(parsing:)``: room for the canonical form of any map built from a
+    /// default-limited document (expanding dotted names at most triples the text, and a
+    /// ``maximumPathDepth``-deep path may hold a 64-deep value), so a map's own
+    /// ``serializedBytes`` always parse back.
+    public static let parsingLimits = JSONLimits(maxBytes: 4 << 20, maxDepth: maximumPathDepth + JSONLimits.default.maxDepth + 1)
+
+    /// Parses JSON text (RFC 8259, strict, within ``parsingLimits``) into a map (see ``init(json:)``).
     /// - Throws: a `json.*` error or any error of ``init(json:)``.
     public init(parsing bytes: some Collection<UInt8>) throws(CSEError) {
-        try self.init(json: try JSONValue.parse(bytes))
+        try self.init(json: try JSONValue.parse(bytes, limits: Self.parsingLimits))
     }
 
     /// The value at a dot-notation path (an object for an inner node), or `nil`.
@@ -123,6 +133,10 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
                                replacing: Bool, done: [String]) throws(CSEError) {
         let key = parts.first!
         let here = done + [key]
+        guard done.count + parts.count <= maximumPathDepth else {
+            throw CSEError(.gatewayMapInvalidPath, "a path may have at most \(maximumPathDepth) components",
+                           context: ["limit": String(maximumPathDepth)])
+        }
         if parts.count == 1 {
             if case .object(let members) = value {
                 // Merge an object member by member, expanding dotted names.
