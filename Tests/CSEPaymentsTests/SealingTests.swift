@@ -135,7 +135,7 @@ struct SealingTests {
 @Suite("sealing: interoperability with python3-jwcrypto")
 struct SealingInteropTests {
     @Test("sealed requests decrypt with jwcrypto to exactly the documented shape, unmasked values, fresh nonces",
-          .enabled(if: JWCryptoOracle.available, "needs /usr/bin/python3 with python3-jwcrypto"))
+          .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto"))
     func jwcryptoDecrypts() throws {
         let sealer = try demoSealer()
         let card = try GoldenRequests.card()
@@ -199,7 +199,7 @@ struct SealingInteropTests {
         #expect(nonceLists.count == 10_000)
         #expect(Set(nonceLists).count == 10_000)
         #expect(nonceLists.allSatisfy { $0.count == 32 })
-        if JWCryptoOracle.available {
+        if JWCryptoOracle.isAvailable {
             let sample = stride(from: 0, to: 10_000, by: 400).map { jwes[$0] }
             let output = try JWCryptoOracle.batch("decrypt", keyPEM: DemoKeys.testOnlyPrivateKeyPEM, lines: sample)
             #expect(output.count == sample.count)
