@@ -44,7 +44,8 @@ final class RegexDFA: @unchecked Sendable {
         let instructions = program.instructions
         var keys: [Key] = [Key(pcs: [], flags: 0)]
         var index: [Key: Int] = [keys[0]: 0]
-        guard let start = Self.closure(instructions, seeds: [0], atStart: true) else { return nil }
+        var scratch = ClosureScratch(count: instructions.count)
+        guard let start = Self.closure(instructions, seeds: [0], atStart: true, scratch: &scratch) else { return nil }
         if case .fixedLength = shape, start.flags & ~Self.acceptNow != 0 { return nil }
         var table: [UInt16] = Array(repeating: 0, count: 128)
         func intern(_ key: Key) -> Int? {
@@ -56,17 +57,21 @@ final class RegexDFA: @unchecked Sendable {
             return keys.count - 1
         }
         guard let initialState = intern(start) else { return nil }
+        // One closure per byte class and state, not per byte: `(.*a){52}` has three classes, so
+        // building its 64 states takes 192 closures instead of 8,192 (fuzz target `regex`).
+        let classes = Self.byteClasses(instructions, program)
         var work = 1
         while work < keys.count {
             let key = keys[work]
-            for b in 0..<128 {
+            for members in classes {
+                let b = members[0]
                 var seeds: [Int] = []
-                for pc in key.pcs where Self.consumes(instructions[Int(pc)], UInt8(b), program) { seeds.append(Int(pc) + 1) }
+                for pc in key.pcs where Self.consumes(instructions[Int(pc)], b, program) { seeds.append(Int(pc) + 1) }
                 guard !seeds.isEmpty else { continue }
-                guard let next = Self.closure(instructions, seeds: seeds, atStart: false) else { return nil }
+                guard let next = Self.closure(instructions, seeds: seeds, atStart: false, scratch: &scratch) else { return nil }
                 if next.pcs.isEmpty && next.flags == 0 { continue }
                 guard let target = intern(next) else { return nil }
-                table[work << 7 | b] = UInt16(target)
+                for member in members { table[work << 7 | Int(member)] = UInt16(target) }
             }
             work += 1
         }
@@ -140,6 +145,32 @@ final class RegexDFA: @unchecked Sendable {
         return p == n &- 2 && base[p] == 0x0D && base[p &+ 1] == 0x0A
     }
 
+    /// The ASCII bytes grouped so that every consuming instruction of the program either accepts
+    /// all bytes of a group or none: the DFA's transitions are equal within a group.
+    private static func byteClasses(_ instructions: [RegexInstruction], _ program: RegexProgram) -> [[UInt8]] {
+        // Repeated sub-patterns repeat the same tests: keep one instruction per (op, operand).
+        var distinct = Set<Int64>()
+        let consuming = instructions.filter {
+            [.scalar, .set, .any].contains($0.op) && distinct.insert(Int64($0.op.rawValue) << 32 | Int64($0.x)).inserted
+        }
+        var groups: [[UInt64]: Int] = [:]
+        var classes: [[UInt8]] = []
+        let words = (consuming.count + 63) / 64
+        for b in 0..<128 {
+            var signature = [UInt64](repeating: 0, count: words)
+            for (i, inst) in consuming.enumerated() where consumes(inst, UInt8(b), program) {
+                signature[i >> 6] |= 1 << UInt64(i & 63)
+            }
+            if let group = groups[signature] {
+                classes[group].append(UInt8(b))
+            } else {
+                groups[signature] = classes.count
+                classes.append([UInt8(b)])
+            }
+        }
+        return classes
+    }
+
     private static func consumes(_ inst: RegexInstruction, _ b: UInt8, _ program: RegexProgram) -> Bool {
         switch inst.op {
         case .scalar: return inst.x == Int32(b)
@@ -149,25 +180,39 @@ final class RegexDFA: @unchecked Sendable {
         }
     }
 
+    /// Reusable buffers for ``closure(_:seeds:atStart:scratch:)``: a generation-stamped visited
+    /// mark per instruction, so a closure costs its own size rather than the program's.
+    private struct ClosureScratch {
+        var visited: [UInt32]
+        var generation: UInt32 = 0
+        var stack: [Int] = []
+        init(count: Int) { visited = Array(repeating: 0, count: count) }
+    }
+
     /// The consuming instructions and accept flags reachable from `seeds` without input, or `nil`
     /// when a construct the DFA does not model (`\b`, an end assertion followed by more pattern)
     /// is reachable.
-    private static func closure(_ instructions: [RegexInstruction], seeds: [Int], atStart: Bool) -> Key? {
-        var seen = Set<Int>(), pcs = Set<Int32>(), flags: UInt8 = 0
-        var stack = seeds.reversed() as [Int]
-        while let pc = stack.popLast() {
-            guard seen.insert(pc).inserted else { continue }
+    private static func closure(_ instructions: [RegexInstruction], seeds: [Int], atStart: Bool,
+                                scratch: inout ClosureScratch) -> Key? {
+        scratch.generation &+= 1
+        let generation = scratch.generation
+        var pcs: [Int32] = [], flags: UInt8 = 0
+        scratch.stack.removeAll(keepingCapacity: true)
+        scratch.stack.append(contentsOf: seeds.reversed())
+        while let pc = scratch.stack.popLast() {
+            guard scratch.visited[pc] != generation else { continue }
+            scratch.visited[pc] = generation
             let inst = instructions[pc]
             switch inst.op {
-            case .scalar, .set, .any: pcs.insert(Int32(pc))
+            case .scalar, .set, .any: pcs.append(Int32(pc))
             case .match: flags |= acceptNow
-            case .jump: stack.append(Int(inst.x))
+            case .jump: scratch.stack.append(Int(inst.x))
             case .split:
-                stack.append(Int(inst.y))
-                stack.append(Int(inst.x))
+                scratch.stack.append(Int(inst.y))
+                scratch.stack.append(Int(inst.x))
             case .assert:
                 switch inst.x {
-                case RegexProgram.code(.start): if atStart { stack.append(pc + 1) }
+                case RegexProgram.code(.start): if atStart { scratch.stack.append(pc + 1) }
                 case RegexProgram.code(.end), RegexProgram.code(.endBeforeFinalLineTerminator):
                     guard let kind = endChain(instructions, from: pc) else { return nil }
                     flags |= kind
@@ -175,7 +220,8 @@ final class RegexDFA: @unchecked Sendable {
                 }
             }
         }
-        return Key(pcs: pcs.sorted(), flags: flags)
+        pcs.sort()
+        return Key(pcs: pcs, flags: flags)
     }
 
     /// Where a chain of end assertions starting at `pc` leads only to `match`: the accept flag
