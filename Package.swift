@@ -3,7 +3,7 @@
 // CSEKit: client-side encryption (JOSE/JWE) and field validation of payment customer input, for Linux.
 //
 // Layers (see docs/ARCHITECTURE.md):
-//   C targets (COpenSSL, CGMP, CCSEShims)
+//   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
@@ -30,10 +30,12 @@ let package = Package(
             providers: [.apt(["libgmp-dev"])]
         ),
         .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
+        // The AVX-512 IFMA kernel for RSA e = 65537 (one C file, no dependencies).
+        .target(name: "CMontgomeryIFMA"),
 
         // MARK: Swift library modules, one job each.
         .target(name: "CSECore"),
-        .target(name: "CSECrypto", dependencies: ["CSECore", "COpenSSL", "CGMP", "CCSEShims"]),
+        .target(name: "CSECrypto", dependencies: ["CSECore", "COpenSSL", "CGMP", "CCSEShims", "CMontgomeryIFMA"]),
         .target(name: "CSEJOSE", dependencies: ["CSECore", "CSECrypto"]),
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
@@ -62,7 +64,7 @@ let package = Package(
 )
 
 // Standard settings for every Swift target.
-for target in package.targets where target.type != .system && target.name != "CCSEShims" {
+for target in package.targets where target.type != .system && !["CCSEShims", "CMontgomeryIFMA"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -24,13 +24,15 @@ struct OAEPCrossCheckTests {
             let seed = try SecureRandom.bytes(hash.byteCount)
             let viaOpenSSL = try key.publicKey.encryptOAEP(message, hash: hash, engine: .openSSL, insecureFixedSeed: seed)
             let viaGMP = try key.publicKey.encryptOAEP(message, hash: hash, engine: .gmp, insecureFixedSeed: seed)
+            let viaIFMA = try key.publicKey.encryptOAEP(message, hash: hash, engine: .ifma, insecureFixedSeed: seed)
             #expect(viaOpenSSL == viaGMP, "\(bits)-bit \(hash) round \(round): engines disagree")
+            #expect(viaIFMA == viaGMP, "\(bits)-bit \(hash) round \(round): IFMA disagrees")
             #expect(viaOpenSSL.count == key.publicKey.byteCount)
             #expect(try key.decryptOAEP(viaOpenSSL, hash: hash).unsafeCopyToArray() == message, "\(bits)-bit \(hash) round \(round)")
         }
     }
 
-    @Test("randomised encryptions with either engine decrypt, and never repeat", arguments: sizes, [RSAEngine.openSSL, .gmp])
+    @Test("randomised encryptions with either engine decrypt, and never repeat", arguments: sizes, [RSAEngine.openSSL, .gmp, .ifma])
     func randomised(bits: Int, engine: RSAEngine) throws {
         let key = GeneratedKeys.key(bits: bits)
         let cek = try SecureRandom.secureBytes(64)
@@ -58,6 +60,9 @@ struct OAEPCrossCheckTests {
                     try b.withUnsafeMutableBytes { try key.publicOperation(.gmp).apply(i, into: $0) }
                 }
                 #expect(a == b, "e = \(Hex.encode(exponent)), round \(round)")
+                var c = a
+                try input.withUnsafeBytes { i in try c.withUnsafeMutableBytes { try key.publicOperation(.ifma).apply(i, into: $0) } }
+                #expect(c == b, "ifma, e = \(Hex.encode(exponent)), round \(round)")
             }
             // 0^e = 0 and 1^e = 1, left-padded to k bytes.
             var out = [UInt8](repeating: 0xEE, count: modulus.count)
@@ -70,7 +75,7 @@ struct OAEPCrossCheckTests {
     @Test("inputs not below the modulus are refused by both engines")
     func inputRange() throws {
         let key = GeneratedKeys.rsa2048.publicKey
-        for engine in [RSAEngine.openSSL, .gmp] {
+        for engine in [RSAEngine.openSSL, .gmp, .ifma] {
             var out = [UInt8](repeating: 0, count: key.byteCount)
             #expect(throws: CSEError(.rsaOperationFailed, "")) {
                 try key.modulus.withUnsafeBytes { i in try out.withUnsafeMutableBytes { try key.publicOperation(engine).apply(i, into: $0) } }
@@ -89,14 +94,14 @@ struct OAEPCrossCheckTests {
     func labels() throws {
         let key = GeneratedKeys.rsa2048
         let label = Array("CSEKit label".utf8)
-        for engine in [RSAEngine.openSSL, .gmp] {
+        for engine in [RSAEngine.openSSL, .gmp, .ifma] {
             let ciphertext = try key.publicKey.encryptOAEP([1, 2, 3], hash: .sha256, label: label, engine: engine)
             #expect(try key.decryptOAEP(ciphertext, hash: .sha256, label: label).unsafeCopyToArray() == [1, 2, 3])
             #expect(throws: CSEError(.rsaDecryptionFailed, "")) { try key.decryptOAEP(ciphertext, hash: .sha256) }
         }
     }
 
-    @Test("flipping any single bit of a ciphertext gives the uniform error", arguments: [RSAEngine.openSSL, .gmp])
+    @Test("flipping any single bit of a ciphertext gives the uniform error", arguments: [RSAEngine.openSSL, .gmp, .ifma])
     func tampering(engine: RSAEngine) throws {
         let key = GeneratedKeys.rsa2048
         let ciphertext = try key.publicKey.encryptOAEP(try SecureRandom.bytes(32), hash: .sha1, engine: engine)

@@ -9,12 +9,21 @@ import TestSupport
 /// keys, plus `oaep-int.txt` with every intermediate value. Read from ../shared/vectors/rsa-oaep.
 @Suite("OAEP known answers (seeded)", .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"))
 struct OAEPKnownAnswerTests {
-    static let engines: [RSAEngine] = [.openSSL, .gmp]
+    static let engines: [RSAEngine] = [.openSSL, .gmp, .ifma]
 
     @Test("the vector files hold 60 SHA-1 and 59 SHA-256 examples")
     func counts() {
         #expect(RSAVectors.sha1Examples.count == 60)
         #expect(RSAVectors.sha256Examples.count == 59)
+    }
+
+    @Test("on a CPU with AVX-512 IFMA every vector key runs the IFMA kernel, so `ifma` above is not OpenSSL again",
+          .enabled(if: RSAEngine.isIFMAAvailable, "this CPU has no AVX-512 IFMA: the ifma rows above ran the OpenSSL fallback"))
+    func ifmaKernelCoversTheVectorKeys() throws {
+        for example in RSAVectors.sha1Examples + RSAVectors.sha256Examples {
+            let key = try RSAPublicKey(unsafeModulus: example.n, exponent: example.e)
+            #expect(key.hasIFMAKernel, "example \(example.id) (\(example.keyTitle))")
+        }
     }
 
     @Test("SHA-1 / MGF1-SHA1: every seeded example encrypts byte for byte",

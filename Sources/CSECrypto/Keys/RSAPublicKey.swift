@@ -16,6 +16,8 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
         let bitCount: Int
         let openSSL: OpenSSLPublicOperation
         let gmp: GMPPublicOperation
+        /// `nil` when the CPU, the exponent or the size rules the IFMA kernel out.
+        let ifma: IFMAPublicOperation?
 
         init(modulus: [UInt8], exponent: [UInt8]) throws(CSEError) {
             self.modulus = modulus
@@ -23,6 +25,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
             self.bitCount = RSAKeyPolicy.bitCount(modulus[...])
             self.openSSL = try OpenSSLPublicOperation(modulus: modulus, exponent: exponent)
             self.gmp = GMPPublicOperation(modulus: modulus, exponent: exponent)
+            self.ifma = IFMAPublicOperation(modulus: modulus, exponent: exponent)
         }
     }
 
@@ -169,11 +172,16 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
         hasher.combine(backing.exponent)
     }
 
+    /// Whether ``RSAEngine/ifma`` runs the AVX-512 IFMA kernel for this key rather than falling
+    /// back to ``RSAEngine/openSSL`` (it needs the CPU feature, e = 65537 and 1,000–4,158 bits).
+    public var hasIFMAKernel: Bool { backing.ifma != nil }
+
     /// The precomputed public operation of `engine`.
     func publicOperation(_ engine: RSAEngine) -> any RSAPublicOperation {
         switch engine.backing {
         case .openSSL: backing.openSSL
         case .gmp: backing.gmp
+        case .ifma: backing.ifma ?? backing.openSSL
         }
     }
 }

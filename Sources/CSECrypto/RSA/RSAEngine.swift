@@ -8,14 +8,16 @@ extension CSEError.Code {
 
 /// Which implementation computes the RSA public operation `c = m^e mod n` (RFC 8017 §5.1.1 RSAEP).
 ///
-/// CSEKit carries two independent implementations so each checks the other:
+/// CSEKit carries three independent implementations so each checks the others:
 /// - ``openSSL``: OpenSSL `BIGNUM` Montgomery arithmetic with the key's cached `BN_MONT_CTX`; for
 ///   e = 65537 a hand-written chain of 16 Montgomery squarings and one multiplication.
 /// - ``gmp``: GMP `mpz_powm` over the key's modulus and exponent.
+/// - ``ifma``: CSEKit's own AVX-512 IFMA Montgomery kernel for e = 65537 (52-bit digits in zmm
+///   registers); for keys or CPUs it does not cover, the ``openSSL`` operation.
 ///
 /// An open struct, not an enum, so engines can be added without a breaking change.
 public struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
-    enum Backing: Hashable, Sendable { case openSSL, gmp }
+    enum Backing: Hashable, Sendable { case openSSL, gmp, ifma }
 
     let backing: Backing
 
@@ -23,14 +25,21 @@ public struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
     public static let openSSL = RSAEngine(backing: .openSSL)
     /// GMP `mpz_powm`.
     public static let gmp = RSAEngine(backing: .gmp)
-    /// The engine used when none is named: currently ``openSSL`` (see Benchmarks for the numbers).
-    public static let `default` = openSSL
+    /// The AVX-512 IFMA kernel where ``isIFMAAvailable`` and the key qualify
+    /// (``RSAPublicKey/hasIFMAKernel``), otherwise exactly ``openSSL``.
+    public static let ifma = RSAEngine(backing: .ifma)
+    /// Whether this CPU (and OS) supports AVX-512F and AVX-512 IFMA.
+    public static var isIFMAAvailable: Bool { IFMAPublicOperation.isAvailable }
+    /// The engine used when none is named: ``ifma`` on CPUs with AVX-512 IFMA, else ``openSSL``,
+    /// the faster of the others (Benchmarks/README.md has the numbers).
+    public static let `default` = isIFMAAvailable ? ifma : openSSL
 
-    /// `openSSL` or `gmp`.
+    /// `openSSL`, `gmp` or `ifma`.
     public var description: String {
         switch backing {
         case .openSSL: "openSSL"
         case .gmp: "gmp"
+        case .ifma: "ifma"
         }
     }
 }
