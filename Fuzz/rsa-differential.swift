@@ -1,6 +1,7 @@
-// Fuzz target `rsa-differential`: the OpenSSL and GMP RSA engines must agree. Input:
-// `selector seed message`. With a fixed OAEP seed (the `insecureFixedSeed:` KAT API) both
-// engines must produce the same ciphertext byte for byte, or fail with the same code; every
+// Fuzz target `rsa-differential`: the OpenSSL, GMP and IFMA RSA engines must agree. Input:
+// `selector seed message`. With a fixed OAEP seed (the `insecureFixedSeed:` KAT API) all three
+// engines must produce the same ciphertext byte for byte, or fail with the same code (on a CPU
+// without AVX-512 IFMA the ifma engine is the OpenSSL one); every
 // 16th input the ciphertext is also decrypted with the private key and must give the message
 // back. Keys: the TEST-ONLY demo key (2048 bits) and the fuzz keys (2051 and 3072 bits).
 import CSECore
@@ -32,6 +33,13 @@ public func fuzzRSADifferential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     do throws(CSEError) {
         viaGMP = .success(try key.publicKey.encryptOAEP(message, hash: hash, label: label, engine: .gmp, insecureFixedSeed: seed))
     } catch { viaGMP = .failure(error) }
+    do throws(CSEError) {
+        let viaIFMA = try key.publicKey.encryptOAEP(message, hash: hash, label: label, engine: .ifma, insecureFixedSeed: seed)
+        require((try? viaGMP.get()) == viaIFMA, "IFMA and GMP ciphertexts differ")
+    } catch {
+        if case .failure(let gmpError) = viaGMP { require(error.code == gmpError.code, "IFMA fails differently: \(error.code)") }
+        else { require(false, "IFMA failed where GMP succeeded: \(error.code)") }
+    }
     switch (viaOpenSSL, viaGMP) {
     case (.success(let a), .success(let b)):
         require(a == b, "OpenSSL and GMP ciphertexts differ")

@@ -3,7 +3,7 @@ import CSECrypto
 import CSEJOSE
 
 /// RSA-OAEP and JWE: the raw OpenSSL references, the library's JWE encryptor and decryptor, and
-/// the two RSA engines.
+/// the three RSA engines.
 enum CryptoSuite {
     static var definitions: [Definition] {
         var all: [Definition] = []
@@ -14,7 +14,7 @@ enum CryptoSuite {
         all.append(Definition("raw-decrypt/rsa2048") { rawDecrypt($0.keys(bits: 2048)) })
         all.append(Definition("jwe-decrypt/rsa2048") { jweDecrypt($0.keys(bits: 2048)) })
         for bits in [2048, 4096] {
-            for engine in [RSAEngine.openSSL, .gmp] {
+            for engine in [RSAEngine.openSSL, .gmp, .ifma] {
                 all.append(Definition("rsa-engine/\(engine)/rsa\(bits)") { rsaEngine($0.keys(bits: bits), engine: engine) })
             }
         }
@@ -95,7 +95,7 @@ enum CryptoSuite {
     }
 
     /// `RSAPublicKey.encryptOAEP(_:hash:engine:)` of a 64-byte CEK. The OAEP encoding and the seed
-    /// draw are the same code for both engines, so the difference between the two is the engine.
+    /// draw are the same code for every engine, so the differences are the engines'.
     static func rsaEngine(_ keys: BenchmarkKeys, engine: RSAEngine) -> Benchmark {
         let key = keys.publicKey
         let message = Fixtures.cek
