@@ -26,6 +26,8 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     let segments: [MaskSegment]
     /// The number of placeholders: the longest unformatted value the mask can hold.
     public let capacity: Int
+    /// The byte-level form of `segments` for ASCII values.
+    let asciiPlan: MaskASCIIPlan
 
     /// The longest accepted mask, in Unicode scalars. Real masks are under 60 scalars; every
     /// operation is linear in the mask and the input, and this bound caps what one product
@@ -50,6 +52,7 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     private init(pattern: String, segments: [MaskSegment]) {
         self.pattern = pattern
         self.segments = segments
+        self.asciiPlan = MaskASCIIPlan(segments)
         self.capacity = segments.reduce(0) { total, segment in
             if case .group(let placeholders) = segment { return total + placeholders.count }
             return total
@@ -66,7 +69,7 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter value: Raw or already formatted input.
     /// - Returns: The formatted text.
     public func format(_ value: String) -> String {
-        MaskFormatter(segments: segments).run(value, cursor: nil, appendTrailingLiteral: true, collectRaw: false).text
+        run(value, appendTrailingLiteral: true, collectRaw: false).text
     }
 
     /// Applies the mask like ``format(_:)`` and moves a caret along.
@@ -99,7 +102,7 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter value: Raw or already formatted input.
     /// - Returns: The formatted text.
     public func formatForDisplay(_ value: String) -> String {
-        MaskFormatter(segments: segments).run(value, cursor: nil, appendTrailingLiteral: false, collectRaw: false).text
+        run(value, appendTrailingLiteral: false, collectRaw: false).text
     }
 
     /// Removes the mask: formats `value` and keeps only the characters that filled
@@ -108,7 +111,14 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter value: Formatted or raw input.
     /// - Returns: The unmasked value, at most ``capacity`` characters.
     public func unformat(_ value: String) -> String {
-        MaskFormatter(segments: segments).run(value, cursor: nil, appendTrailingLiteral: false, collectRaw: true).raw
+        run(value, appendTrailingLiteral: false, collectRaw: true).raw
+    }
+
+    /// One formatting pass without a caret: the ASCII plan when the value qualifies, else the
+    /// `Character` formatter. Both give the same result (`MaskFastPathTests`).
+    private func run(_ value: String, appendTrailingLiteral: Bool, collectRaw: Bool) -> MaskFormatter.Outcome {
+        asciiPlan.run(value, appendTrailingLiteral: appendTrailingLiteral, collectRaw: collectRaw)
+            ?? MaskFormatter(segments: segments).run(value, cursor: nil, appendTrailingLiteral: appendTrailingLiteral, collectRaw: collectRaw)
     }
 
     /// The same mask with every placeholder replaced by `*`, literals unchanged, as the
