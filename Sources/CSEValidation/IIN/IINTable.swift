@@ -217,7 +217,7 @@ public struct IINTable: Sendable {
     ///   - allowedProductIDs: The product ids allowed in the caller's context.
     /// - Returns: The IIN details.
     public func iinDetails(forPartialNumber number: String, allowedProductIDs: Set<String>) -> IINDetails {
-        guard let digits = CardDigits(number) else { return .unknown }
+        guard let digits = CardDigits(number, withLuhn: false) else { return .unknown }
         guard digits.count >= 6 else { return .notEnoughDigits }
         let first = digits.count >= 8
             ? eightDigit.value(at: digits.key(using: 8))
