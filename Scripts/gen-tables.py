@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Generate the embedded Swift tables of CSEValidation from the project's Vectors/ JSON.
+"""Generate the embedded Swift tables of CSEValidation and CSEGateways from the project's Vectors/ JSON.
 
     python3 Scripts/gen-tables.py          # rewrite the generated Swift files
     python3 Scripts/gen-tables.py --check  # exit 1 if a generated file is out of date
 
-Inputs:  Vectors/iban/iban-registry.json, Vectors/cards/card-brands.json, Vectors/iso4217/iso4217.json
+Inputs:  Vectors/iban/iban-registry.json, Vectors/cards/card-brands.json, Vectors/iso4217/iso4217.json,
+         the seven files of Vectors/gateways/ named in GATEWAY_TABLES below
 Outputs: Sources/CSEValidation/IBAN/IBANRegistry+Generated.swift,
          Sources/CSEValidation/Cards/CardBrand+Generated.swift,
-         Sources/CSEValidation/Currency/Currency+Generated.swift
+         Sources/CSEValidation/Currency/Currency+Generated.swift,
+         Sources/CSEGateways/Tables/GatewayTables+JSON.swift (each gateway file embedded byte for byte
+         as a raw string literal; the file must parse as JSON and hold no line that would end the literal)
 
 The library embeds the tables (it never reads files at run time). The test suites re-read the
 JSON and compare it with the embedded tables, so the two cannot drift apart silently.
@@ -136,10 +139,41 @@ def iso4217():
     return "Sources/CSEValidation/Currency/Currency+Generated.swift", "\n".join(lines)
 
 
+GATEWAY_TABLES = [
+    ("apsSDKTokenJSON", "aps-sdk-token.json"),
+    ("apsSDKOperationJSON", "aps-sdk-operation.json"),
+    ("paysafeSetupJSON", "paysafe-setup.json"),
+    ("paysafeTokenizeJSON", "paysafe-tokenize.json"),
+    ("mastercardUpdateSessionJSON", "mastercard-update-session.json"),
+    ("apsResponseCodesJSON", "aps-response-codes.json"),
+    ("mastercardRecommendationsJSON", "mastercard-recommendations.json"),
+]
+
+
+def gateway_tables():
+    lines = ["// The embedded gateway tables. Each literal is byte for byte the file under Vectors/gateways/",
+             "// (GatewayTablesTests checks it); edit the JSON file and re-embed it, never this copy alone.",
+             "", "extension GatewayTables {"]
+    for i, (name, file) in enumerate(GATEWAY_TABLES):
+        src = "Vectors/gateways/" + file
+        with open(os.path.join(ROOT, src), encoding="utf-8") as f:
+            text = f.read()
+        json.loads(text)
+        assert text.endswith("\n") and not text.endswith("\n\n"), src
+        assert '"""#' not in text and "\\#" not in text and "\t" not in text, src
+        if i:
+            lines.append("")
+        lines += ["    /// The bytes of `%s`." % src, '    static let %s: String = #"""' % name]
+        lines += [("        " + line) if line else "" for line in text[:-1].split("\n")]
+        lines.append('        """#')
+    lines += ["}", ""]
+    return "Sources/CSEGateways/Tables/GatewayTables+JSON.swift", "\n".join(lines)
+
+
 def main():
     check = "--check" in sys.argv[1:]
     stale = False
-    for path, text in (iban(), cards(), iso4217()):
+    for path, text in (iban(), cards(), iso4217(), gateway_tables()):
         full = os.path.join(ROOT, path)
         current = open(full, encoding="utf-8").read() if os.path.exists(full) else None
         if current == text:

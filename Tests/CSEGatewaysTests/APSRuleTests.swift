@@ -58,6 +58,17 @@ struct APSRuleTests {
         #expect(try check(["payment_option": .string(option), "card_number": .string(pan)]) == expected, "\(option)")
     }
 
+    @Test("Direct Pay sends card_security_code with token_name; only AMEX takes 4 digits", arguments: [
+        ("AMEX", "1234", [String]()), ("AMEX", "123", ["card_security_code:length"]),
+        ("VISA", "123", []), ("VISA", "1234", ["card_security_code:length"]),
+        ("MASTERCARD", "1234", ["card_security_code:length"]), ("MADA", "123", []), ("MEEZA", "1234", ["card_security_code:length"]),
+    ])
+    func securityCodePerOption(option: String, code: String, expected: [String]) throws {
+        #expect(try check(["payment_option": .string(option), "token_name": "Op9Vmp", "card_security_code": .string(code)]) == expected,
+                "\(option) \(code.count) digits")
+        #expect(try check(["payment_option": .string(option), "card_security_code": .string(code)]).contains("token_name:required"))
+    }
+
     @Test("amounts are whole minor units of the currency: 500 AED is 50000, 100 JOD is 100000")
     func minorUnits() throws {
         #expect(try APSValidation.minorUnits(fromMajor: "500", currency: "AED") == 50000)
@@ -115,7 +126,8 @@ struct APSRuleTests {
         let pan = "4005550000000002"  // wrong Luhn digit
         let result = try APSValidation.validate(GW.apsPurchase(["card_number": .string(pan), "card_security_code": "12345",
                                                                 "payment_option": "AMEX"]), operation: "PURCHASE")
-        #expect(GW.pairs(result) == ["card_number:luhn", "card_security_code:length", "card_number:length", "token_name:required"])
+        #expect(GW.pairs(result) == ["card_number:luhn", "card_security_code:length", "card_number:length", "token_name:required",
+                                     "card_security_code:length"])
         let text = result.description + result.errors.map { "\($0.limits)" }.joined()
         #expect(!text.contains(pan) && !text.contains("400555") && !text.contains("12345"))
     }

@@ -25,10 +25,24 @@ struct DocumentExampleTests {
         }
     }()
 
-    @Test("the examples file lists every gateway and operation family")
-    func coverage() {
-        #expect(Self.examples.count == 9)
+    @Test("the examples file lists every gateway and operation family, each example citing its document")
+    func coverage() throws {
+        #expect(Self.examples.count == 16)
         #expect(Set(Self.examples.map(\.gateway)) == ["aps", "paysafe", "mastercard"])
+        #expect(Set(Self.examples.map(\.operation)) == ["SDK_TOKEN", "AUTHORIZATION", "PURCHASE", "setup", "tokenize", "updateSession"])
+        let rows = try GW.vector("examples.json")["examples"]?.arrayValue ?? []
+        for row in rows {
+            #expect(row["source"]?.stringValue?.hasPrefix("https://") == true, "\(row["id"]?.stringValue ?? "?")")
+        }
+    }
+
+    @Test("the documents' samples leave out or empty mandatory parameters, and those are the errors")
+    func samplesMissMandatoryParameters() {
+        let applePay = Self.examples.first { $0.id == "aps-flutter-apple-pay-transaction-details" }!
+        #expect(applePay.errors.prefix(4) == ["merchant_reference:required", "amount:required", "customer_email:required", "sdk_token:required"])
+        let exampleColumn = Self.examples.first { $0.id == "aps-ios-operations-example-column" }!
+        #expect(exampleColumn.errors.contains("command:required") && exampleColumn.errors.contains("language:required"))
+        #expect(exampleColumn.errors.contains("merchant_extra:characters"), "the table's own example John Smith has a space, which merchant_extra does not allow")
     }
 
     @Test("each example gives exactly its listed errors", arguments: examples)

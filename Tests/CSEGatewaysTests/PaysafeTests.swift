@@ -84,6 +84,7 @@ struct PaysafeTests {
         #expect(GW.pairs(missing) == ["accountId:required"] && missing.errors[0].gatewayCode == 9101)
         #expect(try tokenize(["accountId": "1001234567"], partner: true).isValid)
         #expect(try tokenize(["accountId": "acct-1"]).errors.map(\.gatewayCode) == [9101])
+        #expect(try tokenize(["accountId": "100123456789012"]).isValid, "the SDK checks digits only, not a length")
     }
 
     @Test("billing details need country (ISO 3166 alpha-2) and zip when given; profile and descriptor carry their codes")
@@ -96,8 +97,10 @@ struct PaysafeTests {
         #expect(GW.pairs(try tokenize(["billingDetails": badCountry])) == ["billingDetails.country:format"])
         let profile = try GW.json(#"{"firstName":"","email":"john@"}"#)
         #expect(try tokenize(["profile": profile]).errors.map(\.gatewayCode) == [9119])
-        let descriptor = try GW.json(#"{"dynamicDescriptor":"ABCDEFGHIJKLMNOPQRSTU","phone":"+1555"}"#)
+        let descriptor = try GW.json(#"{"dynamicDescriptor":"ABCDEFGHIJKLMNOPQRSTU","phone":"+1 (555) 01234"}"#)
         #expect(try tokenize(["merchantDescriptor": descriptor]).errors.map(\.gatewayCode) == [9098, 9099])
+        let sdkLimits = try GW.json(#"{"dynamicDescriptor":"ABCDEFGHIJKLMNOPQRST","phone":"+1 (555) 0123"}"#)
+        #expect(try tokenize(["merchantDescriptor": sdkLimits]).isValid, "20 and 13 characters, any characters, as the SDK checks them")
     }
 
     @Test("Paysafe errors: one per distinct code, in the document's shape, with a v4 UUID correlation id")
