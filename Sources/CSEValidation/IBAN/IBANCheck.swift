@@ -87,7 +87,13 @@ extension IBAN {
             // Digits accumulate in 64 bits and are reduced mod 97 only when large, which keeps
             // the value congruent and saves a division per character.
             var remainder: UInt64 = 0
-            for byte in bytes {
+            // The four leading characters (country and check digits), then the BBAN in a loop
+            // without the position switch.
+            var index = 0
+            let end = bytes.count
+            while index < end && count < 4 {
+                let byte = bytes[index]
+                index &+= 1
                 if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
                 let upper = byte &- 0x61 < 26 ? byte &- 0x20 : byte
                 let digit = UInt32(upper &- 0x30)
@@ -111,30 +117,38 @@ extension IBAN {
                 case 2:
                     if !isDigit { structureOK = false; foreignCharacter = foreignCharacter || !isLetter }
                     d0 = digit
-                case 3:
+                default:
                     if !isDigit { structureOK = false; foreignCharacter = foreignCharacter || !isLetter }
                     d1 = digit
-                default:
-                    let position = count &- 4
-                    if count < expectedLength {
-                        switch classes[classBase &+ position] {
-                        case 0: if !isDigit { structureOK = false }
-                        case 1: if !isLetter { structureOK = false }
-                        default: if !(isDigit || isLetter) { structureOK = false }
-                        }
-                    }
-                    if remainder >= 1 << 56 { remainder %= 97 }
-                    if isDigit {
-                        remainder = remainder &* 10 &+ UInt64(digit)
-                    } else if isLetter {
-                        remainder = remainder &* 100 &+ UInt64(letter &+ 10)
-                    } else {
-                        structureOK = false
-                        foreignCharacter = true
-                    }
                 }
                 count &+= 1
-                if count > maximumLength { break }
+            }
+            while index < end && count <= maximumLength {
+                let byte = bytes[index]
+                index &+= 1
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+                let upper = byte &- 0x61 < 26 ? byte &- 0x20 : byte
+                let digit = UInt32(upper &- 0x30)
+                let isDigit = digit < 10
+                let letter = UInt32(upper &- 0x41)
+                let isLetter = letter < 26
+                if count < expectedLength {
+                    switch classes[classBase &+ (count &- 4)] {
+                    case 0: if !isDigit { structureOK = false }
+                    case 1: if !isLetter { structureOK = false }
+                    default: if !(isDigit || isLetter) { structureOK = false }
+                    }
+                }
+                if remainder >= 1 << 56 { remainder %= 97 }
+                if isDigit {
+                    remainder = remainder &* 10 &+ UInt64(digit)
+                } else if isLetter {
+                    remainder = remainder &* 100 &+ UInt64(letter &+ 10)
+                } else {
+                    structureOK = false
+                    foreignCharacter = true
+                }
+                count &+= 1
             }
             if count < 2 { return IBANCheckResult(failure: .length, countryIndex: -1) }
             if foreignCharacter { return IBANCheckResult(failure: .structure, countryIndex: country) }
