@@ -5,6 +5,7 @@
 // Exit status: 0 ok; with --check, 2 when a ratio regressed past its gate and 4 when ratios only
 // improved past their baselines (package-benchmark's codes); 64 for usage errors; 1 for failures.
 import CSECore
+import CSECrypto
 import CSEValidation
 import Foundation
 
@@ -83,7 +84,7 @@ func machineDescription() -> String {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
     let flags = Set((field("flags") ?? "").split(separator: " ").map(String.init))
-    let extensions = ["aes", "sha_ni", "avx2", "bmi2", "adx"].filter(flags.contains).joined(separator: " ")
+    let extensions = ["aes", "sha_ni", "avx2", "bmi2", "adx", "avx512ifma"].filter(flags.contains).joined(separator: " ")
     let cores = ProcessInfo.processInfo.activeProcessorCount
     var swift = "Swift"
     #if swift(>=6.3)
@@ -91,7 +92,8 @@ func machineDescription() -> String {
     #elseif swift(>=6.0)
     swift = "Swift 6.x"
     #endif
-    return "\(field("model name") ?? "unknown CPU"), \(cores) cores (\(extensions)), \(OpenSSLInfo.version), \(swift), Linux"
+    return "\(field("model name") ?? "unknown CPU"), \(cores) cores (\(extensions)), \(OpenSSLInfo.version), \(swift), Linux, "
+        + "default RSA engine \(RSAEngine.default)"
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
