@@ -70,7 +70,7 @@ public struct GatewayFieldError: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The outcome of validating a request against a spec: every error, in table order (parameters
-/// first, then unknown parameters, then cross-field rules).
+/// first, then unknown parameters, then cross-field rules), each (field, code) pair at most once.
 public struct GatewayValidationResult: Hashable, Sendable, CustomStringConvertible {
     /// Every error; empty when valid.
     public let errors: [GatewayFieldError]

@@ -18,8 +18,14 @@ struct SpecValidator {
                 errors.append(GatewayFieldError(field: leaf.path, code: .unknownParameter))
             }
         }
+        // A rule that breaks a field the rows already reported with the same code (AMEX's
+        // 4-digit security code rule against a 5-digit code the row's max length caught) adds
+        // nothing: each (field, code) pair is reported once, by the first check that found it.
+        var reported = Set(errors.map { "\($0.field)\u{0}\($0.code.rawValue)" })
         for rule in spec.rules where rule.conditions.allSatisfy(holds) {
-            if let error = violation(of: rule) { errors.append(error) }
+            if let error = violation(of: rule), reported.insert("\(error.field)\u{0}\(error.code.rawValue)").inserted {
+                errors.append(error)
+            }
         }
         return GatewayValidationResult(errors: errors)
     }
