@@ -2,6 +2,7 @@
 // Parsing compiles masks and regular expressions; a product that loads is then used: every
 // field gets hostile and ordinary values (including a long run of `a` for catastrophic
 // patterns) and the request is validated. Must never crash or hang (libFuzzer -timeout).
+// Every input is also a JSON differential: JSONValue.validate and JSONValue.parse must agree.
 import CSECore
 import CSEPayments
 import CSEValidation
@@ -16,6 +17,11 @@ let fieldValues: [String] = [
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(FuzzInput(data, size).bytes)
+    // Differential: JSONValue.validate must give parse's verdict (code and offset) on every input.
+    let parsed: String, validated: String
+    do throws(CSEError) { _ = try JSONValue.parse(bytes); parsed = "ok" } catch { parsed = "\(error.code)@\(error.context["offset"] ?? "")" }
+    do throws(CSEError) { try JSONValue.validate(bytes); validated = "ok" } catch { validated = "\(error.code)@\(error.context["offset"] ?? "")" }
+    require(parsed == validated, "JSONValue.validate disagrees with parse: \(validated) vs \(parsed)")
     let product: PaymentProduct
     do throws(CSEError) {
         product = try PaymentProduct(json: bytes)

@@ -56,7 +56,7 @@ public struct EncryptCommand: CLICommand {
         if lines {
             let failures = BatchRunner().run { _, line in
                 do throws(CSEError) {
-                    _ = try JSONValue.parse(line)
+                    try JSONValue.validate(line)
                     var out: [UInt8] = Array(#"{"jwe":""#.utf8)
                     out.append(contentsOf: try encryptor.encrypt(line).utf8)
                     out.append(contentsOf: #""}"#.utf8)
