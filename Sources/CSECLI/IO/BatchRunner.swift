@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// Processes JSON-lines input for `--lines` modes: exactly one output line per input line, in
-/// input order, using every core for the work of a block of lines while reading and writing
-/// stay sequential. Memory is bounded by the block size and the line-length limit.
+/// input order, using every core for the work of a block of lines while the next block is read
+/// and the previous one written. Memory is bounded by the block size, the line-length limit and
+/// at most four blocks in flight.
 public struct BatchRunner: Sendable {
     /// The outcome of one input line.
     public enum LineResult: Sendable {
@@ -42,22 +43,28 @@ public struct BatchRunner: Sendable {
     /// - Returns: The number of failed lines (``LineResult/failure(_:)`` and
     ///   ``LineResult/rejected(_:)``).
     public func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) -> Int {
+        // Three stages overlap: while the workers process block k, this thread reads block
+        // k + 1 and a serial writer queue prints block k − 1. At most two printed blocks wait for
+        // the writer, so memory stays bounded when standard output is slow.
         var reader = LineReader(maxLineBytes: maxLineBytes)
-        let progress = Progress()
         var lineNumber = 0
-        var failures = 0
-        var output: [UInt8] = []
-        while true {
+        let limit = maxLineBytes
+        let blockSize = self.blockSize
+        func readBlock() -> [(Int, LineReader.Line)] {
             var block: [(Int, LineReader.Line)] = []
             block.reserveCapacity(blockSize)
             while block.count < blockSize, let line = reader.next() {
                 lineNumber += 1
                 block.append((lineNumber, line))
             }
-            if block.isEmpty { break }
+            return block
+        }
+        let output = OrderedOutput()
+        let parallel = workers > 1
+        var block = readBlock()
+        while !block.isEmpty {
             let results = ResultSlots(count: block.count)
             let lines = block
-            let limit = maxLineBytes
             let work = { @Sendable (index: Int) in
                 let (number, line) = lines[index]
                 switch line {
@@ -66,29 +73,20 @@ public struct BatchRunner: Sendable {
                     results.store(index, .failure(CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(limit)])))
                 }
             }
-            if workers > 1 && block.count > 1 {
-                DispatchQueue.concurrentPerform(iterations: block.count, execute: work)
-            } else {
-                for index in 0..<block.count { work(index) }
-            }
-            output.removeAll(keepingCapacity: true)
-            for (index, (number, _)) in block.enumerated() {
-                switch results.take(index) {
-                case .output(let bytes): output.append(contentsOf: bytes)
-                case .rejected(let bytes):
-                    failures += 1
-                    output.append(contentsOf: bytes)
-                case .failure(let error):
-                    failures += 1
-                    output.append(contentsOf: Self.errorLine(number: number, error: error))
+            let processing = DispatchGroup()
+            DispatchQueue.global().async(group: processing) {
+                if parallel && lines.count > 1 {
+                    DispatchQueue.concurrentPerform(iterations: lines.count, execute: work)
+                } else {
+                    for index in 0..<lines.count { work(index) }
                 }
-                output.append(0x0A)
             }
-            StandardStreams.write(output, to: 1)
-            progress.advance(by: block.count)
+            let next = readBlock()
+            processing.wait()
+            output.print(numbers: lines.map(\.0), results: results)
+            block = next
         }
-        progress.finish()
-        return failures
+        return output.finish()
     }
 
     /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data.
@@ -113,6 +111,48 @@ extension CSEError.Code {
     public static let cliInputTooLarge = Self("cli.inputTooLarge")
     /// A file could not be read or written.
     public static let cliFile = Self("cli.file")
+}
+
+/// The writer stage of ``BatchRunner/run(_:)``: prints blocks on a serial queue in the order
+/// they are handed over, counts failed lines and draws the progress line. `print` blocks while
+/// two earlier blocks are still waiting, which bounds the memory a slow reader of standard
+/// output can make the runner hold.
+private final class OrderedOutput: @unchecked Sendable {
+    // `failures` and `progress` are touched only on `queue`; `finish` drains it first.
+    private let queue = DispatchQueue(label: "cse.batch.output")
+    private let slots = DispatchSemaphore(value: 2)
+    private let progress = Progress()
+    private var failures = 0
+
+    func print(numbers: [Int], results: ResultSlots) {
+        slots.wait()
+        queue.async { [self] in
+            var output: [UInt8] = []
+            for (index, number) in numbers.enumerated() {
+                switch results.take(index) {
+                case .output(let bytes): output.append(contentsOf: bytes)
+                case .rejected(let bytes):
+                    failures += 1
+                    output.append(contentsOf: bytes)
+                case .failure(let error):
+                    failures += 1
+                    output.append(contentsOf: BatchRunner.errorLine(number: number, error: error))
+                }
+                output.append(0x0A)
+            }
+            StandardStreams.write(output, to: 1)
+            progress.advance(by: numbers.count)
+            slots.signal()
+        }
+    }
+
+    /// Waits for every block to be printed; returns the number of failed lines.
+    func finish() -> Int {
+        queue.sync {
+            progress.finish()
+            return failures
+        }
+    }
 }
 
 /// Per-block result storage written by worker threads at distinct indices.
