@@ -2,7 +2,7 @@
 # Whole-process figures for CSEKit (issue 7, "whole-process figures"). Not run in CI: it builds the
 # release CLI and takes about a minute on the 2-core project machine.
 #
-#   Benchmarks/process-bench.sh [LINES]        (default 20000)
+#   Benchmarks/process-bench.sh [LINES]        (default 20000; ROUNDS=N and SEAL_LINES=N in the environment)
 #
 # 1. `cse encrypt --lines` pinned to one core (taskset -c 0) against Benchmarks/c-reference/oaep_loop.c
 #    (cc -O2 -lcrypto), which draws a CEK and calls OpenSSL's EVP_PKEY_encrypt (RSA-OAEP/SHA-1,
@@ -15,8 +15,10 @@
 # 3. Peak RSS of every run (/usr/bin/time -v "Maximum resident set size"). Target: ≤ 64 MB.
 # Wall time is taken with date +%s%N around each run (GNU time prints only centiseconds).
 #
-# Each configuration runs 3 times, alternating, and the best run counts (least disturbed by the
-# other jobs on a shared machine). Output: a table on stdout; exit 0 unless something fails to run.
+# Each configuration runs ROUNDS times (default 3), alternating, and the best run counts (least
+# disturbed by the other jobs on a shared machine); the share of CPU time the hypervisor gave to
+# other guests meanwhile (steal) is printed last. Output: a table on stdout; exit 0 unless
+# something fails to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LINES=${1:-20000}
@@ -71,8 +73,13 @@ run() {
 }
 
 best() { sort -n | head -1; }
+# CPU time the hypervisor gave to other guests (the `steal` column of /proc/stat), in jiffies:
+# printed at the end, because the 2-core figures mean little when it is high.
+steal() { awk '/^cpu / { print $9 }' /proc/stat; }
+total() { awk '/^cpu / { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/stat; }
+steal_start=$(steal); total_start=$(total)
 declare -A WALL RSS
-for round in 1 2 3; do
+for round in $(seq "${ROUNDS:-3}"); do
     for config in c1 cse1 cse2 seal1 seal2; do
         INPUT="$WORK/lines.jsonl"; EXPECT=$LINES
         case $config in seal*) INPUT="$WORK/seal.jsonl"; EXPECT=$SEAL_LINES ;; esac
@@ -111,3 +118,6 @@ awk -v a="${RATE[cse1]}" -v b="${RATE[c1]}" 'BEGIN { printf "cse / C on one core
 awk -v a="${RATE[cse2]}" -v b="${RATE[cse1]}" 'BEGIN { printf "cse encrypt 2 cores / 1 core: %.3f×\n", a / b }'
 awk -v a="${RATE[seal2]}" -v b="${RATE[seal1]}" 'BEGIN { printf "cse seal 2 cores / 1 core: %.3f× (target ≥ 1.70×)\n", a / b }'
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, $(openssl version)"
+awk -v s0="$steal_start" -v s1="$(steal)" -v t0="$total_start" -v t1="$(total)" \
+    'BEGIN { share = (t1 > t0) ? 100 * (s1 - s0) / (t1 - t0) : 0
+             printf "host steal during the runs: %.2f%% of CPU time (above ~2%%, rerun the 2-core figures)\n", share }'
