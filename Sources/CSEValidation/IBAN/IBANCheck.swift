@@ -88,7 +88,9 @@ extension IBAN {
             // the value congruent and saves a division per character.
             var remainder: UInt64 = 0
             // The four leading characters (country and check digits), then the BBAN in a loop
-            // without the position switch.
+            // without the position switch. The two loops repeat their byte classification on
+            // purpose: a shared helper (struct or optional tuple) measured 15% slower
+            // (iban/MT 60 → 70 ns).
             var index = 0
             let end = bytes.count
             while index < end && count < 4 {
