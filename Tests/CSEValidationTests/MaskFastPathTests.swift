@@ -56,3 +56,24 @@ struct MaskFastPathTests {
         #expect(mask.unformat("4567 3500 0042 7977") == "4567350000427977")
     }
 }
+
+/// The case the `mask` fuzz target found (CI smoke pass, 2026-12-01): a lone combining mark that
+/// fills a placeholder right after a literal merges with that literal in the output `String`.
+@Suite("Mask: a character that merges with the literal before it")
+struct MaskMergingCharacterTests {
+    @Test("format matches the reference; unformat keeps the mark the reference loses by re-reading its output")
+    func loneCombiningMarkAfterLiteral() throws {
+        let pattern = "ab{{****}}"
+        let value = "\u{07ED}123"            // NKo combining mark, then three digits
+        let mask = try Mask(pattern)
+        #expect(mask.format(value) == referenceFormat(value, mask: pattern).text)
+        #expect(mask.format(value) == "ab\u{07ED}123")
+        #expect(referenceFormatMerges(value, mask: pattern))
+        // The reference's unformatString re-splits "ab\u{07ED}123" into Characters, where
+        // "b\u{07ED}" is one, so it returns "123"; the characters that filled the placeholders
+        // are "\u{07ED}", "1", "2", "3".
+        #expect(referenceUnformat(value, mask: pattern) == "123")
+        #expect(mask.unformat(value) == "\u{07ED}123")
+        #expect(mask.unformat(value) == referenceUnformatUnmerged(value, mask: pattern))
+    }
+}

@@ -38,6 +38,13 @@ private func referenceFits(_ placeholder: Character, _ c: Character) -> Bool {
 
 /// formatString(string, mask, cursor) as described in §3, including its cursor arithmetic.
 func referenceFormat(_ string: String, mask: String, cursor: Int = 0) -> (text: String, cursor: Int) {
+    let (characters, cursor) = referenceFormatCharacters(string, mask: mask, cursor: cursor)
+    return (String(characters), cursor)
+}
+
+/// The formatter's output as the `Character`s it appended, before they are joined into a
+/// `String` (where a combining mark placed after a literal merges with it).
+func referenceFormatCharacters(_ string: String, mask: String, cursor: Int = 0) -> (characters: [Character], cursor: Int) {
     let input = Array(string)
     var cursor = cursor
     var stringIndex = 0
@@ -73,12 +80,31 @@ func referenceFormat(_ string: String, mask: String, cursor: Int = 0) -> (text: 
             appendRestOfMask = false
         }
     }
-    return (String(result), cursor)
+    return (result, cursor)
 }
 
-/// unformatString: format, then keep the characters at placeholder positions.
+/// unformatString: format, then keep the characters at placeholder positions. Like the
+/// reference, this re-reads the formatted `String`: when a combining mark (or another extending
+/// scalar) filled a placeholder right after a literal, it has merged with that literal and every
+/// later position is off by one. ``referenceUnformatUnmerged`` is the same algorithm on the
+/// appended `Character`s, which is what `Mask.unformat` returns (docs/COMPATIBILITY.md, Masks).
 func referenceUnformat(_ string: String, mask: String) -> String {
-    let formatted = Array(referenceFormat(string, mask: mask).text)
+    referenceUnformat(formatted: Array(referenceFormat(string, mask: mask).text), mask: mask)
+}
+
+/// ``referenceUnformat(_:mask:)`` without the grapheme merge of the formatted text.
+func referenceUnformatUnmerged(_ string: String, mask: String) -> String {
+    referenceUnformat(formatted: referenceFormatCharacters(string, mask: mask).characters, mask: mask)
+}
+
+/// Whether formatting `string` appends a `Character` that merges with the one before it, the one
+/// case where `Mask.unformat` and the reference's `unformatString` differ.
+func referenceFormatMerges(_ string: String, mask: String) -> Bool {
+    let characters = referenceFormatCharacters(string, mask: mask).characters
+    return String(characters).count != characters.count
+}
+
+private func referenceUnformat(formatted: [Character], mask: String) -> String {
     var result: [Character] = []
     var inGroup = false
     var index = 0
