@@ -73,16 +73,24 @@ public struct BatchRunner: Sendable {
                     results.store(index, .failure(CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(limit)])))
                 }
             }
-            let processing = DispatchGroup()
-            DispatchQueue.global().async(group: processing) {
+            let processAll = { @Sendable in
                 if parallel && lines.count > 1 {
                     DispatchQueue.concurrentPerform(iterations: lines.count, execute: work)
                 } else {
                     for index in 0..<lines.count { work(index) }
                 }
             }
-            let next = readBlock()
-            processing.wait()
+            let next: [(Int, LineReader.Line)]
+            if lines.count < blockSize {
+                // A short block is the last one: nothing to read meanwhile, so no hand-off.
+                processAll()
+                next = []
+            } else {
+                let processing = DispatchGroup()
+                DispatchQueue.global().async(group: processing, execute: processAll)
+                next = readBlock()
+                processing.wait()
+            }
             output.print(numbers: lines.map(\.0), results: results)
             block = next
         }
