@@ -142,14 +142,18 @@ extension JSONValue {
 
     /// ``validate(_:limits:)-(UnsafeRawBufferPointer,_)`` for any byte collection.
     public static func validate(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) {
-        let failure: CSEError?? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(CSEError) { try validate(UnsafeRawBufferPointer(buffer), limits: limits); return nil } catch { return error }
+        _ = try run(contiguous: bytes, limits: limits, materialize: false)
+    }
+
+    /// `run` over any byte collection: its own storage when contiguous, else a copy.
+    private static func run(contiguous bytes: some Collection<UInt8>, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
+        let result: Result<JSONValue, CSEError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(CSEError) { return .success(try run(UnsafeRawBufferPointer(buffer), limits: limits, materialize: materialize)) } catch {
+                return .failure(error)
+            }
         }
-        if let failure {
-            if let error = failure { throw error }
-            return
-        }
-        try validate(Array(bytes), limits: limits)
+        if let result { return try result.get() }
+        return try run(contiguous: Array(bytes), limits: limits, materialize: materialize)
     }
 
     private static func run(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
@@ -166,13 +170,7 @@ extension JSONValue {
 
     /// Parses a JSON document from any byte collection (see ``parse(_:limits:)-(UnsafeRawBufferPointer,_)``).
     public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
-        let result: Result<JSONValue, CSEError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(CSEError) { return .success(try parse(UnsafeRawBufferPointer(buffer), limits: limits)) } catch {
-                return .failure(error)
-            }
-        }
-        if let result { return try result.get() }
-        return try parse(Array(bytes), limits: limits)
+        try run(contiguous: bytes, limits: limits, materialize: true)
     }
 
     /// Parses a JSON document from a string.

@@ -173,7 +173,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     }
 
     /// Whether ``RSAEngine/ifma`` runs the AVX-512 IFMA kernel for this key rather than falling
-    /// back to ``RSAEngine/openSSL`` (it needs the CPU feature, e = 65537 and 1,000–4,158 bits).
+    /// back to ``RSAEngine/openSSL`` (it needs the CPU feature, e = 65537 and 415–4,158 bits).
     public var hasIFMAKernel: Bool { backing.ifma != nil }
 
     /// The precomputed public operation of `engine`.

@@ -21,9 +21,8 @@ struct SpecValidator {
         // A rule that breaks a field the rows already reported with the same code (AMEX's
         // 4-digit security code rule against a 5-digit code the row's max length caught) adds
         // nothing: each (field, code) pair is reported once, by the first check that found it.
-        var reported = Set(errors.map { "\($0.field)\u{0}\($0.code.rawValue)" })
         for rule in spec.rules where rule.conditions.allSatisfy(holds) {
-            if let error = violation(of: rule), reported.insert("\(error.field)\u{0}\(error.code.rawValue)").inserted {
+            if let error = violation(of: rule), !errors.contains(where: { $0.field == error.field && $0.code == error.code }) {
                 errors.append(error)
             }
         }
