@@ -1,6 +1,6 @@
 extension CommandLineTool {
     /// Every subcommand, in the order `cse --help` lists them.
-    public static let commands: [any CLICommand.Type] = [
+    static let commands: [any CLICommand.Type] = [
         DemoCommand.self,
         SealCommand.self, ValidateCommand.self,
         FormatCommand.self, UnformatCommand.self,
