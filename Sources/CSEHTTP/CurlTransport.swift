@@ -356,7 +356,10 @@ final class CurlAttempt: @unchecked Sendable {
         case CURLE_PEER_FAILED_VERIFICATION:
             var verify = 0
             _ = ccurl_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verify)
-            if verify == 0 {
+            // libcurl (7.88, OpenSSL backend) checks the host name before it reads OpenSSL's verify
+            // result, and starts from 1 (`!X509_V_OK`): 0 or 1 here means the chain verified, or was
+            // never consulted because the name check failed first. Both are the name check.
+            if verify == 0 || verify == 1 {
                 return CSEError(.httpTLS, "the server certificate does not match the host name", context: context)
             }
             let reason = String(cString: X509_verify_cert_error_string(verify))
