@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "TestSupport"]),
+        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
     ]
 )
 
