@@ -229,19 +229,17 @@ final class CurlAttempt: @unchecked Sendable {
         try check(ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, userData), CURLOPT_XFERINFODATA)
         try set(CURLOPT_NOPROGRESS, 0)
 
-        let hasBody = !request.body.isEmpty
-        switch request.method {
-        case .get:
+        // GET and DELETE without a body send no Content-Length; every other request (POST, PUT,
+        // and a GET or DELETE that has a body) sends its body with a Content-Length, even 0.
+        if request.body.isEmpty && (request.method == .get || request.method == .delete) {
             try set(CURLOPT_HTTPGET, 1)
-        case .delete where !hasBody:
-            try set(CURLOPT_HTTPGET, 1)
-            try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
-        default:
+        } else {
             try set(CURLOPT_POST, 1)
             try check(ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
             try check(ccurl_setopt_pointer(easy, CURLOPT_POSTFIELDS, requestBody.baseAddress), CURLOPT_POSTFIELDS)
-            if request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
         }
+        if request.method != .get && request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
+        if request.method == .get && !request.body.isEmpty { try set(CURLOPT_CUSTOMREQUEST, "GET") }
 
         var lines: [String] = []
         for (name, value) in request.headers {
