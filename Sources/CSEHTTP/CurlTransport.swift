@@ -118,7 +118,7 @@ enum DedicatedThread {
 }
 
 /// One attempt: the owner of one libcurl easy handle, the multi handle that drives it, the
-/// request header list and a copy of the request body. Created on the calling task, run on one
+/// request header list and a copy of the request body (cleansed in `deinit`). Created on the calling task, run on one
 /// dedicated thread; only ``cancel()`` is called from elsewhere (it touches the atomic flag and
 /// the thread-safe `curl_multi_wakeup`).
 final class CurlAttempt: @unchecked Sendable {
@@ -159,7 +159,15 @@ final class CurlAttempt: @unchecked Sendable {
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         curl_multi_cleanup(multi)
+        // Header lines hold the Authorization value: cleansed before libcurl frees them.
+        var node = headerList
+        while let current = node {
+            if let line = current.pointee.data { OPENSSL_cleanse(line, strlen(line)) }
+            node = current.pointee.next
+        }
         curl_slist_free_all(headerList)
+        // The body may carry card digits (getIINdetails, surcharge): cleansed before it is freed.
+        OPENSSL_cleanse(requestBody.baseAddress, requestBody.count)
         requestBody.deallocate()
     }
 
