@@ -8,9 +8,12 @@ let canaryPAN = "4111111111111111"
 /// A canary session id for Authorization headers.
 let canarySession = "canary-session-7f3e9a"
 
-/// A client with short limits for loopback tests.
+/// A client for loopback tests. The default limits are generous: in a full parallel `swift test`
+/// the cooperative pool can be busy with CPU-bound suites for many seconds before an awaiting
+/// call resumes, and the deadline counts that time (it is wall time). Tests about timeouts and
+/// deadlines pass small values explicitly.
 func loopbackClient(
-    trust: TLSTrust = .system, requestTimeout: Duration = .seconds(10), deadline: Duration = .seconds(30), maxResponseBytes: Int = 1 << 20,
+    trust: TLSTrust = .system, requestTimeout: Duration = .seconds(60), deadline: Duration = .seconds(600), maxResponseBytes: Int = 1 << 20,
     maxRetries: Int = 2, events: EventLog? = nil
 ) throws(CSEError) -> HTTPClient {
     var configuration = HTTPClientConfiguration()
@@ -49,9 +52,9 @@ func caught<T>(_ body: () async throws(CSEError) -> T) async -> CSEError? {
     }
 }
 
-/// Polls the emulator's log until it holds `count` requests; at most 400 polls of 50 ms.
+/// Polls the emulator's log until it holds `count` requests; at most 1200 polls of 50 ms.
 func waitForRequests(_ server: LoopbackEmulator, count: Int) async throws -> Bool {
-    for _ in 0..<400 {
+    for _ in 0..<1200 {
         if try server.requests().count >= count { return true }
         try await Task.sleep(for: .milliseconds(50))
     }

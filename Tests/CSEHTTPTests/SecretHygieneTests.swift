@@ -45,13 +45,13 @@ struct SecretHygieneTests {
 
         try await withEmulator { (server) async throws in
             let cases: [(String, LoopbackEmulator.Fault?, Int, Duration, Duration)] = [
-                ("drop", .drop.times(3), 1 << 20, .seconds(10), .seconds(30)),
-                ("truncated", .truncatedBody.times(3), 1 << 20, .seconds(10), .seconds(30)),
-                ("oversized", .oversizedBody(bytes: 100_000, chunked: false), 1000, .seconds(10), .seconds(30)),
-                ("oversized chunked", .oversizedBody(bytes: 100_000, chunked: true), 1000, .seconds(10), .seconds(30)),
-                ("garbage", .garbage, 1 << 20, .seconds(10), .seconds(30)),
-                ("timeout", .delay(milliseconds: 3_000), 1 << 20, .milliseconds(200), .seconds(30)),
-                ("deadline", .delay(milliseconds: 3_000), 1 << 20, .seconds(10), .milliseconds(300)),
+                ("drop", .drop.times(3), 1 << 20, .seconds(60), .seconds(600)),
+                ("truncated", .truncatedBody.times(3), 1 << 20, .seconds(60), .seconds(600)),
+                ("oversized", .oversizedBody(bytes: 100_000, chunked: false), 1000, .seconds(60), .seconds(600)),
+                ("oversized chunked", .oversizedBody(bytes: 100_000, chunked: true), 1000, .seconds(60), .seconds(600)),
+                ("garbage", .garbage, 1 << 20, .seconds(60), .seconds(600)),
+                ("timeout", .delay(milliseconds: 3_000), 1 << 20, .milliseconds(200), .seconds(600)),
+                ("deadline", .delay(milliseconds: 3_000), 1 << 20, .seconds(60), .milliseconds(300)),
             ]
             for (label, fault, limit, timeout, deadline) in cases {
                 if let fault { try server.enqueue(fault) }
