@@ -1,4 +1,4 @@
-import CSECLI
+@testable import CSECLI
 import Foundation
 import Testing
 import TestSupport
@@ -10,13 +10,13 @@ import TestSupport
 struct CLICompletionTests {
     /// Sources the generated bash script, sets `words` as `COMP_WORDS` with the cursor on the last
     /// word, calls `_cse` and returns `COMPREPLY`.
-    static func bashCompletions(_ words: [String], in directory: String? = nil) throws -> [String] {
-        let script = try CommandRunner.run(["--generate-completion-script", "bash"])
-        try #require(script.status == 0)
+    static func bashCompletions(_ words: [String], in directory: String? = nil, script: String? = nil) throws -> [String] {
+        let generated = try CommandRunner.run(["--generate-completion-script", "bash"])
+        try #require(generated.status == 0)
         let dir = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/cse.bash"
-        try script.stdout.write(to: path)
+        try (script.map { Array($0.utf8) } ?? generated.stdout).write(to: path)
         let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let driver = """
             source '\(path)' || exit 3
@@ -33,8 +33,8 @@ struct CLICompletionTests {
     @Test("an empty first word offers every subcommand, help and the top-level options")
     func topLevel() throws {
         let offered = Set(try Self.bashCompletions(["cse", ""]))
-        for command in CommandLineTool.commands {
-            #expect(offered.contains(command.spec.name), "offers \(command.spec.name)")
+        for entry in CommandTree.children(of: []) {
+            #expect(offered.contains(entry.word), "offers \(entry.word)")
         }
         #expect(offered.isSuperset(of: ["help", "--version", "--help", "-h", "--generate-completion-script", "--generate-manual"]))
     }
@@ -50,12 +50,75 @@ struct CLICompletionTests {
         #expect(try Self.bashCompletions(words) == expected)
     }
 
-    @Test("every option of every subcommand is offered after '--', and nothing else")
+    @Test("every option of every command, nested ones too, is offered after '--', and nothing else")
     func everyOption() throws {
         for command in CommandLineTool.commands {
+            let words = command.spec.name.split(separator: " ").map(String.init)
             let expected = Set(command.spec.options.map { "--" + $0.name } + ["--help"])
-            #expect(Set(try Self.bashCompletions(["cse", command.spec.name, "--"])) == expected, "cse \(command.spec.name)")
+            #expect(Set(try Self.bashCompletions(["cse"] + words + ["--"])) == expected, "cse \(command.spec.name)")
         }
+    }
+
+    @Test("every declared group offers its members")
+    func declaredGroups() throws {
+        for group in CommandLineTool.groups {
+            let members = Set(CommandTree.children(of: group.words).map(\.word))
+            #expect(Set(try Self.bashCompletions(["cse"] + group.words + [""])).isSuperset(of: members), "cse \(group.name)")
+        }
+    }
+
+    /// A tree with nested groups: `cse session publickey --out FILE`, `cse mastercard session create`.
+    static let nested = CommandNode(
+        path: ["cse"], abstract: "Test tool.", discussion: "", options: CommandNode.rootOptions, positionals: [],
+        children: [
+            CommandNode(
+                path: ["cse", "session"], abstract: "Client API session calls.", discussion: "", options: [], positionals: [],
+                children: [
+                    CommandNode(
+                        path: ["cse", "session", "publickey"], abstract: "Fetch the public key.", discussion: "",
+                        options: [.value("out", "FILE", help: "Where to write it."), .flag("json", help: "JSON.")],
+                        positionals: [], children: [])
+                ]),
+            CommandNode(
+                path: ["cse", "mastercard"], abstract: "Mastercard Gateway.", discussion: "", options: [], positionals: [],
+                children: [
+                    CommandNode(
+                        path: ["cse", "mastercard", "session"], abstract: "Sessions.", discussion: "", options: [], positionals: [],
+                        children: [
+                            CommandNode(
+                                path: ["cse", "mastercard", "session", "create"], abstract: "Create a session.", discussion: "",
+                                options: [.value("merchant", "ID", required: true, help: "The merchant id.")],
+                                positionals: [], children: [])
+                        ])
+                ]),
+        ])
+
+    @Test("nested groups: members at each level, then the command's options and value completion", arguments: [
+        (["cse", ""], ["--generate-completion-script", "--generate-manual", "--help", "--version", "-h", "help", "mastercard", "session"]),
+        (["cse", "session", ""], ["--help", "-h", "publickey"]),
+        (["cse", "session", "publickey", "--"], ["--help", "--json", "--out"]),
+        (["cse", "mastercard", "s"], ["session"]),
+        (["cse", "mastercard", "session", "c"], ["create"]),
+        (["cse", "mastercard", "session", "create", "--m"], ["--merchant"]),
+        (["cse", "mastercard", "session", "create", "--merchant", ""], []),
+    ])
+    func nestedGroups(words: [String], expected: [String]) throws {
+        let script = CompletionScripts.script(for: .bash, tree: Self.nested)
+        let dir = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try Self.bashCompletions(words, in: dir, script: script).sorted() == expected)
+    }
+
+    @Test("nested groups in zsh, fish and the man page: every level is named")
+    func nestedGroupsElsewhere() throws {
+        let zsh = CompletionScripts.script(for: .zsh, tree: Self.nested)
+        #expect(zsh.contains("_cse_mastercard_session_create()") && zsh.contains("(create) _cse_mastercard_session_create ;;"))
+        let fish = CompletionScripts.script(for: .fish, tree: Self.nested)
+        #expect(fish.contains("-n '__fish_cse_at \"cse mastercard session\"' -a create"))
+        #expect(fish.contains("-n '__fish_cse_at \"cse mastercard session create\"' -l merchant -x"))
+        let page = ManualPage.mdoc(tree: Self.nested, date: "December 1, 2026")
+        #expect(page.contains("\n.It Nm Cm mastercard Cm session Cm create Fl -merchant Ar id\n"))
+        #expect(page.contains("\n.It Nm Cm session Ar subcommand\n"))
     }
 
     @Test("options are still completed after an option and its value")
@@ -75,20 +138,45 @@ struct CLICompletionTests {
         #expect(try Self.bashCompletions(["cse", "encrypt", "--kid", ""], in: dir) == [])
     }
 
-    @Test("zsh and fish scripts are valid syntax for their shells (zsh -n, fish -n)", arguments: [("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")])
-    func otherShells(shell: String, binary: String) throws {
+    @Test("zsh and fish scripts are generated from the same declarations", arguments: ["zsh", "fish"])
+    func otherShells(shell: String) throws {
         let script = try CommandRunner.run(["--generate-completion-script", shell])
-        #expect(script.status == 0)
-        #expect(script.out.contains("session-id") && script.out.contains("encrypt"))
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            Issue.record("\(binary) is missing (apt-get install \(shell)); only the generation was checked")
-            return
+        #expect(script.status == 0 && script.err.isEmpty)
+        for command in CommandLineTool.commands {
+            #expect(script.out.contains(command.spec.name.split(separator: " ").last.map(String.init) ?? "?"))
+            for option in command.spec.options { #expect(script.out.contains(option.name), "\(shell): --\(option.name)") }
         }
+    }
+
+    /// Checks `text` (written to a file named `name`) with `checker`: exit 0 and no output.
+    static func check(_ text: [UInt8], named name: String, with checker: [String]) throws {
         let dir = try CommandRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try script.stdout.write(to: dir + "/cse.\(shell)")
-        let check = try Shell.run(binary, ["-n", dir + "/cse.\(shell)"])
-        #expect(check.status == 0, "\(shell) -n: \(check.err)")
+        try text.write(to: dir + "/" + name)
+        let result = try Shell.run(checker[0], Array(checker.dropFirst()) + [dir + "/" + name])
+        #expect(result.status == 0 && result.out.isEmpty, "\(checker.joined(separator: " ")) \(name): \(result.out)\(result.err)")
+    }
+
+    @Test("zsh -n accepts the zsh script (the real one and one with nested groups)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (apt-get install zsh)"))
+    func zshSyntax() throws {
+        try Self.check(CommandRunner.run(["--generate-completion-script", "zsh"]).stdout, named: "_cse", with: ["/usr/bin/zsh", "-n"])
+        try Self.check(Array(CompletionScripts.script(for: .zsh, tree: Self.nested).utf8), named: "_cse", with: ["/usr/bin/zsh", "-n"])
+    }
+
+    @Test("fish -n accepts the fish script (the real one and one with nested groups)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (apt-get install fish)"))
+    func fishSyntax() throws {
+        try Self.check(CommandRunner.run(["--generate-completion-script", "fish"]).stdout, named: "cse.fish", with: ["/usr/bin/fish", "-n"])
+        try Self.check(Array(CompletionScripts.script(for: .fish, tree: Self.nested).utf8), named: "cse.fish", with: ["/usr/bin/fish", "-n"])
+    }
+
+    @Test("mandoc -T lint -W style finds nothing in the man page (the real one and one with nested groups)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "needs mandoc (apt-get install mandoc)"))
+    func manualLint() throws {
+        let lint = ["/usr/bin/mandoc", "-T", "lint", "-W", "style"]
+        try Self.check(CommandRunner.run(["--generate-manual"]).stdout, named: "cse.1", with: lint)
+        try Self.check(Array(ManualPage.mdoc(tree: Self.nested).utf8), named: "cse.1", with: lint)
     }
 
     @Test("an unknown shell, a missing one or extra words are usage errors", arguments: [
@@ -106,26 +194,18 @@ struct CLICompletionTests {
         #expect(try CommandRunner.run(["--generate-completion-script=zsh"]).stdout == CommandRunner.run(["--generate-completion-script", "zsh"]).stdout)
     }
 
-    @Test("the man page names every subcommand and option, and mandoc -T lint finds nothing")
+    @Test("the man page names every command and option")
     func manual() throws {
         let page = try CommandRunner.run(["--generate-manual"])
         #expect(page.status == 0)
         #expect(page.out.hasPrefix(".\\\" cse(1)") && page.out.contains("\n.Dt CSE 1\n.Os\n.Sh NAME\n.Nm cse\n"))
         for command in CommandLineTool.commands {
-            #expect(page.out.contains("\n.It Nm Cm \(command.spec.name)"), "documents \(command.spec.name)")
+            let words = command.spec.name.split(separator: " ").joined(separator: " Cm ")
+            #expect(page.out.contains("\n.It Nm Cm \(words)"), "documents \(command.spec.name)")
             for option in command.spec.options {
                 #expect(page.out.contains("Fl -\(option.name)"), "documents \(command.spec.name) --\(option.name)")
             }
         }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc") else {
-            Issue.record("/usr/bin/mandoc is missing (apt-get install mandoc); the page was not linted")
-            return
-        }
-        let dir = try CommandRunner.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try page.stdout.write(to: dir + "/cse.1")
-        let lint = try Shell.run("/usr/bin/mandoc", ["-T", "lint", "-W", "style", dir + "/cse.1"])
-        #expect(lint.status == 0 && lint.out.isEmpty, "mandoc: \(lint.out)\(lint.err)")
     }
 }
 

@@ -1,4 +1,4 @@
-import CSECLI
+@testable import CSECLI
 import Testing
 import TestSupport
 

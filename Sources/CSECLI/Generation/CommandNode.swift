@@ -1,9 +1,9 @@
-/// The `cse` command tree as the generators of completion scripts and the man page see it: the
-/// root (`cse` itself, with `--version` and `-h/--help`), and under it every subcommand of
-/// ``CommandLineTool/commands``, each with the options and positionals of its ``CommandSpec``.
-/// A node with children is a command group; generators walk the tree, so they never list commands
-/// by hand and a new declaration appears in every script and in the manual by itself.
-struct CommandTree: Sendable {
+/// The `cse` command tree materialised for the generators of completion scripts and the man page:
+/// the root (`cse` itself, with `--version`, the generator options and `-h/--help`), the command
+/// groups of ``CommandTree`` (e.g. `cse session`), and every command with the options and
+/// positionals of its ``CommandSpec``. Generators walk these nodes, so they never list commands by
+/// hand: a new declaration appears in every script and in the manual by itself.
+struct CommandNode: Sendable {
     /// The words that reach this node, starting with `cse` (`["cse", "encrypt"]`).
     let path: [String]
     /// One line of help.
@@ -15,7 +15,7 @@ struct CommandTree: Sendable {
     /// The node's positional arguments.
     let positionals: [CommandSpec.Positional]
     /// The subcommands, in `cse --help` order.
-    let children: [CommandTree]
+    let children: [CommandNode]
 
     /// The node's own word (`encrypt`); `cse` for the root.
     var name: String { path[path.count - 1] }
@@ -30,24 +30,34 @@ struct CommandTree: Sendable {
         .flag("generate-manual", help: "Print this manual page (mdoc) to standard output."),
     ]
 
-    /// The tree of ``CommandLineTool/commands``.
-    static var cse: CommandTree {
-        CommandTree(
+    /// The whole tree, from ``CommandTree/children(of:)``.
+    static var cse: CommandNode {
+        CommandNode(
             path: ["cse"], abstract: CommandLineTool.abstract, discussion: "", options: rootOptions,
-            positionals: [],
-            children: CommandLineTool.commands.map { CommandTree(spec: $0.spec, parent: ["cse"]) })
+            positionals: [], children: children(of: []))
     }
 
-    /// A leaf for one declared command.
-    init(spec: CommandSpec, parent: [String]) {
-        self.init(
-            path: parent + [spec.name], abstract: spec.abstract, discussion: spec.discussion,
-            options: spec.options, positionals: spec.positionals, children: [])
+    /// The nodes below the group (or top level) `words`, in declaration order.
+    private static func children(of words: [String]) -> [CommandNode] {
+        CommandTree.children(of: words).map { entry in
+            switch entry {
+            case .command(let command):
+                let spec = command.spec
+                return CommandNode(
+                    path: ["cse"] + spec.name.split(separator: " ").map(String.init), abstract: spec.abstract,
+                    discussion: spec.discussion, options: spec.options, positionals: spec.positionals,
+                    children: [])
+            case .group(let group):
+                return CommandNode(
+                    path: ["cse"] + group.words, abstract: group.abstract, discussion: "", options: [],
+                    positionals: [], children: children(of: group.words))
+            }
+        }
     }
 
     init(
         path: [String], abstract: String, discussion: String, options: [CommandSpec.Option],
-        positionals: [CommandSpec.Positional], children: [CommandTree]
+        positionals: [CommandSpec.Positional], children: [CommandNode]
     ) {
         self.path = path
         self.abstract = abstract
@@ -58,7 +68,7 @@ struct CommandTree: Sendable {
     }
 
     /// This node and every node below it, depth first, parents before children.
-    var allNodes: [CommandTree] { [self] + children.flatMap(\.allNodes) }
+    var allNodes: [CommandNode] { [self] + children.flatMap(\.allNodes) }
 
     /// The words a user can type at this node: options (long and short, with `-h/--help`) and the
     /// names of the subcommands.
