@@ -16,9 +16,13 @@ out=${1:-.build/deb}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-echo "building the release binary with the Swift runtime linked statically"
-swift build -c release --product cse --static-swift-stdlib 2>&1 | tail -1
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/cse"
+# When Package.swift already links `cse` with -static-stdlib (a linker setting of the target), the
+# plain release build is the static one and is reused; otherwise SwiftPM's --static-swift-stdlib.
+static=(--static-swift-stdlib)
+grep -q '"-static-stdlib"' Package.swift && static=()
+echo "building the release binary with the Swift runtime linked statically (${static[*]:-Package.swift linker setting})"
+swift build -c release --product cse "${static[@]}" 2>&1 | tail -1
+bin="$(swift build -c release "${static[@]}" --show-bin-path)/cse"
 
 echo "ldd $bin:"
 ldd "$bin" | sed 's/ (0x[0-9a-f]*)//; s/^/    /'

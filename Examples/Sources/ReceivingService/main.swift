@@ -39,13 +39,17 @@ do {
     // 2. Check the envelope: this session, a fresh 128-bit nonce, a product we know.
     guard payload["clientSessionId"]?.stringValue == arguments[2] else { fail("the payload belongs to another session") }
     guard let nonce = payload["nonce"]?.stringValue, nonce.count == 32, nonce.allSatisfy(\.isHexDigit) else { fail("bad nonce") }
-    guard let productId = payload["paymentProductId"]?.stringValue,
+    // The id is a string ("card") or a Worldline number (1 = Visa, 3 = MasterCard, …); a numbered
+    // card product is checked with the card rules.
+    let values = payload["paymentValues"]?.arrayValue ?? []
+    guard let productId = payload["paymentProductId"]?.stringValue ?? payload["paymentProductId"]?.intValue.map(String.init),
           let product = BuiltinProducts.all.first(where: { $0.id == productId })
+            ?? (Int(productId) != nil && values.contains { $0["key"]?.stringValue == "cardNumber" } ? BuiltinProducts.card : nil)
     else { fail("unknown paymentProductId") }
 
     // 3. Validate the values again, with the product's own rules.
     var request = PaymentRequest(product: product)
-    for entry in payload["paymentValues"]?.arrayValue ?? [] {
+    for entry in values {
         guard let field = entry["key"]?.stringValue, let value = entry["value"]?.stringValue else { fail("bad paymentValues entry") }
         try request.setValue(value, forField: field)
     }
