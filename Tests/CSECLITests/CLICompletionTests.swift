@@ -109,6 +109,16 @@ struct CLICompletionTests {
         #expect(try Self.bashCompletions(words, in: dir, script: script).sorted() == expected)
     }
 
+    @Test("man page text: roff escapes, one sentence per line, at most 80 bytes, tables kept literal")
+    func manualText() {
+        #expect(ManualPage.text(#"C:\dir. .hidden starts a line"#) == "C:\\edir.\n\\&.hidden starts a line")
+        #expect(ManualPage.text("caf\u{E9} \u{2192} ok") == "caf\\[u00E9] \\[u2192] ok")
+        let long = String(repeating: "word ", count: 40)
+        #expect(ManualPage.text(long).split(separator: "\n").allSatisfy { $0.utf8.count <= 80 })
+        #expect(ManualPage.text("Kinds:\n  aps    SDK_TOKEN\n  paysafe  setup\nDone.") == "Kinds:\n.Bd -literal -offset indent\naps    SDK_TOKEN\npaysafe  setup\n.Ed\nDone.")
+        #expect(ManualPage.text("One.\n\n\nTwo.\n") == "One.\n.Pp\nTwo.")
+    }
+
     @Test("nested groups in zsh, fish and the man page: every level is named")
     func nestedGroupsElsewhere() throws {
         let zsh = CompletionScripts.script(for: .zsh, tree: Self.nested)
