@@ -66,7 +66,7 @@ public enum CommandLineTool {
             return ExitCode.success
         case "help":
             guard arguments.count > 1 else { StandardStreams.out(helpText); return ExitCode.success }
-            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
+            guard let command = commands.first(where: { $0.spec.name.isByteEqual(to: arguments[1]) }) else {
                 return usageFailure(UsageError("Unknown subcommand '\(SafeEcho.name(arguments[1]))'."), usage: "cse <subcommand>", helpHint: "cse --help")
             }
             StandardStreams.out(command.spec.helpText)
@@ -74,7 +74,7 @@ public enum CommandLineTool {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
+        guard let command = commands.first(where: { $0.spec.name.isByteEqual(to: first) }) else {
             let what = first.hasPrefix("-")
                 ? "Unknown option '\(first.prefix { $0 == "-" })\(SafeEcho.name(String(first.drop { $0 == "-" })))'."
                 : "Unknown subcommand '\(SafeEcho.name(first))'."
