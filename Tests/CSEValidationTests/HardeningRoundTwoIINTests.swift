@@ -81,3 +81,20 @@ struct HardeningRoundTwoIINIdentifierTests {
         #expect(!table.iinDetails(forPartialNumber: "41000000", allowedProductIDs: many).isAllowedInContext)
     }
 }
+
+/// Issue #13 F06 (the class): an unknown currency code is echoed through the one safe-echo rule.
+@Suite("Hardening round two: unknown currency codes are echoed safely (F06 class)")
+struct HardeningRoundTwoCurrencyEchoTests {
+    @Test("a card number or an ESC sequence given as a currency code is redacted; a plain code is kept")
+    func currencyCodeEcho() throws {
+        for (code, echoed) in [("4111111111111111", "<redacted 16 chars>"), ("\u{1B}[2J", "<redacted 4 chars>"), ("ABC", "ABC")] {
+            do {
+                _ = try Currency.named(code)
+                Issue.record("\(echoed) was accepted")
+            } catch {
+                #expect(error.code == .currencyUnknown)
+                #expect(error.context["code"] == echoed)
+            }
+        }
+    }
+}
