@@ -1,6 +1,6 @@
 extension CommandLineTool {
     /// Every subcommand, in the order `cse --help` lists them.
-    public static let commands: [any CLICommand.Type] = [
+    static let commands: [any CLICommand.Type] = [
         DemoCommand.self,
         SealCommand.self, ValidateCommand.self,
         FormatCommand.self, UnformatCommand.self,
@@ -8,4 +8,9 @@ extension CommandLineTool {
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
         SignCommand.self, VerifyCommand.self,
     ]
+}
+
+extension CommandLineTool {
+    /// Every command group (a command whose name starts with a group's name belongs to it).
+    static let groups: [CommandGroup] = []
 }
