@@ -8,38 +8,30 @@ import Testing
 /// sealed as `1229`. Input that does not fit the mask now fails validation with `length`.
 @Suite("Hardening round two: input longer than the field's mask fails with length, never sealed cut (F09)")
 struct HardeningRoundTwoMaskTests {
-    static let doesNotFit = ["maxLength": ValidationParameter.int(19), "reason": .string("doesNotFitMask")]
-
-    @Test("a 25-digit card number is a length error (reason doesNotFitMask), not its first 19 digits")
-    func longCardNumber() throws {
+    /// Sets the card number and expiry, then expects `field` to fail with exactly one `length`
+    /// error (`reason: doesNotFitMask`, `maxLength`) and the request to be refused by `seal`.
+    static func expectDoesNotFit(cardNumber: String, expiry: String, field: String, maxLength: Int) throws {
         var request = PaymentRequest(product: try product(Fixtures.worldlineCard))
-        // The first 19 digits pass Luhn, so before the fix the request was valid.
-        let first19 = "4111111111111111110"
-        try request.setValue(first19 + "999999", forField: "cardNumber")
-        try request.setValue("12/30", forField: "expiryDate")
-        let errors = request.validate(in: fixedContext())
-        let cardErrors = errors.filter { $0.fieldId == "cardNumber" }
-        #expect(cardErrors.map(\.code) == [.length])
-        #expect(cardErrors.first?.parameters["reason"] == .string("doesNotFitMask"))
-        #expect(cardErrors.first?.parameters["maxLength"] == .int(19))
-        // Sealing refuses it.
+        try request.setValue(cardNumber, forField: "cardNumber")
+        try request.setValue(expiry, forField: "expiryDate")
+        let errors = request.validate(in: fixedContext()).filter { $0.fieldId == field }
+        #expect(errors.map(\.code) == [.length])
+        #expect(errors.first?.parameters["reason"] == .string("doesNotFitMask"))
+        #expect(errors.first?.parameters["maxLength"] == .int(maxLength))
         #expect(throws: CSEError(.paymentsInvalidRequest, "")) {
             try demoSealer().seal(request, clientSessionId: "session")
         }
     }
 
+    @Test("a 25-digit card number is a length error (reason doesNotFitMask), not its first 19 digits")
+    func longCardNumber() throws {
+        // The first 19 digits pass Luhn, so before the fix the request was valid and sealed them.
+        try Self.expectDoesNotFit(cardNumber: "4111111111111111110" + "999999", expiry: "12/30", field: "cardNumber", maxLength: 19)
+    }
+
     @Test("expiry 12/299999 is a length error, not 1229")
     func longExpiry() throws {
-        var request = PaymentRequest(product: try product(Fixtures.worldlineCard))
-        try request.setValue("4111 1111 1111 1111", forField: "cardNumber")
-        try request.setValue("12/299999", forField: "expiryDate")
-        let errors = request.validate(in: fixedContext()).filter { $0.fieldId == "expiryDate" }
-        #expect(errors.map(\.code) == [.length])
-        #expect(errors.first?.parameters["reason"] == .string("doesNotFitMask"))
-        #expect(errors.first?.parameters["maxLength"] == .int(4))
-        #expect(throws: CSEError(.paymentsInvalidRequest, "")) {
-            try demoSealer().seal(request, clientSessionId: "session")
-        }
+        try Self.expectDoesNotFit(cardNumber: "4111 1111 1111 1111", expiry: "12/299999", field: "expiryDate", maxLength: 4)
     }
 
     @Test("input that fits is unchanged: masked, raw, partial groups, a trailing separator")
