@@ -75,7 +75,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
 
     /// The attribute for field `key`, if the account has one.
     public func attribute(forKey key: String) -> AccountOnFileAttribute? {
-        attributes.first { $0.key == key }
+        attributes.first { $0.key.isByteEqual(to: key) }
     }
 
     /// The label shown for the account: the value of the first label-template attribute laid

@@ -37,12 +37,14 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public static let maximumInputLength = 65_536
     /// The longest value the ICU fallback matches, in UTF-16 code units.
     public static let maximumFallbackInputLength = 1_024
-    /// How many ICU backtracking progress reports (one per 10,000 steps, so about 2.5 million
-    /// steps in all) one search on the ICU fallback may take before it stops with
-    /// ``CSEError/Code/regexStepLimitExceeded``. That is enough for quadratic work on a
-    /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports) and ends
-    /// exponential backtracking in tens of milliseconds. Patterns on the built-in engine need no
-    /// such bound: they run in linear time.
+    /// How many ICU backtracking progress reports (one per 10,000 steps, so at most 2.5 million
+    /// steps in all) one search, count or full match on the ICU fallback may take before it stops
+    /// with ``CSEError/Code/regexStepLimitExceeded``. Only step reports count: the search runs in
+    /// a form where ICU never moves the start position itself (see `RegexFoundationEngine`), so
+    /// the per-start-position reports that used to be allowed on top (up to 1,025 more, ≈ 12.75 M
+    /// steps in all; issue #13 F07) no longer exist. That is enough for quadratic work on a
+    /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports).
+    /// Patterns on the built-in engine need no such bound: they run in linear time.
     public static let maximumFallbackProgressReports = 250
 
     /// The pattern as written.
