@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways"]),
+        // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
+        .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEClientAPI"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
     ]
 )
 
