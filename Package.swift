@@ -7,7 +7,7 @@
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
-//     -> CSEHTTP (transport; the platform clients build on it)
+//     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import PackageDescription
 
