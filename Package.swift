@@ -71,8 +71,9 @@ let package = Package(
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "TestSupport"]),
-        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
+//     -> CSEHTTP (the only networking module: HTTP client, libcurl transport, TLS, retries)
+//     -> CSEClientAPI (the Worldline Client API session)
+//     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
     ]
 )
 
