@@ -71,9 +71,8 @@ let package = Package(
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
-//     -> CSEHTTP (the only networking module: HTTP client, libcurl transport, TLS, retries)
-//     -> CSEClientAPI (the Worldline Client API session)
-//     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
+        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
+        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
     ]
 )
 
