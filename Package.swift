@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",
-            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "COpenSSL", "CCSEShims"],
+            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL", "CCSEShims"],
             path: "Benchmarks/cse-bench"
         ),
 
