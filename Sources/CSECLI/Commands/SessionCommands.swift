@@ -133,40 +133,37 @@ struct SessionIINCommand: AsyncCLICommand {
     }
 }
 
-/// `cse session dcc`.
-struct SessionDCCCommand: AsyncCLICommand {
-    static let spec = CommandSpec(
-        name: "session dcc",
-        abstract: "Ask for a currency conversion quote (services/dccrate) for the card number on standard input.",
-        discussion: "Writes the platform's CurrencyConversionResponse {\"dccSessionId\",\"result\",\"proposal\"}.",
-        options: SessionOptions.options(context: .amountOnly)
-            + [.value("product", "ID", help: "The card's payment product id, when known.")])
+/// `cse session dcc` and `cse session surcharge`: a card number on standard input, an amount, one
+/// POST, the platform's response as it came.
+protocol SessionCardServiceCommand: AsyncCLICommand {
+    /// The Client API call.
+    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue
+    var session: SessionOptions { get }
+    var productID: String? { get }
+}
 
-    let session: SessionOptions
-    let productID: String?
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .amountOnly)
-        productID = arguments["product"]
+extension SessionCardServiceCommand {
+    /// The options both commands take.
+    static var cardServiceOptions: [CommandSpec.Option] {
+        SessionOptions.options(context: .amountOnly) + [.value("product", "ID", help: "The card's payment product id, when known.")]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let number = try StandardInputValue.read()
-        let quote = try await session.session().currencyConversionQuote(
-            cardSource: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
-        SessionOutput.write(quote.jsonValue)
+        let client = try session.session()
+        let result = try await Self.call(client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
+        SessionOutput.write(result)
         return ExitCode.success
     }
 }
 
-/// `cse session surcharge`.
-struct SessionSurchargeCommand: AsyncCLICommand {
+/// `cse session dcc`.
+struct SessionDCCCommand: SessionCardServiceCommand {
     static let spec = CommandSpec(
-        name: "session surcharge",
-        abstract: "Ask for the surcharge (services/surchargecalculation) of the card number on standard input.",
-        discussion: "Writes the platform's SurchargeCalculationResponse {\"surcharges\":[…]}.",
-        options: SessionOptions.options(context: .amountOnly)
-            + [.value("product", "ID", help: "The card's payment product id, when known.")])
+        name: "session dcc",
+        abstract: "Ask for a currency conversion quote (services/dccrate) for the card number on standard input.",
+        discussion: "Writes the platform's CurrencyConversionResponse {\"dccSessionId\",\"result\",\"proposal\"}.",
+        options: cardServiceOptions)
 
     let session: SessionOptions
     let productID: String?
@@ -176,12 +173,29 @@ struct SessionSurchargeCommand: AsyncCLICommand {
         productID = arguments["product"]
     }
 
-    func runAsync() async throws(CSEError) -> Int32 {
-        let number = try StandardInputValue.read()
-        let result = try await session.session().surchargeCalculation(
-            cardSource: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
-        SessionOutput.write(result.jsonValue)
-        return ExitCode.success
+    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
+        try await session.currencyConversionQuote(cardSource: card, amount: amount).jsonValue
+    }
+}
+
+/// `cse session surcharge`.
+struct SessionSurchargeCommand: SessionCardServiceCommand {
+    static let spec = CommandSpec(
+        name: "session surcharge",
+        abstract: "Ask for the surcharge (services/surchargecalculation) of the card number on standard input.",
+        discussion: "Writes the platform's SurchargeCalculationResponse {\"surcharges\":[…]}.",
+        options: cardServiceOptions)
+
+    let session: SessionOptions
+    let productID: String?
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        session = try SessionOptions(arguments: arguments, context: .amountOnly)
+        productID = arguments["product"]
+    }
+
+    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
+        try await session.surchargeCalculation(cardSource: card, amount: amount).jsonValue
     }
 }
 

@@ -47,8 +47,8 @@ public struct APIErrorItem: Hashable, Sendable {
     init(_ value: JSONValue, _ reader: ResponseReader) throws(CSEError) {
         let object = try reader.object(value, member: "errors")
         self.init(
-            errorCode: try reader.identifier(object, "errorCode"), category: try reader.optionalString(object, "category"),
-            code: try reader.optionalIdentifier(object, "code"), httpStatusCode: try reader.optionalInt(object, "httpStatusCode"),
+            errorCode: try reader.requiredIdentifier(object, "errorCode"), category: try reader.optionalString(object, "category"),
+            code: try reader.identifier(object, "code"), httpStatusCode: try reader.optionalInt(object, "httpStatusCode"),
             id: try reader.optionalString(object, "id"), message: try reader.optionalString(object, "message") ?? Self.defaultMessage,
             propertyName: try reader.optionalString(object, "propertyName"), retriable: try reader.bool(object, "retriable", default: true))
     }
@@ -78,7 +78,7 @@ public struct APIError: Hashable, Sendable {
         let object = try reader.object(value, member: "error")
         var items: [APIErrorItem] = []
         for element in try reader.optionalArray(object, "errors") ?? [] { items.append(try APIErrorItem(element, reader)) }
-        self.init(errorID: try reader.identifier(object, "errorId"), errors: items)
+        self.init(errorID: try reader.requiredIdentifier(object, "errorId"), errors: items)
     }
 
     /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,

@@ -66,7 +66,7 @@ public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
 
     init(_ value: JSONValue, _ reader: ResponseReader) throws(CSEError) {
         let object = try reader.object(value, member: "paymentProducts")
-        id = try reader.identifier(object, "id")
+        id = try reader.requiredIdentifier(object, "id")
         paymentMethod = try reader.optionalString(object, "paymentMethod")
         paymentProductGroup = try reader.optionalString(object, "paymentProductGroup")
         displayHints = try Self.displayHints(object, reader)

@@ -159,7 +159,7 @@ public struct Surcharge: Hashable, Sendable {
     public let surchargeRate: SurchargeRate?
 
     init(_ object: JSONObject, _ reader: ResponseReader) throws(CSEError) {
-        paymentProductID = try reader.identifier(object, "paymentProductId")
+        paymentProductID = try reader.requiredIdentifier(object, "paymentProductId")
         result = try reader.string(object, "result")
         guard let net = try reader.amount(object, "netAmount"), let surcharge = try reader.amount(object, "surchargeAmount"),
               let total = try reader.amount(object, "totalAmount")

@@ -15,7 +15,7 @@ extension IINDetails {
     public init(clientAPIJSON json: some Collection<UInt8>) throws(CSEError) {
         let reader = ResponseReader(endpoint: "getIINdetails")
         let object = try reader.object(try reader.parse(json), member: "response")
-        guard let productID = try reader.optionalIdentifier(object, "paymentProductId") else {
+        guard let productID = try reader.identifier(object, "paymentProductId") else {
             self = .unknown
             return
         }
@@ -23,7 +23,7 @@ extension IINDetails {
         for element in try reader.optionalArray(object, "coBrands") ?? [] {
             let coBrand = try reader.object(element, member: "coBrands")
             coBrands.append(IINCoBrand(
-                productID: try reader.identifier(coBrand, "paymentProductId"),
+                productID: try reader.requiredIdentifier(coBrand, "paymentProductId"),
                 isAllowedInContext: try reader.bool(coBrand, "isAllowedInContext", default: false),
                 cardType: try reader.optionalString(coBrand, "cardType").map(CardType.init(rawValue:))))
         }
