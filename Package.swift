@@ -7,7 +7,7 @@
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
-//     -> CSEHTTP (transport; the platform clients build on it)
+//     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import PackageDescription
 
@@ -49,14 +49,16 @@ let package = Package(
 
         // MARK: Platform clients (the only modules that do network I/O).
         .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP"]),
+        // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
+        .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",
-            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "COpenSSL", "CCSEShims"],
+            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL", "CCSEShims"],
             path: "Benchmarks/cse-bench"
         ),
 
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
+        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
     ]
 )
 

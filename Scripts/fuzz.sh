@@ -26,9 +26,9 @@ cd "$(dirname "$0")/.."
 # One-time initialisation of Swift globals is not a leak (see Fuzz/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http)
+TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEKit CSECLI CCSEShims CMontgomeryIFMA)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEKit CSECLI CCSEShims CMontgomeryIFMA)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 

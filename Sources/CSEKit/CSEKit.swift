@@ -6,3 +6,4 @@
 @_exported import CSEPayments
 @_exported import CSEGateways
 @_exported import CSEHTTP
+@_exported import CSEClientAPI

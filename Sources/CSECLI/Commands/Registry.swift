@@ -7,10 +7,14 @@ extension CommandLineTool {
         IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
         SignCommand.self, VerifyCommand.self,
+        SessionPublicKeyCommand.self, SessionProductsCommand.self, SessionProductCommand.self, SessionNetworksCommand.self,
+        SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
     ]
 }
 
 extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
-    static let groups: [CommandGroup] = []
+    static let groups: [CommandGroup] = [
+        CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
+    ]
 }
