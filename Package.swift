@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways"]),
+        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP).
+        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEServerAPI"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEServerAPITests", dependencies: ["CSEServerAPI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
     ]
 )
