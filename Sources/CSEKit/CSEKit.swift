@@ -5,4 +5,5 @@
 @_exported import CSEValidation
 @_exported import CSEPayments
 @_exported import CSEGateways
+@_exported import CSEHTTP
 @_exported import CSEServerAPI
