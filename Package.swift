@@ -49,9 +49,11 @@ let package = Package(
 
         // MARK: Platform clients (the only modules that do network I/O).
         .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
-        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP).
-        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEServerAPI"]),
+        // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
+        .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
+        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
+        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "CSEServerAPITests", dependencies: ["CSEServerAPI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "TestSupport"]),
+        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
     ]
 )
 

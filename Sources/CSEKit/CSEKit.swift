@@ -6,4 +6,5 @@
 @_exported import CSEPayments
 @_exported import CSEGateways
 @_exported import CSEHTTP
+@_exported import CSEClientAPI
 @_exported import CSEServerAPI

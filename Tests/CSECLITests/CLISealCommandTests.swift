@@ -29,7 +29,7 @@ struct CLISealCommandTests {
         #expect(header.serialized == #"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":"kid-seal"}"#)
         let payload = try open(jwe)
         #expect(payload["clientSessionId"]?.stringValue == "sess-1")
-        #expect(payload["paymentProductId"]?.stringValue == "card")
+        #expect(payload["paymentProductId"] == .number("1"))  // issue #14: Visa's platform id, not "card"
         #expect(payload["paymentValues"]?.serialized
             == #"[{"key":"cardNumber","value":"4111111111111111"},{"key":"expiryDate","value":"1235"},{"key":"cvv","value":"123"},{"key":"cardholderName","value":"Ada Lovelace"}]"#)
         let meta = try JSONValue.parse(try Base64.decode(try #require(sealed["encodedClientMetaInfo"]?.stringValue)))

@@ -21,7 +21,9 @@ enum GoldenRequests {
     }
     static let cardSession = "c5a1d3f0e4b24e0f9a1b2c3d4e5f6071"
 
-    /// The built-in card product with a stored card: only the CVV (MUST_WRITE) and the name are sent.
+    /// The built-in card product with a stored American Express card: only the CVV (MUST_WRITE)
+    /// and the name are sent. The brand is set, as an account on file's number is obfuscated:
+    /// sealing needs it to name the platform product (2).
     static func accountOnFile() throws -> PaymentRequest {
         let account = AccountOnFile(id: "aof-7", paymentProductId: "card", attributes: [
             AccountOnFileAttribute(key: "cardNumber", value: "************1111", status: .readOnly),
@@ -29,6 +31,7 @@ enum GoldenRequests {
             AccountOnFileAttribute(key: "cvv", value: nil, status: .mustWrite),
         ])
         var request = try PaymentRequest(product: BuiltinProducts.card, accountOnFile: account)
+        request.cardBrand = .americanExpress
         try request.setValue("7373", forField: "cvv")
         try request.setValue(#"Zoë "Z" Ørsted\/ 👍"#, forField: "cardholderName")
         return request

@@ -155,7 +155,8 @@ struct SealingInteropTests {
                 ? ["clientSessionId", "nonce", "paymentProductId", "tokenize", "paymentValues"]
                 : ["clientSessionId", "nonce", "paymentProductId", "accountOnFileId", "paymentValues"]), "jwe \(i)")
             #expect(object["clientSessionId"] == .string("session-\(i)"), "jwe \(i)")
-            #expect(object["paymentProductId"] == (isCard ? .number("1") : .string("card")), "jwe \(i)")
+            // Issue #14: the built-in card product seals the brand's platform id (Amex 2), not "card".
+            #expect(object["paymentProductId"] == (isCard ? .number("1") : .number("2")), "jwe \(i)")
             let values = (object["paymentValues"]?.arrayValue ?? []).map { "\($0["key"]?.stringValue ?? "")=\($0["value"]?.stringValue ?? "")" }
             #expect(values == (isCard ? ["cardNumber=4242424242424242", "expiryDate=1235", "cvv=123"]
                                       : ["cvv=7373", #"cardholderName=Zoë "Z" Ørsted\/ 👍"#]), "jwe \(i)")

@@ -3,9 +3,11 @@ import CSECore
 /// Payment products built into CSEKit, so a demo or a test needs no Client API call. Their JSON
 /// is stored in `Vectors/products/` and embedded byte for byte.
 ///
-/// They are CSEKit's generic definitions, not Worldline products: the ids `card` and
-/// `sepa-direct-debit` are strings, so the encrypted payload carries them as JSON strings (see
-/// ``PaymentRequestSealer``). A Worldline integration loads the real product from the Client API.
+/// They are CSEKit's generic definitions, not Worldline products. A request on ``card`` is sealed
+/// with the platform product id of the card's detected brand (Visa `1`, American Express `2`,
+/// MasterCard `3`, …; see ``PlatformProductIDs``), never the string `card`; a brand without a
+/// platform id is refused. ``sepaDirectDebit`` keeps its string id. A Worldline integration
+/// loads the real product from the Client API.
 public enum BuiltinProducts {
     /// A generic card product (`Vectors/products/card.json`), fields in this order:
     /// - `cardNumber`: required; length 12–19, `luhn`; mask `{{9999}} {{9999}} {{9999}} {{9999}} {{999}}`;
@@ -16,6 +18,9 @@ public enum BuiltinProducts {
     ///   the brand's exact CVC length when the brand is known;
     /// - `cardholderName`: required; length 2–51.
     public static let card: PaymentProduct = load(cardJSON)
+
+    /// The id of ``card`` in its JSON: `card`. Sealing replaces it with the brand's platform id.
+    public static let cardProductID = "card"
 
     /// A generic SEPA direct-debit product (`Vectors/products/sepa-direct-debit.json`):
     /// - `iban`: required; `iban` (registry length, BBAN structure, MOD 97-10);

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 public import CSEValidation
 
 /// Whether a request may change an account-on-file attribute. An open set; the Client API
@@ -95,7 +95,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     /// Worldline test fixture) **or**, when that is absent, from `displayHintsList` (an object, or
     /// an array whose first element with a template is used), where Worldline 4.x reads it
     /// (reference §5, bug §9.9).
-    static func decode(_ value: JSONValue, _ productReader: ProductJSONReader) throws(CSEError) -> AccountOnFile {
+    package static func decode(_ value: JSONValue, _ productReader: ProductJSONReader) throws(CSEError) -> AccountOnFile {
         let object = try productReader.object(value, member: "accountsOnFile")
         guard let id = try productReader.identifier(object, "id") else {
             throw productReader.malformed("an account on file has no id", member: "accountsOnFile.id")

@@ -2,7 +2,7 @@ import CSECore
 
 /// Reads product JSON members with typed errors that say where the problem is (product id,
 /// field id, account on file, member) and never quote a value.
-struct ProductJSONReader {
+package struct ProductJSONReader {
     /// The product id, or `?` while it is not known yet.
     var product: String
     /// The field being read, if any.
@@ -10,7 +10,7 @@ struct ProductJSONReader {
     /// The account on file being read, if any.
     var accountOnFile: String?
 
-    init(product: String = "?", field: String? = nil, accountOnFile: String? = nil) {
+    package init(product: String = "?", field: String? = nil, accountOnFile: String? = nil) {
         self.product = product
         self.field = field
         self.accountOnFile = accountOnFile

@@ -16,10 +16,13 @@ import Glibc
 /// - `paymentValues` holds the non-empty unmasked values in product field order.
 package enum CustomerInputPayload {
     /// The payload bytes. The caller wipes them after use (see ``wipe(_:)``).
-    package static func bytes(for request: PaymentRequest, clientSessionId: String, nonce: String) -> [UInt8] {
+    /// - Parameter productID: The `paymentProductId` to write; the product's id by default (the
+    ///   sealer passes ``PlatformProductIDs/sealedProductID(for:)``).
+    package static func bytes(for request: PaymentRequest, clientSessionId: String, nonce: String,
+                              productID: String? = nil) -> [UInt8] {
         // The plan's fields and the request's values by index: no array of (key, value) pairs.
         let fields = request.product.validationPlan.fields
-        let id = request.product.id
+        let id = productID ?? request.product.id
         let idIsNumber = isCanonicalInteger(id)
         // An exact upper bound, so the payload is written into one allocation that never grows
         // (and so never leaves a copy behind): the fixed member names fit in 128 bytes, each

@@ -62,6 +62,8 @@ public struct PaymentRequestSealer: Sendable {
     /// - Throws: ``CSEError/Code/paymentsInvalidClientSessionId``;
     ///   ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate (unless
     ///   `options.allowInvalidRequest`), naming fields and codes only;
+    ///   ``CSEError/Code/paymentsUnknownCardBrand`` for the built-in card product when the card's
+    ///   brand has no platform product id (``PlatformProductIDs``);
     ///   ``CSEError/Code/paymentsInvalidNonce``; `crypto.randomFailure`; `jwe.tooLarge`.
     public func seal(_ request: PaymentRequest, clientSessionId: String) throws(CSEError) -> SealedPaymentRequest {
         try Self.checkSessionId(clientSessionId)
@@ -75,12 +77,13 @@ public struct PaymentRequestSealer: Sendable {
                                          "codes": errors.map { "\($0.fieldId):\($0.code.rawValue)" }.joined(separator: ",")])
             }
         }
+        let productID = try PlatformProductIDs.sealedProductID(for: request)
         let nonceBytes = try options.nonceSource.generate()
         guard nonceBytes.count == 16 else {
             throw CSEError(.paymentsInvalidNonce, "a nonce must be 16 bytes", context: ["bytes": String(nonceBytes.count)])
         }
         var payload = CustomerInputPayload.bytes(
-            for: request, clientSessionId: clientSessionId, nonce: CustomerInputPayload.hex(nonceBytes))
+            for: request, clientSessionId: clientSessionId, nonce: CustomerInputPayload.hex(nonceBytes), productID: productID)
         defer { CustomerInputPayload.wipe(&payload) }
         let jwe = try encryptor.encrypt(payload)
         return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo)

@@ -1,0 +1,115 @@
+public import CSECore
+
+/// One item of a platform error body (`APIError` in WL-Java; research note §1.5).
+public struct APIErrorItem: Hashable, Sendable {
+    /// The error code; a string on the wire, but some responses write a JSON number.
+    public let errorCode: String
+    /// `DIRECT_PLATFORM_ERROR`, `PAYMENT_PLATFORM_ERROR`, `IO_ERROR`, …
+    public let category: String?
+    /// The deprecated `code` (string or number).
+    public let code: String?
+    /// The HTTP status the platform reports for this item.
+    public let httpStatusCode: Int?
+    /// A short upper-case message id, for example `IIN_NOT_FOUND`.
+    public let id: String?
+    /// The human message; the SDKs' default `This error does not contain a message` when absent.
+    public let message: String
+    /// The request member the error is about, for example `bin`.
+    public let propertyName: String?
+    /// Whether a retry (with a new idempotence key) may succeed; `true` when absent, as the SDKs
+    /// default it.
+    public let retriable: Bool
+
+    /// The SDKs' message for an item without one.
+    public static let defaultMessage = "This error does not contain a message"
+
+    /// Creates an item.
+    public init(errorCode: String, category: String? = nil, code: String? = nil, httpStatusCode: Int? = nil,
+                id: String? = nil, message: String = APIErrorItem.defaultMessage, propertyName: String? = nil,
+                retriable: Bool = true)
+    {
+        self.errorCode = errorCode
+        self.category = category
+        self.code = code
+        self.httpStatusCode = httpStatusCode
+        self.id = id
+        self.message = message
+        self.propertyName = propertyName
+        self.retriable = retriable
+    }
+
+    /// Decodes one item. `errorCode` is required.
+    /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
+    public init(jsonValue: JSONValue) throws(CSEError) {
+        try self.init(jsonValue, ResponseReader(endpoint: "error"))
+    }
+
+    init(_ value: JSONValue, _ reader: ResponseReader) throws(CSEError) {
+        let object = try reader.object(value, member: "errors")
+        self.init(
+            errorCode: try reader.identifier(object, "errorCode"), category: try reader.optionalString(object, "category"),
+            code: try reader.optionalIdentifier(object, "code"), httpStatusCode: try reader.optionalInt(object, "httpStatusCode"),
+            id: try reader.optionalString(object, "id"), message: try reader.optionalString(object, "message") ?? Self.defaultMessage,
+            propertyName: try reader.optionalString(object, "propertyName"), retriable: try reader.bool(object, "retriable", default: true))
+    }
+}
+
+/// A platform error body: `{"errorId":"…","errors":[…]}` (WL-Java `ErrorResponse`).
+public struct APIError: Hashable, Sendable {
+    /// The platform's id of this occurrence, for support requests.
+    public let errorID: String
+    /// The items, in the order given.
+    public let errors: [APIErrorItem]
+
+    /// Creates an error body.
+    public init(errorID: String, errors: [APIErrorItem]) {
+        self.errorID = errorID
+        self.errors = errors
+    }
+
+    /// Decodes an error body. `errorId` is required; `errors` may be absent (empty).
+    /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
+    public init(json: some Collection<UInt8>) throws(CSEError) {
+        let reader = ResponseReader(endpoint: "error")
+        try self.init(try reader.parse(json), reader)
+    }
+
+    init(_ value: JSONValue, _ reader: ResponseReader) throws(CSEError) {
+        let object = try reader.object(value, member: "error")
+        var items: [APIErrorItem] = []
+        for element in try reader.optionalArray(object, "errors") ?? [] { items.append(try APIErrorItem(element, reader)) }
+        self.init(errorID: try reader.identifier(object, "errorId"), errors: items)
+    }
+
+    /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,
+    /// `propertyName` and `retriable`, joined by `,` in item order (an absent value is empty).
+    /// Messages are left out: the platform may echo request input in them.
+    public var context: [String: String] {
+        [
+            "errorId": Self.echo(errorID),
+            "errorCode": errors.map { Self.echo($0.errorCode) }.joined(separator: ","),
+            "id": errors.map { Self.echo($0.id ?? "") }.joined(separator: ","),
+            "propertyName": errors.map { Self.echo($0.propertyName ?? "") }.joined(separator: ","),
+            "retriable": errors.map { $0.retriable ? "true" : "false" }.joined(separator: ","),
+        ]
+    }
+
+    /// A platform token made safe to echo: printable ASCII (others become `?`), at most 64
+    /// characters, and redacted when it holds a run of 12 or more digits (spaces between them
+    /// included), which could be a card number. Error codes (`50001111`) and error ids (UUIDs)
+    /// pass unchanged.
+    static func echo(_ text: String) -> String {
+        var run = 0
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x30 && scalar.value <= 0x39 {
+                run += 1
+                if run >= 12 { return SecretMasking.redact(text) }
+            } else if scalar != " " {
+                run = 0
+            }
+        }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(64).map {
+            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "," ? $0 : "?"
+        }))
+    }
+}

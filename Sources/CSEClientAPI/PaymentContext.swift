@@ -1,0 +1,107 @@
+public import CSECore
+
+/// An amount in minor units of a currency (`amountOfMoney`; the Connect reference limits the
+/// amount to 12 digits and the currency to ISO 4217 alpha-3).
+public struct AmountOfMoney: Hashable, Sendable, CustomStringConvertible {
+    /// The amount in minor units (cents), 0 … 999 999 999 999.
+    public let amount: Int64
+    /// The ISO 4217 alphabetic currency code, for example `EUR`.
+    public let currencyCode: String
+
+    /// Creates an amount.
+    /// - Throws: ``CSEError/Code/clientAPIInvalidContext`` for a negative or 13-digit amount, or a
+    ///   currency that is not three upper-case ASCII letters.
+    public init(amount: Int64, currencyCode: String) throws(CSEError) {
+        guard (0...999_999_999_999).contains(amount) else {
+            throw CSEError(.clientAPIInvalidContext, "the amount must be 0 to 12 digits of minor units", context: ["member": "amount"])
+        }
+        guard PaymentContext.isUpperLetters(currencyCode, count: 3) else {
+            throw CSEError(.clientAPIInvalidContext, "the currency code must be three upper-case letters (ISO 4217)",
+                           context: ["member": "currencyCode"])
+        }
+        self.amount = amount
+        self.currencyCode = currencyCode
+    }
+
+    /// `{"amount":1000,"currencyCode":"EUR"}` (the amount a JSON number, as WL-JS and
+    /// WL-Android send it).
+    public var jsonValue: JSONValue {
+        .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))]))
+    }
+
+    /// `1000 EUR`.
+    public var description: String { "\(amount) \(currencyCode)" }
+}
+
+/// What a product list, product, IIN lookup or network list is asked for: the amount, the
+/// customer's country and whether the payment recurs or is paid in instalments (WL-Android
+/// `PaymentContext`; research note §1.3).
+public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
+    /// The amount and currency.
+    public let amountOfMoney: AmountOfMoney
+    /// The customer's country, ISO 3166-1 alpha-2, for example `NL`.
+    public let countryCode: String
+    /// Whether the payment is recurring.
+    public let isRecurring: Bool
+    /// Whether the payment is paid in instalments.
+    public let isInstallments: Bool
+
+    /// Creates a context.
+    /// - Throws: ``CSEError/Code/clientAPIInvalidContext`` for a country that is not two
+    ///   upper-case ASCII letters.
+    public init(amountOfMoney: AmountOfMoney, countryCode: String, isRecurring: Bool = false,
+                isInstallments: Bool = false) throws(CSEError)
+    {
+        guard Self.isUpperLetters(countryCode, count: 2) else {
+            throw CSEError(.clientAPIInvalidContext, "the country code must be two upper-case letters (ISO 3166-1)",
+                           context: ["member": "countryCode"])
+        }
+        self.amountOfMoney = amountOfMoney
+        self.countryCode = countryCode
+        self.isRecurring = isRecurring
+        self.isInstallments = isInstallments
+    }
+
+    /// Creates a context from an amount in minor units and a currency.
+    /// - Throws: ``CSEError/Code/clientAPIInvalidContext``.
+    public init(amount: Int64, currencyCode: String, countryCode: String, isRecurring: Bool = false,
+                isInstallments: Bool = false) throws(CSEError)
+    {
+        try self.init(amountOfMoney: try AmountOfMoney(amount: amount, currencyCode: currencyCode),
+                      countryCode: countryCode, isRecurring: isRecurring, isInstallments: isInstallments)
+    }
+
+    /// The query of the product calls, in the order WL-JS writes it: `countryCode`,
+    /// `currencyCode`, `amount` (minor units, also when 0), `isRecurring` (`true`/`false`); then
+    /// `isInstallments` only when `true` (the SDKs never send it).
+    public var queryItems: [(name: String, value: String)] {
+        var items = [("countryCode", countryCode), ("currencyCode", amountOfMoney.currencyCode),
+                     ("amount", String(amountOfMoney.amount)), ("isRecurring", isRecurring ? "true" : "false")]
+        if isInstallments { items.append(("isInstallments", "true")) }
+        return items.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The IIN request's `paymentContext`: `{"amountOfMoney":{…},"countryCode":"NL",
+    /// "isRecurring":false,"isInstallments":false}` with JSON numbers and Booleans (WL-JS,
+    /// WL-Android and the Connect reference; not WL-Swift's strings).
+    public var jsonValue: JSONValue {
+        .object(JSONObject([
+            ("amountOfMoney", amountOfMoney.jsonValue), ("countryCode", .string(countryCode)),
+            ("isRecurring", .bool(isRecurring)), ("isInstallments", .bool(isInstallments)),
+        ]))
+    }
+
+    /// The cache key part: `<amount>_<currency>_<country>_<recurring>_<installments>`.
+    var cacheKey: String {
+        "\(amountOfMoney.amount)_\(amountOfMoney.currencyCode)_\(countryCode)_\(isRecurring ? 1 : 0)_\(isInstallments ? 1 : 0)"
+    }
+
+    /// `1000 EUR NL recurring`.
+    public var description: String {
+        "\(amountOfMoney) \(countryCode)" + (isRecurring ? " recurring" : "") + (isInstallments ? " installments" : "")
+    }
+
+    static func isUpperLetters(_ text: String, count: Int) -> Bool {
+        text.utf8.count == count && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+}

@@ -1,0 +1,87 @@
+public import CSECore
+
+/// A wallet product the host might be able to use: its id and the card networks it names.
+public struct WalletProduct: Hashable, Sendable {
+    /// `302` (Apple Pay) or `320` (Google Pay).
+    public let productID: String
+    /// The networks from `paymentProduct302SpecificData` / `paymentProduct320SpecificData`.
+    public let networks: [String]
+
+    /// Creates a description.
+    public init(productID: String, networks: [String]) {
+        self.productID = productID
+        self.networks = networks
+    }
+}
+
+/// The product rules the Worldline SDKs apply to what the platform returns (research note §1.6).
+///
+/// - Products `117` (Maestro), `5700` (Intersolve), `5772` (Sodexo Sport & Culture) and `5784`
+///   (VVV Giftcard) cannot be sent in encrypted customer input (WL-Swift CHANGELOG 4.2.0): they
+///   are dropped from lists, and asking for one fails with
+///   ``CSEError/Code/clientAPIProductUnavailable`` without a call.
+/// - Wallet products (`302` Apple Pay, `320` Google Pay) are kept only when
+///   ``isWalletAvailable`` says the host can use them. The default says no: a Linux host has no
+///   wallet.
+/// - The list keeps the platform's order; product fields are sorted by display order when the
+///   product is loaded (``PaymentProduct``), with `expiryDate` list → text and the SDK default
+///   masks.
+public struct ProductRules: Sendable {
+    /// The ids the SDKs refuse.
+    public static let unsupportedProductIDs: Set<String> = ["117", "5700", "5772", "5784"]
+    /// Apple Pay and Google Pay.
+    public static let walletProductIDs: Set<String> = ["302", "320"]
+
+    /// Decides whether a wallet product is usable on this host.
+    public var isWalletAvailable: @Sendable (WalletProduct) -> Bool
+
+    /// Creates rules.
+    /// - Parameter isWalletAvailable: The wallet predicate; default "never available".
+    public init(isWalletAvailable: @escaping @Sendable (WalletProduct) -> Bool = { _ in false }) {
+        self.isWalletAvailable = isWalletAvailable
+    }
+
+    /// The SDKs' rules, with no wallet available.
+    public static let `default` = ProductRules()
+
+    /// The list without the unsupported products and the wallets this host cannot use.
+    public func filter(_ products: BasicPaymentProducts) -> BasicPaymentProducts {
+        BasicPaymentProducts(paymentProducts: products.paymentProducts.filter { product in
+            if Self.unsupportedProductIDs.contains(product.id) { return false }
+            if Self.walletProductIDs.contains(product.id) { return isWalletAvailable(Self.wallet(product)) }
+            return true
+        })
+    }
+
+    /// Refuses, before any call, a product id the SDKs refuse.
+    /// - Throws: ``CSEError/Code/clientAPIProductUnavailable``, or
+    ///   ``CSEError/Code/clientAPIInvalidArgument`` for an empty id or one with characters other
+    ///   than letters, digits, `-` and `_`.
+    public func checkRequestable(productID: String) throws(CSEError) {
+        guard !productID.isEmpty, productID.utf8.count <= 64,
+              productID.utf8.allSatisfy({ ($0 &- 0x30 < 10) || (($0 | 0x20) &- 0x61 < 26) || $0 == 0x2D || $0 == 0x5F })
+        else {
+            throw CSEError(.clientAPIInvalidArgument, "a product id is 1 to 64 letters, digits, '-' or '_'")
+        }
+        if Self.unsupportedProductIDs.contains(productID) {
+            throw CSEError(.clientAPIProductUnavailable,
+                           "this product cannot be used for encrypted customer input (the Worldline SDKs refuse it)",
+                           context: ["product": productID])
+        }
+    }
+
+    /// Refuses a wallet product this host cannot use (checked once its networks are known).
+    /// - Throws: ``CSEError/Code/clientAPIProductUnavailable``.
+    public func checkWallet(_ product: BasicPaymentProduct) throws(CSEError) {
+        guard Self.walletProductIDs.contains(product.id) else { return }
+        guard isWalletAvailable(Self.wallet(product)) else {
+            throw CSEError(.clientAPIProductUnavailable, "the wallet product is not available on this host",
+                           context: ["product": product.id])
+        }
+    }
+
+    static func wallet(_ product: BasicPaymentProduct) -> WalletProduct {
+        let data = product.id == "302" ? product.paymentProduct302SpecificData : product.paymentProduct320SpecificData
+        return WalletProduct(productID: product.id, networks: data?.networks ?? [])
+    }
+}
