@@ -1,5 +1,6 @@
 public import CSECore
 public import CSEPayments
+import CSEValidation
 
 extension PaymentProduct {
     /// The product as the Client API writes it, after the product rules: fields in display

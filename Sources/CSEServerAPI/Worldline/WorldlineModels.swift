@@ -1,49 +1,5 @@
 public import CSECore
 
-/// The result of CreateSession (`SessionResponse` of the Worldline server API): what the client
-/// needs to call the Client API, and the tokens the platform did not accept.
-public struct WorldlineSession: Hashable, Sendable, CustomStringConvertible {
-    /// The client session id (a bearer credential of the Client API; never printed by
-    /// ``description``).
-    public let clientSessionID: String
-    /// The customer id, part of every Client API path.
-    public let customerID: String
-    /// The Client API base URL, data-centre specific; use it as given.
-    public let clientAPIURL: String
-    /// The asset (logo) base URL.
-    public let assetURL: String
-    /// Tokens of the request that the platform did not accept.
-    public let invalidTokens: [String]
-
-    /// Creates a session result.
-    public init(clientSessionID: String, customerID: String, clientAPIURL: String, assetURL: String, invalidTokens: [String] = []) {
-        self.clientSessionID = clientSessionID
-        self.customerID = customerID
-        self.clientAPIURL = clientAPIURL
-        self.assetURL = assetURL
-        self.invalidTokens = invalidTokens
-    }
-
-    /// Decodes a `SessionResponse`.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming a missing member.
-    public init(response: JSONObject) throws(CSEError) {
-        func member(_ name: String) throws(CSEError) -> String {
-            guard let value = response[name]?.stringValue, !value.isEmpty else {
-                throw ServerJSON.missing(name, platform: "worldline")
-            }
-            return value
-        }
-        let invalid = response["invalidTokens"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        self.init(clientSessionID: try member("clientSessionId"), customerID: try member("customerId"),
-                  clientAPIURL: try member("clientApiUrl"), assetURL: try member("assetUrl"), invalidTokens: invalid)
-    }
-
-    /// The customer id and URLs; the session id is redacted.
-    public var description: String {
-        "WorldlineSession(customerId: \(customerID), clientApiUrl: \(clientAPIURL), clientSessionId: \(SecretMasking.redact(clientSessionID)))"
-    }
-}
-
 /// A CreatePayment request with client-side encrypted card data.
 public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// The compact JWE from sealing (`cse seal`, ``PaymentRequestSealer``).
