@@ -7,10 +7,21 @@ extension CommandLineTool {
         IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
         SignCommand.self, VerifyCommand.self,
+        WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self,
+        WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
+        APSSDKTokenCommand.self,
+        MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
+        PaysafeTokenCommand.self,
     ]
 }
 
 extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
-    static let groups: [CommandGroup] = []
+    static let groups: [CommandGroup] = [
+        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
+        CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),
+        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls."),
+        CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
+        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens."),
+    ]
 }
