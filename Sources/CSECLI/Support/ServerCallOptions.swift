@@ -60,7 +60,7 @@ struct ServerCallOptions: Sendable {
             return try CredentialsDocument(bytes: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }
         var bytes = try Files.read(credentialsSpec, limit: CredentialsDocument.maximumByteCount)
-        defer { ServerSecretFile.wipe(&bytes) }
+        defer { SecureBytes.wipe(&bytes) }
         return try CredentialsDocument(bytes: bytes)
     }
 
@@ -84,20 +84,12 @@ struct ServerCallOptions: Sendable {
 enum ServerSecretFile {
     static func read(_ path: String) throws(CSEError) -> SecureBytes {
         var bytes = try Files.read(path, limit: 4096)
-        defer { wipe(&bytes) }
+        defer { SecureBytes.wipe(&bytes) }
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
         guard end > 0 else { throw CSEError(.cliCredentials, "the secret file is empty", context: ["path": path]) }
         return SecureBytes(bytes[..<end])
-    }
-
-    /// Zeroes bytes with `explicit_bzero`, which the optimiser keeps.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            explicit_bzero(base, buffer.count)
-        }
     }
 
     /// Writes a JSON value and a newline to standard output.

@@ -1,8 +1,5 @@
 public import CSECore
 public import CSECrypto
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The Amazon Payment Services (PayFort) request and response signature.
 ///
@@ -143,13 +140,8 @@ public enum APSSignature {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// Zeroes the bytes with `explicit_bzero`, which the optimiser cannot drop.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            explicit_bzero(base, buffer.count)
-        }
-    }
+    /// Zeroes the bytes in a way the optimiser cannot drop (``SecureBytes/wipe(_:)``).
+    static func wipe(_ bytes: inout [UInt8]) { SecureBytes.wipe(&bytes) }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -1,8 +1,5 @@
 public import CSECore
 public import CSECrypto
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A credentials file: one flat JSON object (RFC 8259) whose members are all strings, such as
 /// `{"merchantId":"1234","apiKeyId":"…","secretApiKey":"…"}`.
@@ -183,13 +180,5 @@ public struct CredentialsDocument: Sendable {
             }
             return value
         }
-    }
-}
-
-/// Wipes an array with `explicit_bzero`, a zeroing the optimiser keeps.
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        explicit_bzero(base, buffer.count)
     }
 }

@@ -1,4 +1,5 @@
 import CSECore
+import CSECrypto
 import CSEGateways
 import CSEHTTP
 import CSEServerAPI
@@ -123,7 +124,7 @@ struct MastercardSessionUpdateCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 1 << 20)
-        defer { ServerSecretFile.wipe(&input) }
+        defer { SecureBytes.wipe(&input) }
         let update = try GatewayMap(parsing: input)
         ServerSecretFile.print(try await parsed.client().updateSession(id: sessionID, with: update).maskedJSON)
         return ExitCode.success
@@ -182,7 +183,7 @@ struct PaysafeTokenCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
-        defer { ServerSecretFile.wipe(&input) }
+        defer { SecureBytes.wipe(&input) }
         guard case .object(let object) = try JSONValue.parse(input) else {
             throw CSEError(.cliNotAnObject, "the card must be a JSON object")
         }

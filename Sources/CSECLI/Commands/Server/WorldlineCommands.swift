@@ -121,7 +121,7 @@ struct WorldlineSignCommand: CLICommand {
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
         var input = try Files.readStandardInput(limit: 1 << 20)
-        defer { ServerSecretFile.wipe(&input) }
+        defer { SecureBytes.wipe(&input) }
         guard let text = String(validating: input, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")
         }
