@@ -63,9 +63,12 @@ enum MastercardCommandSupport {
         let options: ServerCallOptions
         let region: MastercardRegion
         let apiVersion: Int
+        /// The `ID` positional of `update` and `get`.
+        let sessionID: String
 
         init(_ arguments: ParsedArguments) throws(UsageError) {
             options = try ServerCallOptions(arguments: arguments)
+            sessionID = arguments.positionals.first ?? ""
             do throws(CSEError) { region = try MastercardRegion(name: arguments["region"] ?? "mtf") } catch {
                 throw UsageError("The value for '--region' must be one of ap, eu, na, in, cn, mtf, ksa.")
             }
@@ -115,18 +118,14 @@ struct MastercardSessionUpdateCommand: AsyncCLICommand {
         positionals: [.init("ID", help: "The session id.")])
 
     let parsed: MastercardCommandSupport.Parsed
-    let sessionID: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        parsed = try MastercardCommandSupport.Parsed(arguments)
-        sessionID = arguments.positionals[0]
-    }
+    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 1 << 20)
         defer { SecureBytes.wipe(&input) }
         let update = try GatewayMap(parsing: input)
-        ServerSecretFile.print(try await parsed.client().updateSession(id: sessionID, with: update).maskedJSON)
+        ServerSecretFile.print(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
         return ExitCode.success
     }
 }
@@ -141,15 +140,11 @@ struct MastercardSessionGetCommand: AsyncCLICommand {
         positionals: [.init("ID", help: "The session id.")])
 
     let parsed: MastercardCommandSupport.Parsed
-    let sessionID: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        parsed = try MastercardCommandSupport.Parsed(arguments)
-        sessionID = arguments.positionals[0]
-    }
+    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        ServerSecretFile.print(try await parsed.client().retrieveSession(id: sessionID).maskedJSON)
+        ServerSecretFile.print(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
         return ExitCode.success
     }
 }
