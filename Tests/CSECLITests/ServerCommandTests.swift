@@ -215,6 +215,28 @@ struct ServerCommandTests {
         for run in [result, wrong, badKey] { Self.checkCanaries(run) }
     }
 
+    @Test("--ca-file trusts the test CA over TLS (an unrelated CA fails with http.tls); --timeout ends a slow call with http.timeout")
+    func tlsAndTimeout() throws {
+        let ca = try TestCA()
+        let other = try TestCA(commonName: "Unrelated CA")
+        defer { ca.remove(); other.remove() }
+        let server = try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", "worldline", "--secret-api-key", Self.worldlineSecret],
+                                          tls: try ca.issueServerCertificate())
+        defer { server.stop() }
+        let credentials = try Self.worldlineCredentials()
+        let trusted = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+                                             "--ca-file", ca.certificatePath])
+        #expect(trusted.status == 0, "\(trusted.err)")
+        let untrusted = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+                                               "--ca-file", other.certificatePath])
+        #expect(untrusted.status == 1 && untrusted.err.contains("http.tls"))
+        try server.enqueue(.delay(milliseconds: 4000))
+        let slow = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+                                          "--ca-file", ca.certificatePath, "--timeout", "1"])
+        #expect(slow.status == 1 && slow.err.contains("http.timeout"), "\(slow.err)")
+        for run in [trusted, untrusted, slow] { Self.checkCanaries(run) }
+    }
+
     @Test("help lists the server command groups")
     func help() throws {
         let top = try CommandRunner.run(["--help"])
