@@ -7,7 +7,7 @@
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
-//     -> CSEHTTP (transport; the platform clients build on it)
+//     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import PackageDescription
 
@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",
-            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "COpenSSL", "CCSEShims"],
+            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL", "CCSEShims"],
             path: "Benchmarks/cse-bench"
         ),
 
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEServerAPITests", dependencies: ["CSEServerAPI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "TestSupport"]),
+        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
         .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
     ]
 )

@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 # One-time initialisation of Swift globals is not a leak (see Fuzz/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential)
+TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential client-api)
 BUILD=.build/fuzz
 MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSECLI CCSEShims CMontgomeryIFMA)
 

@@ -98,7 +98,7 @@ func machineDescription() -> String {
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 let definitions = CryptoSuite.definitions + PayloadSuite.definitions + EncodingSuite.definitions
-    + ValidationSuite.definitions + CardRequestSuite.definitions + PaymentsSuite.definitions
+    + ValidationSuite.definitions + CardRequestSuite.definitions + PaymentsSuite.definitions + ClientAPISuite.definitions
 
 if options.list {
     for definition in definitions { print(definition.name) }

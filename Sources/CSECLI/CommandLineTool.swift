@@ -43,13 +43,15 @@ extension AsyncCLICommand {
 
 /// Waits on a semaphore for an async body run as a task.
 enum AsyncBridge {
-    private final class Outcome: @unchecked Sendable {
+    private final class Outcome<T>: @unchecked Sendable {
         // Written once by the task before it signals; read after the wait returns.
-        var result: Result<Int32, CSEError> = .success(ExitCode.failure)
+        var result: Result<T, CSEError> = .failure(CSEError(.init("cli.internal"), "the task did not finish"))
     }
 
-    static func wait(_ body: @escaping @Sendable () async throws(CSEError) -> Int32) throws(CSEError) -> Int32 {
-        let outcome = Outcome()
+    /// Runs `body` as a task and returns its result (also for a synchronous command that makes
+    /// one network call before its batch, such as `cse seal --session --lines`).
+    static func wait<T>(_ body: @escaping @Sendable () async throws(CSEError) -> T) throws(CSEError) -> T {
+        let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         Task {
             do throws(CSEError) {

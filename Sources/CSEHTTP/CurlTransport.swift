@@ -118,7 +118,7 @@ enum DedicatedThread {
 }
 
 /// One attempt: the owner of one libcurl easy handle, the multi handle that drives it, the
-/// request header list and a copy of the request body. Created on the calling task, run on one
+/// request header list and a copy of the request body (cleansed in `deinit`). Created on the calling task, run on one
 /// dedicated thread; only ``cancel()`` is called from elsewhere (it touches the atomic flag and
 /// the thread-safe `curl_multi_wakeup`).
 final class CurlAttempt: @unchecked Sendable {
@@ -159,7 +159,15 @@ final class CurlAttempt: @unchecked Sendable {
         curl_multi_remove_handle(multi, easy)
         curl_easy_cleanup(easy)
         curl_multi_cleanup(multi)
+        // Header lines hold the Authorization value: cleansed before libcurl frees them.
+        var node = headerList
+        while let current = node {
+            if let line = current.pointee.data { OPENSSL_cleanse(line, strlen(line)) }
+            node = current.pointee.next
+        }
         curl_slist_free_all(headerList)
+        // The body may carry card digits (getIINdetails, surcharge): cleansed before it is freed.
+        OPENSSL_cleanse(requestBody.baseAddress, requestBody.count)
         requestBody.deallocate()
     }
 
@@ -229,19 +237,17 @@ final class CurlAttempt: @unchecked Sendable {
         try check(ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, userData), CURLOPT_XFERINFODATA)
         try set(CURLOPT_NOPROGRESS, 0)
 
-        let hasBody = !request.body.isEmpty
-        switch request.method {
-        case .get:
+        // GET and DELETE without a body send no Content-Length; every other request (POST, PUT,
+        // and a GET or DELETE that has a body) sends its body with a Content-Length, even 0.
+        if request.body.isEmpty && (request.method == .get || request.method == .delete) {
             try set(CURLOPT_HTTPGET, 1)
-        case .delete where !hasBody:
-            try set(CURLOPT_HTTPGET, 1)
-            try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
-        default:
+        } else {
             try set(CURLOPT_POST, 1)
             try check(ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
             try check(ccurl_setopt_pointer(easy, CURLOPT_POSTFIELDS, requestBody.baseAddress), CURLOPT_POSTFIELDS)
-            if request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
         }
+        if request.method != .get && request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
+        if request.method == .get && !request.body.isEmpty { try set(CURLOPT_CUSTOMREQUEST, "GET") }
 
         var lines: [String] = []
         for (name, value) in request.headers {
@@ -356,7 +362,10 @@ final class CurlAttempt: @unchecked Sendable {
         case CURLE_PEER_FAILED_VERIFICATION:
             var verify = 0
             _ = ccurl_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verify)
-            if verify == 0 {
+            // libcurl (7.88, OpenSSL backend) checks the host name before it reads OpenSSL's verify
+            // result, and starts from 1 (`!X509_V_OK`): 0 or 1 here means the chain verified, or was
+            // never consulted because the name check failed first. Both are the name check.
+            if verify == 0 || verify == 1 {
                 return CSEError(.httpTLS, "the server certificate does not match the host name", context: context)
             }
             let reason = String(cString: X509_verify_cert_error_string(verify))

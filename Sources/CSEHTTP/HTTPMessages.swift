@@ -9,8 +9,9 @@ public enum HTTPRetryPolicy: Sendable, Hashable {
     case idempotent
 }
 
-/// One HTTP request.
-public struct HTTPRequest: Sendable {
+/// One HTTP request. Its ``description`` shows the method, the URL without its query and the
+/// header names, never a header value or the body.
+public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// The method.
     public var method: HTTPMethod
     /// The target; checked (https, or http to loopback) when it was parsed.
@@ -32,10 +33,16 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.retry = retry ?? (method == .get ? .idempotent : .never)
     }
+
+    /// `METHOD url-without-query (header names; n-byte body)`.
+    public var description: String {
+        "\(method) \(url) (\(headers.map(\.name).joined(separator: ", ")); \(body.count)-byte body)"
+    }
 }
 
-/// One HTTP response: any status, including 4xx and 5xx.
-public struct HTTPResponse: Sendable {
+/// One HTTP response: any status, including 4xx and 5xx. Its ``description`` shows the status,
+/// the header names and the body size, never a value or the body.
+public struct HTTPResponse: Sendable, CustomStringConvertible {
     /// The status code (RFC 9110 §15).
     public let status: Int
     /// The header fields of the final response, in order.
@@ -52,6 +59,11 @@ public struct HTTPResponse: Sendable {
 
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200...299).contains(status) }
+
+    /// `status (header names; n-byte body)`.
+    public var description: String {
+        "\(status) (\(headers.map(\.name).joined(separator: ", ")); \(body.count)-byte body)"
+    }
 }
 
 /// One attempt, no retries. An implementation must honour `timeout` (the whole attempt:

@@ -1,4 +1,5 @@
 import CSECore
+import CSEValidation
 import Foundation
 import Testing
 import TestSupport
@@ -15,8 +16,18 @@ struct CLIBatchSealTests {
         let failureKey: String?
     }
 
-    /// A Luhn-valid 16-digit Visa number from the seeded generator.
+    /// A Luhn-valid 16-digit Visa number from the seeded generator. Issue #14: `builtin:card`
+    /// seals the detected brand's platform product id, and a `4…` number another brand claims
+    /// (Elo) has none, so numbers that do not detect as Visa are skipped.
     static func pan(_ rng: inout SplitMix64) -> String {
+        while true {
+            let candidate = luhnNumber(&rng)
+            if CardBrandTable.embedded.brand(forPartialNumber: candidate) == .visa { return candidate }
+        }
+    }
+
+    /// A Luhn-valid 16-digit number starting with 4.
+    static func luhnNumber(_ rng: inout SplitMix64) -> String {
         var digits = [4] + (0..<14).map { _ in Int(rng.next() % 10) }
         var sum = 0
         for (index, digit) in digits.reversed().enumerated() {

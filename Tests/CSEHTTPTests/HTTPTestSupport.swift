@@ -48,3 +48,20 @@ func caught<T>(_ body: () async throws(CSEError) -> T) async -> CSEError? {
         return error
     }
 }
+
+/// Polls the emulator's log until it holds `count` requests; at most 400 polls of 50 ms.
+func waitForRequests(_ server: LoopbackEmulator, count: Int) async throws -> Bool {
+    for _ in 0..<400 {
+        if try server.requests().count >= count { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+}
+
+/// A port on 127.0.0.1 with nothing listening: an emulator's, after it stopped.
+func closedLoopbackPort() throws -> Int {
+    let server = try LoopbackEmulator()
+    let port = server.port
+    server.stop()
+    return port
+}

@@ -84,3 +84,19 @@ struct TransportSmokeTests {
         }
     }
 }
+
+@Suite("CurlTransport: a body is never dropped silently")
+struct TransportBodyTests {
+    @Test("a GET or DELETE with a body sends it with its method")
+    func bodyOnGet() async throws {
+        try await withEmulator { (server) async throws in
+            let client = try loopbackClient()
+            let url = try HTTPURL(server.baseURL + "/echo")
+            _ = try await client.send(HTTPRequest(method: .get, url: url, body: Array("g".utf8)))
+            _ = try await client.send(HTTPRequest(method: .delete, url: url, body: Array("d".utf8)))
+            let log = try server.requests()
+            #expect(log.map(\.method) == ["GET", "DELETE"])
+            #expect(log.map(\.bodyText) == ["g", "d"])
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import CSEClientAPI
 import CSECore
 import CSECrypto
 import CSEPayments
@@ -23,9 +24,15 @@ struct SealCommand: CLICommand {
             With --lines, every input line is one such JSON object and every output line is the
             sealed object, {"line":N,"valid":false,"errors":[…]} or {"line":N,"error":{…}}.
             Card data is read only from standard input, never from arguments.
+            With --session (the CreateSession response JSON, or env:NAME) the key comes from the
+            platform and the session's id goes into every payload: --product ID fetches product ID
+            for the context (--country, --currency, --amount, --recurring); --product builtin:card
+            uses the built-in card product, sealed with the detected brand's platform product id.
+            The key and the product are fetched once, also for a whole --lines batch.
             """,
         options: [
-            .value("product", "PRODUCT", required: true, help: "builtin:card, builtin:sepa, or a product JSON file."),
+            .value("product", "PRODUCT", required: true,
+                   help: "builtin:card, builtin:sepa, or a product JSON file; with --session, a platform product id or builtin:card."),
             .value("key", "FILE", help: "The recipient's RSA public key (file, or env:NAME)."),
             .value("kid", "ID", help: "The key id (default: the key file's keyId or kid)."),
             .value("session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId)."),
@@ -33,7 +40,7 @@ struct SealCommand: CLICommand {
             .flag("demo", help: "Allow the bundled TEST-ONLY demo key; without --key, use it."),
             .flag("allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr)."),
             .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
-        ])
+        ] + SessionOptions.options(context: .optional, sessionRequired: false))
 
     let product: ProductOption
     let keySpec: String?
@@ -43,10 +50,38 @@ struct SealCommand: CLICommand {
     let demo: Bool
     let allowInvalid: Bool
     let lines: Bool
+    /// `--session` and its context, transport options; `nil` for offline sealing.
+    let session: SessionOptions?
+    /// With `--session`: the platform product id, or `nil` for `builtin:card`.
+    let platformProductID: String?
 
     /// Validates the arguments.
     init(arguments: ParsedArguments) throws(UsageError) {
-        product = try ProductOption(arguments.required("product"))
+        if arguments["session"] != nil {
+            let productText = arguments.required("product")
+            if productText == "builtin:card" {
+                session = try SessionOptions(arguments: arguments, context: .optional)
+                platformProductID = nil
+            } else {
+                guard !productText.hasPrefix("builtin:") else {
+                    throw UsageError("With --session, --product is a platform product id or builtin:card.")
+                }
+                session = try SessionOptions(arguments: arguments, context: .required)
+                platformProductID = productText
+            }
+            for option in ["key", "kid", "session-id"] where arguments[option] != nil {
+                throw UsageError("--\(option) cannot be combined with --session (the platform gives the key and the session id).")
+            }
+            if arguments.has("demo") { throw UsageError("--demo cannot be combined with --session.") }
+        } else {
+            for option in ["country", "currency", "amount", "ca-file", "timeout"] where arguments[option] != nil {
+                throw UsageError("--\(option) needs --session.")
+            }
+            if arguments.has("recurring") { throw UsageError("--recurring needs --session.") }
+            session = nil
+            platformProductID = nil
+        }
+        product = try ProductOption(session == nil ? arguments.required("product") : "builtin:card")
         keySpec = arguments["key"]
         kid = arguments["kid"]
         sessionId = arguments["session-id"]
@@ -54,20 +89,19 @@ struct SealCommand: CLICommand {
         demo = arguments.has("demo")
         allowInvalid = arguments.has("allow-invalid")
         lines = arguments.has("lines")
-        if keySpec == nil && !demo { throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).") }
+        if keySpec == nil && !demo && session == nil { throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).") }
     }
 
     /// Seals standard input.
     func run() throws(CSEError) -> Int32 {
-        let product = try product.load()
-        let sealer = try makeSealer()
+        let (product, sealer, platformSessionId) = try prepare()
         let context = ValidationContext(currentMonth: now ?? .now())
-        if lines { return runLines(product: product, sealer: sealer, context: context) }
+        if lines { return runLines(product: product, sealer: sealer, context: context, platformSessionId: platformSessionId) }
 
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { for i in input.indices { input[i] = 0 } }
-        let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionId: true)
-        guard let session = parsed.clientSessionId ?? sessionId else {
+        let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionId: platformSessionId == nil)
+        guard let session = platformSessionId ?? parsed.clientSessionId ?? sessionId else {
             throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")
         }
         let errors = parsed.request.validate(in: context)
@@ -86,13 +120,14 @@ struct SealCommand: CLICommand {
     }
 
     /// `--lines`: one sealed object, rejection or error per input line.
-    private func runLines(product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext) -> Int32 {
+    private func runLines(product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
+                          platformSessionId: String?) -> Int32 {
         let defaultSessionId = sessionId
         let allowInvalid = allowInvalid
         let failures = BatchRunner().run { number, line in
             do throws(CSEError) {
-                let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionId: true)
-                guard let session = parsed.clientSessionId ?? defaultSessionId else {
+                let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionId: platformSessionId == nil)
+                guard let session = platformSessionId ?? parsed.clientSessionId ?? defaultSessionId else {
                     throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")
                 }
                 if !allowInvalid {
@@ -105,6 +140,25 @@ struct SealCommand: CLICommand {
             }
         }
         return failures == 0 ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The product, the sealer and (with `--session`) the session id every payload carries.
+    /// With `--session`, the key and the product are fetched once, here.
+    private func prepare() throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
+        guard let session else { return (try product.load(), try makeSealer(), nil) }
+        let client = try session.session()
+        let context = try session.context()
+        let productID = platformProductID
+        let (key, product) = try AsyncBridge.wait { () async throws(CSEError) -> (PublicKeyResponse, PaymentProduct) in
+            let key = try await client.publicKey()
+            guard let productID else { return (key, BuiltinProducts.card) }
+            guard let context else { throw CSEError(.clientAPIInvalidContext, "the payment context is incomplete") }
+            return (key, try await client.paymentProduct(id: productID, for: context))
+        }
+        // The command validates itself (to print the errors), so the sealer never re-validates;
+        // the meta info is the session's, as `ClientAPISession.encrypt` returns it.
+        let options = SealingOptions(allowInvalidRequest: true, currentMonth: now, clientMetaInfo: client.configuration.clientMetaInfo)
+        return (product, try PaymentRequestSealer(publicKeyResponse: key, options: options), client.sessionData.clientSessionID)
     }
 
     /// The sealer for `--key` (or the demo key with `--demo` alone).

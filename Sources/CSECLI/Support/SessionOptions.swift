@@ -1,0 +1,126 @@
+import CSEClientAPI
+import CSECore
+import CSEHTTP
+
+/// The options every command that talks to the Client API shares: `--session FILE|env:NAME`
+/// (the CreateSession response JSON), the payment context (`--country`, `--currency`,
+/// `--amount`, `--recurring`), `--ca-file PEM` and `--timeout SECONDS`.
+struct SessionOptions: Sendable {
+    /// Which context options a command takes.
+    enum ContextUse: Sendable {
+        /// `--country`, `--currency`, `--amount` required; `--recurring` optional.
+        case required
+        /// All three or none (`iin`: without them no `paymentContext` is sent).
+        case optional
+        /// `--currency` and `--amount` required, no country (`dcc`, `surcharge`).
+        case amountOnly
+        /// None.
+        case none
+    }
+
+    /// The option declarations for a command.
+    static func options(context: ContextUse, sessionRequired: Bool = true) -> [CommandSpec.Option] {
+        var options: [CommandSpec.Option] = [
+            .value("session", "FILE", required: sessionRequired,
+                   help: "The CreateSession response JSON (clientSessionId, customerId, clientApiUrl, assetUrl), or env:NAME."),
+        ]
+        let required = context == .required || context == .amountOnly
+        switch context {
+        case .required, .optional:
+            options += [
+                .value("country", "CC", required: required, help: "The customer's country, ISO 3166-1 alpha-2 (e.g. NL)."),
+                .value("currency", "CUR", required: required, help: "The currency, ISO 4217 (e.g. EUR)."),
+                .value("amount", "MINOR", required: required, help: "The amount in minor units (e.g. 1000 for 10.00)."),
+                .flag("recurring", help: "A recurring payment."),
+            ]
+        case .amountOnly:
+            options += [
+                .value("currency", "CUR", required: true, help: "The currency, ISO 4217 (e.g. EUR)."),
+                .value("amount", "MINOR", required: true, help: "The amount in minor units (e.g. 1000 for 10.00)."),
+            ]
+        case .none:
+            break
+        }
+        options += [
+            .value("ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified)."),
+            .value("timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10)."),
+        ]
+        return options
+    }
+
+    let sessionSpec: String
+    let country: String?
+    let currency: String?
+    let amount: Int?
+    let recurring: Bool
+    let caFile: String?
+    let timeout: Int?
+    let contextUse: ContextUse
+
+    /// Reads the options; checks that the context options are complete for `context`.
+    init(arguments: ParsedArguments, context: ContextUse) throws(UsageError) {
+        sessionSpec = arguments.required("session")
+        country = arguments["country"]
+        currency = arguments["currency"]
+        amount = try arguments.integer("amount")
+        recurring = arguments.has("recurring")
+        caFile = arguments["ca-file"]
+        timeout = try arguments.integer("timeout")
+        contextUse = context
+        if let timeout, !(1...600).contains(timeout) { throw UsageError("The value for '--timeout' must be 1 to 600 seconds.") }
+        switch context {
+        case .required:
+            guard country != nil, currency != nil, amount != nil else {
+                throw UsageError("Missing expected arguments '--country <cc> --currency <cur> --amount <minor>'.")
+            }
+        case .optional:
+            let given = [country != nil, currency != nil, amount != nil]
+            if given.contains(true) && given.contains(false) {
+                throw UsageError("Give all of '--country', '--currency' and '--amount', or none.")
+            }
+        case .amountOnly:
+            guard currency != nil, amount != nil else {
+                throw UsageError("Missing expected arguments '--currency <cur> --amount <minor>'.")
+            }
+        case .none:
+            break
+        }
+    }
+
+    /// The session data from the file or environment variable.
+    /// - Throws: `cli.file`, `cli.missingEnvironment`, `clientAPI.invalidSession`.
+    func sessionData() throws(CSEError) -> SessionData {
+        try SessionData(json: try KeySource.read(sessionSpec))
+    }
+
+    /// A session configured from the options.
+    func session() throws(CSEError) -> ClientAPISession {
+        var configuration = ClientAPIConfiguration()
+        if let caFile { configuration.http.trust = .caFile(caFile) }
+        if let timeout {
+            configuration.http.deadline = .seconds(timeout)
+            configuration.http.requestTimeout = .seconds(min(timeout, 10))
+        }
+        return try ClientAPISession(sessionData: try sessionData(), configuration: configuration)
+    }
+
+    /// The payment context, when the options give one.
+    /// - Throws: `clientAPI.invalidContext`.
+    func context() throws(CSEError) -> PaymentContext? {
+        guard let country, let currency, let amount else { return nil }
+        return try PaymentContext(amount: Int64(amount), currencyCode: currency, countryCode: country, isRecurring: recurring)
+    }
+
+    /// The context of a command that requires one (checked at parse time).
+    func requiredContext() throws(CSEError) -> PaymentContext {
+        guard let context = try context() else {
+            throw CSEError(.clientAPIInvalidContext, "the payment context is incomplete")
+        }
+        return context
+    }
+
+    /// The amount of `dcc` and `surcharge`.
+    func amountOfMoney() throws(CSEError) -> AmountOfMoney {
+        try AmountOfMoney(amount: Int64(amount ?? -1), currencyCode: currency ?? "")
+    }
+}
