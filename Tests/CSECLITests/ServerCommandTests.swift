@@ -1,4 +1,5 @@
 import CSECore
+import CSEHTTP
 import Foundation
 import Testing
 import TestSupport
@@ -68,6 +69,38 @@ struct ServerCommandTests {
         let opened = try CommandRunner.run(["decrypt", "--key", CLIFixtures.privateKey], input: jwe)
         #expect(try JSONValue.parse(Array(opened.stdout))["clientSessionId"]?.stringValue == sessionID)
         #expect(received["order"]?["references"]?["merchantReference"]?.stringValue == "order-1")
+        for run in [session, sealed, payment] { Self.checkCanaries(run) }
+    }
+
+    @Test("the README flow: create-session → seal --session (key from the Client API emulator) → create-payment, the payload checked by the Client API emulator's own key",
+          .enabled(if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
+                   "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
+    func worldlineFlowWithSession() async throws {
+        let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
+        let clientAPI = try LoopbackEmulator(script: "client_api_emulator.py", arguments: [
+            "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id", "cf7d7aafd42e4a1cb9e4b0624a5041b1"])
+        defer { clientAPI.stop() }
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--client-api-url", clientAPI.baseURL])
+        defer { server.stop() }
+        let credentials = try Self.worldlineCredentials()
+        let session = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL])
+        #expect(session.status == 0, "\(session.err)")
+        let sessionFile = try Self.file(session.out)
+        let sealed = try CommandRunner.run(["seal", "--session", sessionFile, "--product", "builtin:card", "--now", CLIFixtures.now],
+                                           input: CLIFixtures.validCard)
+        #expect(sealed.status == 0, "\(sealed.err)")
+        #expect(try clientAPI.requests().map(\.path) == ["/client/v1/cf7d7aafd42e4a1cb9e4b0624a5041b1/crypto/publickey"])
+        let payment = try CommandRunner.run(["worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
+                                             "--credentials", credentials, "--endpoint", server.baseURL], stdin: sealed.stdout)
+        #expect(payment.status == 0, "\(payment.err)")
+        #expect(try JSONValue.parse(Array(payment.stdout))["status"]?.stringValue == "PENDING_CAPTURE")
+        // The Client API emulator decrypts what the payment API received with its own key (jwcrypto).
+        let received = try JSONValue.parse(try #require(server.requests().last).body)
+        let jwe = try #require(received["encryptedCustomerInput"]?.stringValue)
+        let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":1}"#
+        let verdict = try await HTTPClient().send(HTTPRequest(method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
+                                                              headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        #expect(try JSONValue.parse(verdict.body)["ok"] == .bool(true), "\(String(decoding: verdict.body, as: UTF8.self))")
         for run in [session, sealed, payment] { Self.checkCanaries(run) }
     }
 
