@@ -83,7 +83,7 @@ public struct WorldlineServerClient: Sendable {
     /// (`platformIdentifier`, `sdkIdentifier`, `sdkCreator`).
     static let serverMetaInfo: String = {
         let info = JSONValue.object(JSONObject([
-            ("platformIdentifier", .string("Linux")), ("sdkIdentifier", .string("CSEKitSwift/v0.1.0")),
+            ("platformIdentifier", .string("Linux")), ("sdkIdentifier", .string("CSEKit/v" + CSEKitVersion.current)),
             ("sdkCreator", .string("CSEKit")),
         ]))
         return Base64.encode(info.serializedBytes)
