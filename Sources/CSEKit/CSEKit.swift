@@ -7,3 +7,4 @@
 @_exported import CSEGateways
 @_exported import CSEHTTP
 @_exported import CSEClientAPI
+@_exported import CSEServerAPI

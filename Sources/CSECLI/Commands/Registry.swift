@@ -9,6 +9,11 @@ extension CommandLineTool {
         SignCommand.self, VerifyCommand.self,
         SessionPublicKeyCommand.self, SessionProductsCommand.self, SessionProductCommand.self, SessionNetworksCommand.self,
         SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
+        WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self,
+        WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
+        APSSDKTokenCommand.self,
+        MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
+        PaysafeTokenCommand.self,
     ]
 }
 
@@ -16,5 +21,10 @@ extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
     static let groups: [CommandGroup] = [
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
+        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
+        CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),
+        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls."),
+        CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
+        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens."),
     ]
 }

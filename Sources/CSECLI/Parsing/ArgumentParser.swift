@@ -22,6 +22,10 @@ struct ParsedArguments: Sendable, Equatable {
 
     /// The value of `--name`, if given.
     subscript(name: String) -> String? { values[name] }
+    /// Every value of a repeatable `--name`, in order (`cse worldline create-session --token A --token B`).
+    var allValues: [String: [String]] = [:]
+    /// Every value given for `--name`, in order.
+    func all(_ name: String) -> [String] { allValues[name] ?? [] }
     /// Whether `--name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
 
@@ -80,9 +84,11 @@ enum ArgumentParser {
                 parsed.flags.insert(option.name)
             } else if let inlineValue {
                 parsed.values[option.name] = inlineValue
+                parsed.allValues[option.name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else { throw UsageError("Missing value for '--\(option.name) <\(option.valueName!.lowercased())>'.") }
                 parsed.values[option.name] = arguments[index]
+                parsed.allValues[option.name, default: []].append(arguments[index])
                 index += 1
             }
         }

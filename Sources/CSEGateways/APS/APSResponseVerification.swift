@@ -1,4 +1,5 @@
 public import CSECore
+public import CSECrypto
 
 /// The result of checking an APS response against the request that produced it.
 public struct APSResponseVerification: Hashable, Sendable, CustomStringConvertible {
@@ -57,6 +58,21 @@ extension APSSignature {
         if let signature = response["signature"]?.stringValue {
             signatureValid = try isValid(signature, for: response, phrase: responsePhrase, algorithm: algorithm)
         }
+        return echoCheck(request: request, response: response, signatureValid: signatureValid)
+    }
+
+    /// ``verifyResponse(request:response:responsePhrase:algorithm:)-(_,_,String,_)`` with the
+    /// response phrase held in a wiping buffer.
+    public static func verifyResponse(request: JSONObject, response: JSONObject, responsePhrase: SecureBytes,
+                                      algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> APSResponseVerification {
+        var signatureValid = false
+        if let signature = response["signature"]?.stringValue {
+            signatureValid = try isValid(signature, for: response, phrase: responsePhrase, algorithm: algorithm)
+        }
+        return echoCheck(request: request, response: response, signatureValid: signatureValid)
+    }
+
+    static func echoCheck(request: JSONObject, response: JSONObject, signatureValid: Bool) -> APSResponseVerification {
         var missing: [String] = []
         var changed: [String] = []
         for (name, sent) in request where !notEchoed.contains(name) {

@@ -1,5 +1,5 @@
 public import CSECore
-import CSECrypto
+public import CSECrypto
 
 /// The Amazon Payment Services (PayFort) request and response signature.
 ///
@@ -27,19 +27,50 @@ public enum APSSignature {
     /// - Throws: ``CSEError/Code/apsSignatureEmptyPhrase`` or
     ///   ``CSEError/Code/apsSignatureUnsupportedValue`` (the context names the parameter).
     public static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
-        guard !phrase.isEmpty else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
+        var phraseBytes = Array(phrase.utf8)
+        defer { wipe(&phraseBytes) }
+        return try phraseBytes.withCSEBytes { (bytes) throws(CSEError) in try signingBytes(parameters, phraseBytes: bytes) }
+    }
+
+    /// ``signingBytes(_:phrase:)`` with the phrase as raw UTF-8 bytes (from a wiping buffer).
+    static func signingBytes(_ parameters: JSONObject, phraseBytes phrase: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
+        guard phrase.count > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
         let names = parameters.keys.filter { $0 != "signature" }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var out: [UInt8] = []
-        out.reserveCapacity(phrase.utf8.count * 2 + 32 * names.count)
-        out.append(contentsOf: phrase.utf8)
-        for name in names {
-            out.append(contentsOf: name.utf8)
-            out.append(UInt8(ascii: "="))
-            try appendValue(parameters[name]!, name: name, nested: false, to: &out)
+        out.reserveCapacity(phrase.count * 2 + 32 * names.count)
+        out.append(contentsOf: phrase)
+        do throws(CSEError) {
+            for name in names {
+                out.append(contentsOf: name.utf8)
+                out.append(UInt8(ascii: "="))
+                try appendValue(parameters[name]!, name: name, nested: false, to: &out)
+            }
+        } catch {
+            wipe(&out)
+            throw error
         }
-        out.append(contentsOf: phrase.utf8)
+        out.append(contentsOf: phrase)
         return out
+    }
+
+    /// Computes the signature with the phrase held in a wiping buffer (see
+    /// ``sign(_:phrase:algorithm:)-(_,String,_)``); no copy of the phrase outlives the call.
+    /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
+    public static func sign(_ parameters: JSONObject, phrase: SecureBytes,
+                            algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
+        var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
+        defer { wipe(&bytes) }
+        return hex(try algorithm.digest.hash(bytes))
+    }
+
+    /// Checks a signature in constant time with the phrase held in a wiping buffer (see
+    /// ``isValid(_:for:phrase:algorithm:)-(_,_,String,_)``).
+    public static func isValid(_ signature: String, for parameters: JSONObject, phrase: SecureBytes,
+                               algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
+        var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
+        defer { wipe(&bytes) }
+        return matches(signature, expected: try algorithm.digest.hash(bytes))
     }
 
     /// Computes the signature of a parameter set.
@@ -69,7 +100,11 @@ public enum APSSignature {
                                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
         var bytes = try signingBytes(parameters, phrase: phrase)
         defer { wipe(&bytes) }
-        let expected = try algorithm.digest.hash(bytes)
+        return matches(signature, expected: try algorithm.digest.hash(bytes))
+    }
+
+    /// Whether hex `signature` equals the digest `expected`, compared in constant time.
+    static func matches(_ signature: String, expected: [UInt8]) -> Bool {
         guard let received = unhex(signature), received.count == expected.count else { return false }
         return ConstantTime.equals(received, expected)
     }
@@ -105,11 +140,8 @@ public enum APSSignature {
         out.append(UInt8(ascii: "}"))
     }
 
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = 0 }
-        }
-    }
+    /// Zeroes the bytes in a way the optimiser cannot drop (``SecureBytes/wipe(_:)``).
+    static func wipe(_ bytes: inout [UInt8]) { SecureBytes.wipe(&bytes) }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -180,8 +180,15 @@ public enum BasicCredentials {
     /// `:` with a non-empty username before it and a non-empty password after it. The decoded
     /// bytes are wiped before returning.
     public static func isWellFormed(_ key: String) -> Bool {
+        var text = Array(key.utf8)
+        defer { APSSignature.wipe(&text) }
+        return text.withUnsafeBytes { isWellFormed(utf8: $0) }
+    }
+
+    /// ``isWellFormed(_:)`` for a key given as UTF-8 bytes (for example from a wiping buffer).
+    public static func isWellFormed(utf8 key: UnsafeRawBufferPointer) -> Bool {
         guard var bytes = try? Base64.decode(key, alphabet: .standard, padding: .required) else { return false }
-        defer { for i in bytes.indices { bytes[i] = 0 } }
+        defer { APSSignature.wipe(&bytes) }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1,
               String(validating: bytes, as: UTF8.self) != nil else { return false }
         return !bytes.contains { $0 < 0x20 || $0 == 0x7F }

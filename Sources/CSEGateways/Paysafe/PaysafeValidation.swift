@@ -1,4 +1,5 @@
 public import CSECore
+public import CSECrypto
 
 /// The Paysafe iOS SDK checks: the setup (API key and environment) and the tokenize options,
 /// driven by `paysafe-setup.json` and `paysafe-tokenize.json`.
@@ -12,6 +13,14 @@ public enum PaysafeValidation {
     public static func checkAPIKey(_ apiKey: String, correlationId: String) -> PaysafeError? {
         if apiKey.isEmpty { return PaysafeError(code: 9167, correlationId: correlationId) }
         return BasicCredentials.isWellFormed(apiKey) ? nil : PaysafeError(code: 9013, correlationId: correlationId)
+    }
+
+    /// ``checkAPIKey(_:correlationId:)-(String,_)`` for a key held in a wiping buffer (its UTF-8
+    /// bytes); no copy of the key outlives the call.
+    public static func checkAPIKey(_ apiKey: SecureBytes, correlationId: String) -> PaysafeError? {
+        if apiKey.count == 0 { return PaysafeError(code: 9167, correlationId: correlationId) }
+        let wellFormed = apiKey.withUnsafeBytes { BasicCredentials.isWellFormed(utf8: $0) }
+        return wellFormed ? nil : PaysafeError(code: 9013, correlationId: correlationId)
     }
 
     /// Validates the setup object `{"apiKey", "environment"}`.

@@ -1,0 +1,192 @@
+import CSECore
+import CSECrypto
+import CSEGateways
+import CSEHTTP
+import CSEServerAPI
+
+/// `cse aps sdk-token`: an Amazon Payment Services SDK token for a device.
+struct APSSDKTokenCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "aps sdk-token",
+        abstract: "Request an Amazon Payment Services mobile SDK token for a device (SDK_TOKEN).",
+        discussion: """
+            POSTs service_command=SDK_TOKEN, access_code, merchant_identifier, language, device_id
+            and the signature (SHA request phrase) to FortAPI/paymentApi, verifies the response
+            signature with the SHA response phrase before reading any field, and prints
+            {"sdk_token","response_code","response_message"}. A wrong or missing response signature,
+            or a response for another request, is an error and no token is printed; an APS failure
+            is the error aps.message.NNN naming the message code.
+            """,
+        options: [
+            .value("device-id", "ID", required: true, help: "The device id the mobile SDK reports."),
+            .value("language", "LANG", help: "en (default) or ar."),
+            .value("environment", "ENV", help: "test (default) or production."),
+        ] + ServerCallOptions.options(
+            credentialsHelp: "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}"))
+
+    let options: ServerCallOptions
+    let deviceID: String
+    let language: String
+    let environment: APSSDKTokenClient.Environment
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments)
+        deviceID = arguments.required("device-id")
+        language = arguments["language"] ?? "en"
+        guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
+        switch arguments["environment"] ?? "test" {
+        case "test": environment = .test
+        case "production": environment = .production
+        default: throw UsageError("The value for '--environment' must be test or production.")
+        }
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let credentials = try APSCredentials(document: try options.credentials())
+        let client = APSSDKTokenClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
+        let token = try await client.sdkToken(deviceID: deviceID, language: language)
+        var members: [(String, JSONValue)] = [("sdk_token", .string(token.token)), ("response_code", .string(token.responseCode.description))]
+        if let message = token.responseMessage { members.append(("response_message", .string(message))) }
+        ServerSecretFile.print(.object(JSONObject(members)))
+        return ExitCode.success
+    }
+}
+
+/// The Mastercard session commands' shared options.
+enum MastercardCommandSupport {
+    static let options: [CommandSpec.Option] = [
+        .value("region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com."),
+        .value("api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion))."),
+    ] + ServerCallOptions.options(credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
+
+    struct Parsed: Sendable {
+        let options: ServerCallOptions
+        let region: MastercardRegion
+        let apiVersion: Int
+        /// The `ID` positional of `update` and `get`.
+        let sessionID: String
+
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            options = try ServerCallOptions(arguments: arguments)
+            sessionID = arguments.positionals.first ?? ""
+            do throws(CSEError) { region = try MastercardRegion(name: arguments["region"] ?? "mtf") } catch {
+                throw UsageError("The value for '--region' must be one of ap, eu, na, in, cn, mtf, ksa.")
+            }
+            apiVersion = try arguments.integer("api-version") ?? MastercardSessionClient.defaultAPIVersion
+            guard apiVersion >= MastercardSessionClient.minimumAPIVersion else {
+                throw UsageError("The value for '--api-version' must be 39 or later.")
+            }
+        }
+
+        func client() throws(CSEError) -> MastercardSessionClient {
+            let credentials = try MastercardCredentials(document: try options.credentials())
+            return try MastercardSessionClient(credentials: credentials, origin: options.url(try HTTPURL(region.origin)),
+                                               apiVersion: apiVersion, http: try options.http())
+        }
+    }
+}
+
+/// `cse mastercard session create`.
+struct MastercardSessionCreateCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "mastercard session create",
+        abstract: "Create a Mastercard Gateway session (POST …/session).",
+        discussion: "Prints the gateway's response JSON (session.id, session.updateStatus, …).",
+        options: MastercardCommandSupport.options)
+
+    let parsed: MastercardCommandSupport.Parsed
+
+    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        ServerSecretFile.print(try await parsed.client().createSession().maskedJSON)
+        return ExitCode.success
+    }
+}
+
+/// `cse mastercard session update ID`.
+struct MastercardSessionUpdateCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "mastercard session update",
+        abstract: "Update a Mastercard Gateway session (PUT …/session/{id}) with the JSON on standard input.",
+        discussion: """
+            Reads the update as JSON (nested, or with dotted member names as GatewayMap paths), checks
+            it with the mastercard-update-session rules and sends it. Prints the gateway's response
+            with the card number masked and the security code removed.
+            """,
+        options: MastercardCommandSupport.options,
+        positionals: [.init("ID", help: "The session id.")])
+
+    let parsed: MastercardCommandSupport.Parsed
+
+    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        var input = try Files.readStandardInput(limit: 1 << 20)
+        defer { SecureBytes.wipe(&input) }
+        let update = try GatewayMap(parsing: input)
+        ServerSecretFile.print(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
+        return ExitCode.success
+    }
+}
+
+/// `cse mastercard session get ID`.
+struct MastercardSessionGetCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "mastercard session get",
+        abstract: "Retrieve a Mastercard Gateway session (GET …/session/{id}).",
+        discussion: "Prints the gateway's response with the card number masked and the security code removed.",
+        options: MastercardCommandSupport.options,
+        positionals: [.init("ID", help: "The session id.")])
+
+    let parsed: MastercardCommandSupport.Parsed
+
+    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        ServerSecretFile.print(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
+        return ExitCode.success
+    }
+}
+
+/// `cse paysafe token`: a single-use card token for the card object on stdin.
+struct PaysafeTokenCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "paysafe token",
+        abstract: "Create a Paysafe single-use card token for the card object on standard input.",
+        discussion: """
+            Reads the card in Paysafe's shape, {"cardNum","cardExpiry":{"month","year"},"holderName",…}
+            (or wrapped as {"card":{…}}), and POSTs it to /customervault/v1/singleusetokens with the
+            single-use-token API key. Prints {"id","paymentToken","timeToLiveSeconds","card":{…}} with
+            the card shown only as BIN and last digits.
+            """,
+        options: [
+            .value("environment", "ENV", help: "test (default) or production."),
+        ] + ServerCallOptions.options(credentialsHelp: "Paysafe credentials {\"apiKey\"}"))
+
+    let options: ServerCallOptions
+    let production: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments)
+        switch arguments["environment"] ?? "test" {
+        case "test": production = false
+        case "production": production = true
+        default: throw UsageError("The value for '--environment' must be test or production.")
+        }
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        var input = try Files.readStandardInput(limit: 64 * 1024)
+        defer { SecureBytes.wipe(&input) }
+        guard case .object(let object) = try JSONValue.parse(input) else {
+            throw CSEError(.cliNotAnObject, "the card must be a JSON object")
+        }
+        let card = object["card"]?.objectValue ?? object
+        let credentials = try PaysafeCredentials(document: try options.credentials())
+        let origin = try HTTPURL(production ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
+        let client = PaysafeTokenClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+        ServerSecretFile.print(try await client.createSingleUseToken(card: card).json)
+        return ExitCode.success
+    }
+}

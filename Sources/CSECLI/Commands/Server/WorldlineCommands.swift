@@ -1,0 +1,165 @@
+import CSEClientAPI
+import CSECore
+import CSECrypto
+import CSEHTTP
+import CSEServerAPI
+
+/// The Worldline server commands' shared parts.
+enum WorldlineCommandSupport {
+    static let credentialsHelp = "Worldline credentials {\"merchantId\",\"apiKeyId\",\"secretApiKey\"}"
+
+    static func client(_ options: ServerCallOptions, preproduction: Bool) throws(CSEError) -> WorldlineServerClient {
+        let credentials = try WorldlineServerCredentials(document: try options.credentials())
+        let base = try HTTPURL(preproduction ? WorldlineServerClient.preproductionURL : WorldlineServerClient.productionURL)
+        return WorldlineServerClient(credentials: credentials, baseURL: options.url(base), http: try options.http())
+    }
+}
+
+/// `cse worldline create-session`: CreateSession, printing the session JSON `cse seal --session` reads.
+struct WorldlineCreateSessionCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "worldline create-session",
+        abstract: "Create a Client API session (Worldline CreateSession) and print its JSON.",
+        discussion: """
+            POST /v2/{merchantId}/sessions, signed with GCS v1HMAC. Prints
+            {"clientSessionId","customerId","clientApiUrl","assetUrl","invalidTokens"}, the session
+            file that 'cse session … --session' and 'cse seal --session' read. The output holds the
+            session id in full: write it only where the session may go.
+            """,
+        options: [
+            .value("token", "T", help: "A stored card token to offer as an account on file (repeatable)."),
+            .flag("production", help: "Use the production endpoint (default: pre-production)."),
+        ] + ServerCallOptions.options(credentialsHelp: WorldlineCommandSupport.credentialsHelp))
+
+    let options: ServerCallOptions
+    let tokens: [String]
+    let production: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments)
+        tokens = arguments.all("token")
+        production = arguments.has("production")
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let client = try WorldlineCommandSupport.client(options, preproduction: !production)
+        let session = try await client.createSession(tokens: tokens)
+        ServerSecretFile.print(session.jsonValue)
+        return ExitCode.success
+    }
+}
+
+/// `cse worldline create-payment`: CreatePayment with the sealed output of `cse seal` on stdin.
+struct WorldlineCreatePaymentCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "worldline create-payment",
+        abstract: "Create a payment (Worldline CreatePayment) from the output of 'cse seal' on standard input.",
+        discussion: """
+            Reads {"encryptedCustomerInput",…} (the output of 'cse seal') or a bare compact JWE on
+            standard input and posts it to /v2/{merchantId}/payments with the order amount, currency
+            and merchant reference. Prints {"id","status","statusCategory","statusCode",…}; a card
+            number in the response is shown masked. A refused payment is an error
+            (worldline.paymentRejected) naming the payment id and status.
+            """,
+        options: [
+            .value("amount", "MINOR", required: true, help: "The amount in minor units (e.g. 2345 for 23.45)."),
+            .value("currency", "CUR", required: true, help: "The currency, ISO 4217 (e.g. EUR)."),
+            .value("reference", "R", help: "The merchant reference of the order (at most 40 characters)."),
+            .flag("production", help: "Use the production endpoint (default: pre-production)."),
+        ] + ServerCallOptions.options(credentialsHelp: WorldlineCommandSupport.credentialsHelp))
+
+    let options: ServerCallOptions
+    let amount: Int
+    let currency: String
+    let reference: String?
+    let production: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments)
+        amount = try arguments.integer("amount") ?? 0
+        currency = arguments.required("currency")
+        reference = arguments["reference"]
+        production = arguments.has("production")
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let input = Files.trimmingTrailingWhitespace(try Files.readStandardInput(limit: 1 << 20))
+        let jwe: String
+        if input.first == UInt8(ascii: "{") {
+            guard let value = try JSONValue.parse(input)["encryptedCustomerInput"]?.stringValue else {
+                throw CSEError(.serverAPIInvalidArgument, "the input has no encryptedCustomerInput string",
+                               context: ["argument": "encryptedCustomerInput"])
+            }
+            jwe = value
+        } else {
+            jwe = String(decoding: input, as: UTF8.self)
+        }
+        let request = try WorldlinePaymentRequest(encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
+                                                  merchantReference: reference)
+        let payment = try await WorldlineCommandSupport.client(options, preproduction: !production).createPayment(request)
+        ServerSecretFile.print(payment.json)
+        return ExitCode.success
+    }
+}
+
+/// `cse worldline sign`: the v1HMAC signature of a string to sign on stdin.
+struct WorldlineSignCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "worldline sign",
+        abstract: "Print the Worldline v1HMAC signature of a string to sign on standard input.",
+        discussion: """
+            Reads the string to sign exactly as given (method, Content-Type, Date, X-GCS-* headers
+            and path, each followed by a line break) and prints base64(HMAC-SHA256) under the secret
+            API key. For checking the Worldline server SDK's known answers.
+            """,
+        options: [.value("secret-file", "FILE", required: true, help: "The secret API key (one trailing newline is dropped).")])
+
+    let secretPath: String
+
+    init(arguments: ParsedArguments) throws(UsageError) { secretPath = arguments.required("secret-file") }
+
+    func run() throws(CSEError) -> Int32 {
+        let secret = try ServerSecretFile.read(secretPath)
+        var input = try Files.readStandardInput(limit: 1 << 20)
+        defer { SecureBytes.wipe(&input) }
+        guard let text = String(validating: input, as: UTF8.self) else {
+            throw CSEError(.cliNotText, "standard input is not UTF-8 text")
+        }
+        StandardStreams.out(try WorldlineSignature.signature(of: text, secret: secret) + "\n")
+        return ExitCode.success
+    }
+}
+
+/// `cse worldline webhook-verify`: checks X-GCS-Signature over the body on stdin.
+struct WorldlineWebhookVerifyCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "worldline webhook-verify",
+        abstract: "Verify a Worldline webhook's X-GCS-Signature over the raw body on standard input.",
+        discussion: """
+            Reads the body exactly as received and checks that the signature is base64 of
+            HMAC-SHA256 of it under the webhook secret (the secret of the delivery's X-GCS-KeyId),
+            compared in constant time. Prints {"valid":true|false}; exits 0 when valid, 1 when not.
+            """,
+        options: [
+            .value("secret-file", "FILE", required: true, help: "The webhook secret for the delivery's key id."),
+            .value("signature", "SIG", required: true, help: "The X-GCS-Signature header value."),
+        ])
+
+    let secretPath: String
+    let signature: String
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        secretPath = arguments.required("secret-file")
+        signature = arguments.required("signature")
+    }
+
+    func run() throws(CSEError) -> Int32 {
+        let secret = try ServerSecretFile.read(secretPath)
+        guard let body = StandardStreams.readAll(limit: 16 << 20) else {
+            throw CSEError(.cliInputTooLarge, "standard input is larger than 16 MiB", context: ["limit": String(16 << 20)])
+        }
+        let valid = try WorldlineWebhook.isValid(signature: signature, body: body, secret: secret)
+        ServerSecretFile.print(.object(JSONObject([("valid", .bool(valid))])))
+        return valid ? ExitCode.success : ExitCode.failure
+    }
+}

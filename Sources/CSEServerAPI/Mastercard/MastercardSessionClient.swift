@@ -1,0 +1,233 @@
+public import CSECore
+public import CSECrypto
+public import CSEGateways
+public import CSEHTTP
+
+/// A Mastercard Gateway region: the host prefix of `https://{region}.gateway.mastercard.com`.
+public struct MastercardRegion: Hashable, Sendable, CustomStringConvertible {
+    /// The prefix, for example `eu`.
+    public let name: String
+    private init(_ name: String) { self.name = name }
+
+    /// Asia Pacific.
+    public static let asiaPacific = MastercardRegion("ap")
+    /// Europe.
+    public static let europe = MastercardRegion("eu")
+    /// North America.
+    public static let northAmerica = MastercardRegion("na")
+    /// India.
+    public static let india = MastercardRegion("in")
+    /// China.
+    public static let china = MastercardRegion("cn")
+    /// The test environment (MTF).
+    public static let mtf = MastercardRegion("mtf")
+    /// Saudi Arabia.
+    public static let saudiArabia = MastercardRegion("ksa")
+    /// Every region of the mobile SDKs.
+    public static let all: [MastercardRegion] = [.asiaPacific, .europe, .northAmerica, .india, .china, .mtf, .saudiArabia]
+
+    /// Reads a prefix: `ap`, `eu`, `na`, `in`, `cn`, `mtf` or `ksa`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument``.
+    public init(name: String) throws(CSEError) {
+        guard let region = Self.all.first(where: { $0.name == name.lowercased() }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the region is one of ap, eu, na, in, cn, mtf, ksa", context: ["argument": "region"])
+        }
+        self = region
+    }
+
+    /// `https://{region}.gateway.mastercard.com`.
+    public var origin: String { "https://\(name).gateway.mastercard.com" }
+    /// The prefix.
+    public var description: String { name }
+}
+
+/// A session as the gateway returns it.
+public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
+    /// `session.id`.
+    public let id: String
+    /// `session.updateStatus` (`NO_UPDATE`, `SUCCESS`, `FAILURE`), if present.
+    public let updateStatus: String?
+    /// `session.version`, if present.
+    public let version: String?
+    /// `session.authenticationLimit`, if present.
+    public let authenticationLimit: Int?
+    /// The whole response body, as received. It may echo card data from an update: show it through
+    /// ``maskedJSON``.
+    public let json: JSONValue
+
+    /// Decodes a response.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `session.id` is missing.
+    public init(response: JSONObject) throws(CSEError) {
+        guard let session = response["session"]?.objectValue, let id = session["id"]?.stringValue, !id.isEmpty else {
+            throw ServerJSON.missing("session.id", platform: "mastercard")
+        }
+        self.id = id
+        updateStatus = session["updateStatus"]?.stringValue
+        version = session["version"]?.stringValue
+        authenticationLimit = session["authenticationLimit"]?.intValue
+        json = .object(response)
+    }
+
+    /// The body with `sourceOfFunds.provided.card.number` masked (first 6 and last 4 digits) and
+    /// every `securityCode` removed.
+    public var maskedJSON: JSONValue { Self.mask(json, path: []) }
+
+    static func mask(_ value: JSONValue, path: [String]) -> JSONValue {
+        switch value {
+        case .object(let object):
+            var members: [(String, JSONValue)] = []
+            for (key, member) in object where key != "securityCode" {
+                if key == "number", path.last == "card", let text = APSSignature.scalarText(member) {
+                    members.append((key, .string(SecretMasking.maskPAN(text))))
+                } else {
+                    members.append((key, mask(member, path: path + [key])))
+                }
+            }
+            return .object(JSONObject(members))
+        case .array(let elements):
+            return .array(elements.map { mask($0, path: path) })
+        default:
+            return value
+        }
+    }
+
+    /// Id and update status.
+    public var description: String { "MastercardSession(id: \(id), updateStatus: \(updateStatus ?? "-"))" }
+}
+
+/// The Mastercard Gateway session calls of a merchant server: create, update and retrieve, on
+/// `https://{region}.gateway.mastercard.com/api/rest/version/{v}/merchant/{merchantId}/session`
+/// with password authentication.
+public struct MastercardSessionClient: Sendable {
+    /// The lowest API version the mobile SDKs support.
+    public static let minimumAPIVersion = 39
+    /// The API version used when none is given.
+    public static let defaultAPIVersion = 100
+
+    /// The credentials.
+    public let credentials: MastercardCredentials
+    /// The API version of every path.
+    public let apiVersion: Int
+    /// `…/api/rest/version/{v}/merchant/{merchantId}`.
+    public let baseURL: HTTPURL
+    let http: HTTPClient
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - credentials: Merchant id and API password.
+    ///   - origin: The region's origin (``MastercardRegion/origin``) or a test endpoint; the
+    ///     documented path is appended.
+    ///   - apiVersion: 39 or later.
+    ///   - http: The transport.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an API version below 39 or above 999.
+    public init(credentials: MastercardCredentials, origin: HTTPURL, apiVersion: Int = defaultAPIVersion, http: HTTPClient) throws(CSEError) {
+        guard (Self.minimumAPIVersion...999).contains(apiVersion) else {
+            throw CSEError(.serverAPIInvalidArgument, "the API version is 39 or later", context: ["argument": "apiVersion"])
+        }
+        self.credentials = credentials
+        self.apiVersion = apiVersion
+        self.baseURL = origin.appending(pathSegments: ["api", "rest", "version", String(apiVersion), "merchant", credentials.merchantID])
+        self.http = http
+    }
+
+    /// Create Session: `POST …/session`.
+    /// - Parameters:
+    ///   - authenticationLimit: How many operations may use the session id as a password (1–25).
+    ///   - correlationID: An optional id (at most 100 characters) echoed by the gateway.
+    public func createSession(authenticationLimit: Int? = nil, correlationID: String? = nil) async throws(CSEError) -> MastercardSession {
+        var members: [(String, JSONValue)] = []
+        if let correlationID {
+            guard !correlationID.isEmpty, correlationID.utf8.count <= 100, correlationID.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw CSEError(.serverAPIInvalidArgument, "the correlation id is 1 to 100 printable ASCII characters",
+                               context: ["argument": "correlationId"])
+            }
+            members.append(("correlationId", .string(correlationID)))
+        }
+        if let authenticationLimit {
+            guard (1...25).contains(authenticationLimit) else {
+                throw CSEError(.serverAPIInvalidArgument, "the authentication limit is 1 to 25", context: ["argument": "authenticationLimit"])
+            }
+            members.append(("session", .object(JSONObject([("authenticationLimit", .number(String(authenticationLimit)))]))))
+        }
+        return try await call(.post, path: ["session"], body: .object(JSONObject(members)))
+    }
+
+    /// Update Session: `PUT …/session/{id}` with a body that passes the `GatewayMap` checks of
+    /// `mastercard-update-session.json` (for the client's API version).
+    /// - Throws: ``CSEError/Code/mastercardInvalidUpdate`` naming the failing paths, and the
+    ///   errors of ``createSession(authenticationLimit:correlationID:)``.
+    public func updateSession(id: String, with update: GatewayMap) async throws(CSEError) -> MastercardSession {
+        try Self.checkSessionID(id)
+        var checked = update
+        checked.removeValue(at: "apiVersion")
+        var withVersion = checked
+        try withVersion.set(.string(String(apiVersion)), at: "apiVersion")
+        let result = try MastercardValidation.validateUpdateSession(withVersion)
+        // The API version is this client's (checked at init); the table's rows for the body apply.
+        let failing = result.errors.filter { $0.field != "apiVersion" }
+        guard failing.isEmpty else {
+            let fields = failing.map(\.field).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            throw CSEError(.mastercardInvalidUpdate, "the update fails the Mastercard update-session checks",
+                           context: ["fields": fields.joined(separator: ",")])
+        }
+        return try await call(.put, path: ["session", id], body: checked.json, retry: .idempotent)
+    }
+
+    /// Retrieve Session: `GET …/session/{id}`.
+    public func retrieveSession(id: String) async throws(CSEError) -> MastercardSession {
+        try Self.checkSessionID(id)
+        return try await call(.get, path: ["session", id], body: nil)
+    }
+
+    static func checkSessionID(_ id: String) throws(CSEError) {
+        guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(.serverAPIInvalidArgument, "a session id is 1 to 64 letters, digits, '-', '_' or '.'",
+                           context: ["argument": "sessionId"])
+        }
+    }
+
+    func call(_ method: HTTPMethod, path: [String], body: JSONValue?, retry: HTTPRetryPolicy? = nil) async throws(CSEError) -> MastercardSession {
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: credentials.basicAuthorization())
+        headers.add(name: "Accept", value: "application/json")
+        var bytes = body.map(ServerResponse.body) ?? []
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let request = HTTPRequest(method: method, url: baseURL.appending(pathSegments: path), headers: headers, body: bytes, retry: retry)
+        let response: HTTPResponse
+        do throws(CSEError) {
+            response = try await http.send(request)
+        } catch {
+            SecureBytes.wipe(&bytes)
+            throw error
+        }
+        SecureBytes.wipe(&bytes)
+        guard response.isSuccess else { throw Self.error(of: response) }
+        let object = try ServerResponse.object(response, platform: "mastercard")
+        if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response) }
+        return try MastercardSession(response: object)
+    }
+
+    /// The typed error of a `result: ERROR` body or a non-2xx status.
+    static func error(of response: HTTPResponse) -> CSEError {
+        guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
+            return ServerResponse.statusError(response, platform: "mastercard")
+        }
+        var context: [String: String] = ["status": String(response.status)]
+        let cause = error["cause"]?.stringValue
+        if let cause { context["cause"] = SafeText.of(cause, limit: 40) }
+        if let explanation = error["explanation"]?.stringValue { context["explanation"] = SafeText.of(explanation) }
+        if let field = error["field"]?.stringValue { context["field"] = SafeText.of(field, limit: 100) }
+        if let type = error["validationType"]?.stringValue { context["validationType"] = SafeText.of(type, limit: 40) }
+        if response.status == 401 || response.status == 403 {
+            return ServerResponse.statusError(response, platform: "mastercard", details: context)
+        }
+        let code: CSEError.Code = switch cause {
+        case "INVALID_REQUEST": .mastercardInvalidRequest
+        case "REQUEST_REJECTED": .mastercardRequestRejected
+        case "SERVER_BUSY": .mastercardServerBusy
+        case "SERVER_FAILED": .mastercardServerFailed
+        default: .mastercardError
+        }
+        return CSEError(code, "the gateway returned result ERROR", context: context)
+    }
+}

@@ -1,0 +1,32 @@
+public import CSECore
+public import CSECrypto
+public import CSEGateways
+
+/// The Paysafe single-use-token API key: base64 of `username:password` (HTTP Basic, RFC 7617),
+/// checked as the Paysafe SDK's setup checks it. The key stays in a wiping buffer.
+public struct PaysafeCredentials: Sendable, CustomStringConvertible {
+    let apiKey: SecureBytes
+
+    /// Creates credentials.
+    /// - Throws: ``CSEError/Code/paysafeAPIKey`` with the Paysafe code 9167 (empty) or 9013 (not
+    ///   base64 of `username:password`).
+    public init(apiKey: SecureBytes) throws(CSEError) {
+        if let failure = PaysafeValidation.checkAPIKey(apiKey, correlationId: "-") {
+            throw CSEError(.paysafeAPIKey, failure.detailedMessage, context: ["paysafeCode": String(failure.code)])
+        }
+        self.apiKey = apiKey
+    }
+
+    /// Reads `{"apiKey"}`.
+    public init(document: CredentialsDocument) throws(CSEError) {
+        try self.init(apiKey: try document.secret("apiKey"))
+    }
+
+    func basicAuthorization() -> String {
+        "Basic " + apiKey.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Never the key.
+    public var description: String { "PaysafeCredentials(apiKey: <redacted>)" }
+}
+

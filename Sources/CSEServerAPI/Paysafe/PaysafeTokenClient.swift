@@ -1,0 +1,146 @@
+public import CSECore
+public import CSECrypto
+public import CSEGateways
+public import CSEHTTP
+
+/// A single-use card token.
+public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible {
+    /// The token's id.
+    public let id: String?
+    /// The `paymentToken` to send to the payment API.
+    public let paymentToken: String
+    /// Seconds the token stays valid (899 in Paysafe's example; tokens live 15 minutes).
+    public let timeToLiveSeconds: Int
+    /// The card's BIN (`card.cardBin`).
+    public let cardBin: String?
+    /// The card's last digits (`card.lastDigits`).
+    public let lastDigits: String?
+    /// The card type, for example `VI`.
+    public let cardType: String?
+    /// `card.cardExpiry.month`.
+    public let expiryMonth: Int?
+    /// `card.cardExpiry.year`.
+    public let expiryYear: Int?
+
+    /// Decodes a response.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `paymentToken` or
+    ///   `timeToLiveSeconds` is missing.
+    public init(response: JSONObject) throws(CSEError) {
+        paymentToken = try ServerJSON.string(response, "paymentToken", platform: "paysafe")
+        guard let ttl = response["timeToLiveSeconds"]?.intValue, ttl >= 0 else {
+            throw ServerJSON.missing("timeToLiveSeconds", platform: "paysafe")
+        }
+        timeToLiveSeconds = ttl
+        id = response["id"]?.stringValue
+        let card = response["card"]?.objectValue
+        // The BIN and last digits are what Paysafe masks to; keep at most 6 and 4 digits anyway.
+        cardBin = card?["cardBin"].flatMap(APSSignature.scalarText).map { String($0.prefix(6)) }
+        lastDigits = card?["lastDigits"].flatMap(APSSignature.scalarText).map { String($0.suffix(4)) }
+        cardType = card?["cardType"]?.stringValue
+        expiryMonth = card?["cardExpiry"]?["month"]?.intValue
+        expiryYear = card?["cardExpiry"]?["year"]?.intValue
+    }
+
+    /// The card as `BIN******LAST4` (or `****LAST4` without a BIN), or `nil` without last digits.
+    public var maskedCard: String? {
+        guard let lastDigits else { return nil }
+        return (cardBin ?? "") + "******" + lastDigits
+    }
+
+    /// The fields as JSON (card masked).
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let id { members.append(("id", .string(id))) }
+        members.append(("paymentToken", .string(paymentToken)))
+        members.append(("timeToLiveSeconds", .number(String(timeToLiveSeconds))))
+        var card: [(String, JSONValue)] = []
+        if let maskedCard { card.append(("maskedCard", .string(maskedCard))) }
+        if let cardBin { card.append(("cardBin", .string(cardBin))) }
+        if let lastDigits { card.append(("lastDigits", .string(lastDigits))) }
+        if let cardType { card.append(("cardType", .string(cardType))) }
+        if let expiryMonth, let expiryYear {
+            card.append(("cardExpiry", .object(JSONObject([("month", .number(String(expiryMonth))), ("year", .number(String(expiryYear)))]))))
+        }
+        if !card.isEmpty { members.append(("card", .object(JSONObject(card)))) }
+        return .object(JSONObject(members))
+    }
+
+    /// The masked card and lifetime; the token is redacted.
+    public var description: String {
+        "PaysafeSingleUseToken(card: \(maskedCard ?? "-"), timeToLiveSeconds: \(timeToLiveSeconds), paymentToken: \(SecretMasking.redact(paymentToken)))"
+    }
+}
+
+/// Paysafe's card single-use token call: `POST /customervault/v1/singleusetokens` with the
+/// single-use-token API key.
+public struct PaysafeTokenClient: Sendable {
+    /// The test environment origin.
+    public static let testURL = "https://api.test.paysafe.com"
+    /// The production origin (Paysafe's documented REST host; not confirmed by the material read,
+    /// see docs/GATEWAYS.md).
+    public static let productionURL = "https://api.paysafe.com"
+
+    /// The credentials.
+    public let credentials: PaysafeCredentials
+    /// The origin; `/customervault/v1/singleusetokens` is appended.
+    public let origin: HTTPURL
+    let http: HTTPClient
+
+    /// Creates a client.
+    public init(credentials: PaysafeCredentials, origin: HTTPURL, http: HTTPClient) {
+        self.credentials = credentials
+        self.origin = origin
+        self.http = http
+    }
+
+    /// Creates a single-use token for a card.
+    /// - Parameter card: The card object in Paysafe's shape: `cardNum`, `cardExpiry {month, year}`
+    ///   and optionally `holderName`, `cvv`, `billingAddress`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` when `cardNum` is not 12–19 digits or
+    ///   `cardExpiry` lacks an integer month (1–12) and year; ``CSEError/Code/paysafeAPIError`` for
+    ///   Paysafe's error body; ``CSEError/Code/serverAPIAuthenticationFailed`` for 401/403;
+    ///   ``CSEError/Code/serverAPIInvalidResponse``; a transport error.
+    public func createSingleUseToken(card: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
+        guard let number = card["cardNum"]?.stringValue, (12...19).contains(number.utf8.count),
+              number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw CSEError(.serverAPIInvalidArgument, "card.cardNum is 12 to 19 digits", context: ["argument": "card.cardNum"])
+        }
+        guard let month = card["cardExpiry"]?["month"]?.intValue, (1...12).contains(month),
+              let year = card["cardExpiry"]?["year"]?.intValue, year > 0 else {
+            throw CSEError(.serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
+                           context: ["argument": "card.cardExpiry"])
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: credentials.basicAuthorization())
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Accept", value: "application/json")
+        var body = ServerResponse.body(.object(JSONObject([("card", .object(card))])))
+        let url = origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"])
+        let response: HTTPResponse
+        do throws(CSEError) {
+            response = try await http.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
+        } catch {
+            SecureBytes.wipe(&body)
+            throw error
+        }
+        SecureBytes.wipe(&body)
+        guard response.isSuccess else { throw Self.error(of: response) }
+        return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
+    }
+
+    /// The typed error of a non-2xx response: Paysafe's `{"error":{"code","message","fieldErrors"}}`.
+    static func error(of response: HTTPResponse) -> CSEError {
+        guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
+            return ServerResponse.statusError(response, platform: "paysafe")
+        }
+        var context: [String: String] = ["status": String(response.status)]
+        if let code = error["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = SafeText.of(code, limit: 16) }
+        if let message = error["message"]?.stringValue { context["message"] = SafeText.of(message) }
+        let fields = (error["fieldErrors"]?.arrayValue ?? []).compactMap { $0["field"]?.stringValue }
+        if !fields.isEmpty { context["fields"] = SafeText.of(fields.joined(separator: ","), limit: 200) }
+        if response.status == 401 || response.status == 403 {
+            return ServerResponse.statusError(response, platform: "paysafe", details: context)
+        }
+        return CSEError(.paysafeAPIError, "Paysafe returned an error", context: context)
+    }
+}

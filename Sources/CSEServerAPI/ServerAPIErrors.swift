@@ -1,0 +1,88 @@
+public import CSECore
+
+extension CSEError.Code {
+    /// A credentials document is not a flat JSON object of strings, or lacks a member, or a
+    /// member is empty or malformed. The context names the member, never its value.
+    public static let serverAPICredentials = Self("serverAPI.credentials")
+    /// The platform answered HTTP 401 or 403: the credentials (API key, password, signature) were
+    /// refused. The context names the platform, the status and the platform's error id or cause.
+    public static let serverAPIAuthenticationFailed = Self("serverAPI.authenticationFailed")
+    /// The platform answered a status outside 2xx with a body that is not its documented error
+    /// shape. The context gives the status.
+    public static let serverAPIUnexpectedStatus = Self("serverAPI.unexpectedStatus")
+    /// A 2xx response body is not the documented JSON shape (for example a missing payment id or
+    /// token). The context names the missing or malformed member.
+    public static let serverAPIInvalidResponse = Self("serverAPI.invalidResponse")
+    /// A request argument is malformed (an empty token, an amount out of range, a currency that is
+    /// not three letters, an id with characters a path cannot carry). The context names it.
+    public static let serverAPIInvalidArgument = Self("serverAPI.invalidArgument")
+
+    /// Worldline answered with its error body (`errorId`, `errors[]`); the context gives the
+    /// status, the `errorId` and the first error's `id`, `code` and `propertyName`.
+    public static let worldlineAPIError = Self("worldline.apiError")
+    /// Worldline refused the payment (HTTP 402, or a `paymentResult` in an error body): the context
+    /// gives the payment id and its status.
+    public static let worldlinePaymentRejected = Self("worldline.paymentRejected")
+    /// A webhook lacks the `X-GCS-Signature` or `X-GCS-KeyId` header, or carries one twice.
+    public static let worldlineWebhookHeader = Self("worldline.webhook.header")
+    /// A webhook names a key id for which no secret is configured.
+    public static let worldlineWebhookUnknownKey = Self("worldline.webhook.unknownKey")
+
+    /// The APS response `signature` is missing or does not match the response parameters under the
+    /// SHA response phrase. No field of such a response is trusted; the token is never returned.
+    public static let apsResponseSignature = Self("aps.sdkToken.responseSignature")
+    /// The signed APS response does not echo the request (`service_command`, `access_code`,
+    /// `merchant_identifier`, `language`, `device_id`); the context names the parameters.
+    public static let apsResponseMismatch = Self("aps.sdkToken.responseMismatch")
+    /// The signed APS response is successful but carries no usable `sdk_token`, or its `status`
+    /// and `response_code` disagree.
+    public static let apsResponseMalformed = Self("aps.sdkToken.responseMalformed")
+    /// An APS failure whose message code is not in the documented table.
+    public static let apsUndocumentedMessage = Self("aps.message.undocumented")
+
+    /// The error of a documented APS message code `NNN` (the last three digits of
+    /// `response_code`): `aps.message.NNN`, for example `aps.message.008` (Signature mismatch).
+    public static func apsMessage(_ message: String) -> Self { Self("aps.message." + message) }
+    /// `aps.message.001`: Missing parameter.
+    public static let apsMissingParameter = apsMessage("001")
+    /// `aps.message.002`: Invalid parameter format.
+    public static let apsInvalidParameterFormat = apsMessage("002")
+    /// `aps.message.006`: Technical problem.
+    public static let apsTechnicalProblem = apsMessage("006")
+    /// `aps.message.008`: Signature mismatch (APS refused the request signature).
+    public static let apsSignatureMismatch = apsMessage("008")
+    /// `aps.message.009`: Invalid merchant identifier.
+    public static let apsInvalidMerchantIdentifier = apsMessage("009")
+    /// `aps.message.010`: Invalid access code.
+    public static let apsInvalidAccessCode = apsMessage("010")
+    /// `aps.message.032`: Invalid parameter length.
+    public static let apsInvalidParameterLength = apsMessage("032")
+    /// `aps.message.051`: Technical error.
+    public static let apsTechnicalError = apsMessage("051")
+    /// `aps.message.068`: SDK service is inactive.
+    public static let apsSDKServiceInactive = apsMessage("068")
+    /// `aps.message.070`: device_id mismatch.
+    public static let apsDeviceIDMismatch = apsMessage("070")
+
+    /// Mastercard Gateway `error.cause` `INVALID_REQUEST`: the request is malformed or fails
+    /// validation (the context gives `field`, `validationType` and the explanation).
+    public static let mastercardInvalidRequest = Self("mastercard.invalidRequest")
+    /// Mastercard Gateway `error.cause` `REQUEST_REJECTED`.
+    public static let mastercardRequestRejected = Self("mastercard.requestRejected")
+    /// Mastercard Gateway `error.cause` `SERVER_BUSY` (may be retried after some minutes).
+    public static let mastercardServerBusy = Self("mastercard.serverBusy")
+    /// Mastercard Gateway `error.cause` `SERVER_FAILED` (may be retried after some minutes).
+    public static let mastercardServerFailed = Self("mastercard.serverFailed")
+    /// Mastercard Gateway `result: ERROR` with an undocumented or missing `error.cause`.
+    public static let mastercardError = Self("mastercard.error")
+    /// An update-session body fails the `mastercard-update-session.json` checks; the context
+    /// lists the paths (never the values).
+    public static let mastercardInvalidUpdate = Self("mastercard.invalidUpdate")
+
+    /// Paysafe answered with its error body (`error.code`, `error.message`, `fieldErrors`); the
+    /// context gives the status, the Paysafe code and the fields named.
+    public static let paysafeAPIError = Self("paysafe.apiError")
+    /// The Paysafe single-use-token API key is empty (Paysafe 9167) or not base64 of
+    /// `username:password` (9013); the context gives the Paysafe code.
+    public static let paysafeAPIKey = Self("paysafe.apiKey")
+}

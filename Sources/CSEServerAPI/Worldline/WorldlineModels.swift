@@ -1,0 +1,130 @@
+public import CSECore
+
+/// A CreatePayment request with client-side encrypted card data.
+public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
+    /// The compact JWE from sealing (`cse seal`, ``PaymentRequestSealer``).
+    public let encryptedCustomerInput: String
+    /// The amount in minor units of the currency (for example 2345 for EUR 23.45).
+    public let amount: Int64
+    /// The ISO 4217 alphabetic currency code.
+    public let currencyCode: String
+    /// The merchant's reference for the order, if any (at most 40 characters).
+    public let merchantReference: String?
+
+    /// The largest amount the platform takes (12 digits).
+    public static let maximumAmount: Int64 = 999_999_999_999
+
+    /// Creates a request.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an input that is not a compact
+    ///   JWE (five base64url parts), an amount outside 0…999,999,999,999, a currency that is not
+    ///   three upper-case letters, or a reference longer than 40 characters or with control
+    ///   characters.
+    public init(encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil) throws(CSEError) {
+        let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
+              encryptedCustomerInput.utf8.allSatisfy(ServerIdentifier.isIdentifierByte)
+        else {
+            throw CSEError(.serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
+                           context: ["argument": "encryptedCustomerInput"])
+        }
+        guard (0...Self.maximumAmount).contains(amount) else {
+            throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
+        }
+        guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the currency is three upper-case letters (ISO 4217)", context: ["argument": "currencyCode"])
+        }
+        if let merchantReference {
+            guard !merchantReference.isEmpty, merchantReference.unicodeScalars.count <= 40,
+                  merchantReference.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else {
+                throw CSEError(.serverAPIInvalidArgument, "the merchant reference is 1 to 40 printable characters",
+                               context: ["argument": "merchantReference"])
+            }
+        }
+        self.encryptedCustomerInput = encryptedCustomerInput
+        self.amount = amount
+        self.currencyCode = currencyCode
+        self.merchantReference = merchantReference
+    }
+
+    /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
+    /// "currencyCode"}, "references": {"merchantReference"}}}`.
+    public var json: JSONValue {
+        var order: [(String, JSONValue)] = [
+            ("amountOfMoney", .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))]))),
+        ]
+        if let merchantReference {
+            order.append(("references", .object(JSONObject([("merchantReference", .string(merchantReference))]))))
+        }
+        return .object(JSONObject([("encryptedCustomerInput", .string(encryptedCustomerInput)), ("order", .object(JSONObject(order)))]))
+    }
+
+    /// Amount and currency only.
+    public var description: String { "WorldlinePaymentRequest(amount: \(amount), currencyCode: \(currencyCode))" }
+}
+
+/// The payment that CreatePayment created (`CreatePaymentResponse.payment`).
+public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
+    /// The payment id, for example `3066019730_0`.
+    public let id: String
+    /// The status, for example `PENDING_CAPTURE`, `CAPTURED`, `REJECTED`.
+    public let status: String
+    /// `statusOutput.statusCategory`, for example `PENDING_MERCHANT`, if present.
+    public let statusCategory: String?
+    /// `statusOutput.statusCode`, if present.
+    public let statusCode: Int?
+    /// Whether the platform reports the payment authorised (`statusOutput.isAuthorized`).
+    public let isAuthorized: Bool?
+    /// `paymentOutput.amountOfMoney.amount`, in minor units.
+    public let amount: Int64?
+    /// `paymentOutput.amountOfMoney.currencyCode`.
+    public let currencyCode: String?
+    /// `paymentOutput.references.merchantReference`.
+    public let merchantReference: String?
+    /// The card number the platform echoes (`cardPaymentMethodSpecificOutput.card.cardNumber`),
+    /// already masked with ``SecretMasking/maskPAN(_:)`` whatever the platform sent.
+    public let maskedCardNumber: String?
+    /// The `merchantAction.actionType` when the payer must act (for example `REDIRECT` for 3-D Secure).
+    public let merchantActionType: String?
+
+    /// Decodes a `CreatePaymentResponse` (or a `paymentResult` of an error body).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `payment.id` or `payment.status`
+    ///   is missing.
+    public init(response: JSONObject) throws(CSEError) {
+        guard let payment = response["payment"]?.objectValue else { throw ServerJSON.missing("payment", platform: "worldline") }
+        guard let id = payment["id"]?.stringValue, !id.isEmpty else { throw ServerJSON.missing("payment.id", platform: "worldline") }
+        guard let status = payment["status"]?.stringValue, !status.isEmpty else {
+            throw ServerJSON.missing("payment.status", platform: "worldline")
+        }
+        self.id = id
+        self.status = status
+        let statusOutput = payment["statusOutput"]?.objectValue
+        statusCategory = statusOutput?["statusCategory"]?.stringValue
+        statusCode = statusOutput?["statusCode"]?.intValue
+        isAuthorized = statusOutput?["isAuthorized"]?.boolValue
+        let output = payment["paymentOutput"]?.objectValue
+        let money = output?["amountOfMoney"]?.objectValue
+        amount = money?["amount"]?.intValue.map(Int64.init)
+        currencyCode = money?["currencyCode"]?.stringValue
+        merchantReference = output?["references"]?["merchantReference"]?.stringValue
+        maskedCardNumber = output?["cardPaymentMethodSpecificOutput"]?["card"]?["cardNumber"]?.stringValue.map(SecretMasking.maskPAN)
+        merchantActionType = response["merchantAction"]?["actionType"]?.stringValue
+    }
+
+    /// The fields as JSON, card number masked.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
+        if let statusCategory { members.append(("statusCategory", .string(statusCategory))) }
+        if let statusCode { members.append(("statusCode", .number(String(statusCode)))) }
+        if let isAuthorized { members.append(("isAuthorized", .bool(isAuthorized))) }
+        if let amount { members.append(("amount", .number(String(amount)))) }
+        if let currencyCode { members.append(("currencyCode", .string(currencyCode))) }
+        if let merchantReference { members.append(("merchantReference", .string(merchantReference))) }
+        if let maskedCardNumber { members.append(("cardNumber", .string(maskedCardNumber))) }
+        if let merchantActionType { members.append(("merchantActionType", .string(merchantActionType))) }
+        return .object(JSONObject(members))
+    }
+
+    /// Id and status.
+    public var description: String { "WorldlinePayment(id: \(id), status: \(status))" }
+}

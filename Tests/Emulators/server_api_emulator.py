@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Loopback emulators of the merchant-server APIs CSEKit calls (issue #15), on emulator.py.
+
+    server_api_emulator.py --platform worldline|aps|mastercard|paysafe [credentials] [--mode M]
+
+Every emulator checks the request's signature or authentication ITSELF, with Python's hmac,
+hashlib and base64 (an implementation independent of CSEKit), and answers the platform's error
+shape when it fails. --mode makes the emulator misbehave in one documented way, so the tests can
+check that CSEKit refuses it (see each platform's MODES).
+"""
+
+import base64
+import calendar
+import hashlib
+import hmac
+import json
+import re
+import time
+
+import emulator
+
+app = emulator.Emulator("server-api")
+app.argparser.add_argument("--platform", required=True, choices=["worldline", "aps", "mastercard", "paysafe"])
+app.argparser.add_argument("--mode", default="normal")
+# Worldline
+app.argparser.add_argument("--merchant-id", default="1234")
+app.argparser.add_argument("--api-key-id", default="5e45c937b9db33ae")
+app.argparser.add_argument("--secret-api-key", default="")
+app.argparser.add_argument("--client-api-url", default="https://client.example/client")
+# APS
+app.argparser.add_argument("--access-code", default="zx0IPmPy5jp1vAz8Kpg7")
+app.argparser.add_argument("--merchant-identifier", default="CycHZxVj")
+app.argparser.add_argument("--request-phrase", default="")
+app.argparser.add_argument("--response-phrase", default="")
+app.argparser.add_argument("--sha-type", default="sha256")
+# Mastercard
+app.argparser.add_argument("--api-password", default="")
+# Paysafe
+app.argparser.add_argument("--api-key", default="")
+
+SESSIONS = {}
+COUNTER = [0]
+
+
+def args():
+    return app.args
+
+
+# ---------------------------------------------------------------------------------------------
+# Worldline: GCS v1HMAC (the Worldline server SDKs' V1HmacAuthenticator, re-implemented here).
+# MODES: normal, reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500).
+
+def worldline_string_to_sign(request):
+    content_type, date, gcs = "", "", []
+    for name, value in request.headers:
+        lower = name.lower()
+        if lower == "content-type":
+            content_type = value
+        elif lower == "date":
+            date = value
+        elif lower.startswith("x-gcs"):
+            gcs.append((lower, re.sub(r"\r?\n[ \t\x0b\x0c]*", " ", value).strip()))
+    gcs.sort(key=lambda item: item[0])
+    text = request.method.upper() + "\n" + content_type + "\n" + date + "\n"
+    text += "".join(f"{name}:{value}\n" for name, value in gcs)
+    text += request.path + (("?" + request.query) if request.query is not None else "") + "\n"
+    return text
+
+
+def worldline_unauthorized(reason):
+    return emulator.Response.json({"errorId": "emulator-" + reason, "errors": [
+        {"errorCode": "9002", "httpStatusCode": 401, "id": "MISSING_OR_INVALID_AUTHORIZATION", "message": reason}]}, 401)
+
+
+def worldline_check(request, merchant):
+    auth = request.header("Authorization") or ""
+    prefix = "GCS v1HMAC:" + args().api_key_id + ":"
+    if not auth.startswith(prefix):
+        return worldline_unauthorized("unknown-key")
+    expected = base64.b64encode(hmac.new(args().secret_api_key.encode(), worldline_string_to_sign(request).encode(),
+                                         hashlib.sha256).digest()).decode()
+    if not hmac.compare_digest(auth[len(prefix):], expected):
+        return worldline_unauthorized("bad-signature")
+    try:
+        sent = calendar.timegm(time.strptime(request.header("Date") or "", "%a, %d %b %Y %H:%M:%S GMT"))
+    except ValueError:
+        return worldline_unauthorized("bad-date")
+    if abs(sent - time.time()) > 900:
+        return worldline_unauthorized("stale-date")
+    if merchant != args().merchant_id:
+        return emulator.Response.json({"errorId": "e-merchant", "errors": [{"id": "ACCESS_TO_MERCHANT_NOT_ALLOWED",
+                                                                          "errorCode": "9007"}]}, 403)
+    return None
+
+
+def worldline_routes():
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/sessions")
+    def sessions(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        tokens = request.json().get("tokens", []) if request.body else []
+        return emulator.Response.json({
+            "assetUrl": "https://assets.example/", "clientApiUrl": args().client_api_url,
+            "clientSessionId": "68a4b0b183a34016b4b694b97938f75b", "customerId": "cf7d7aafd42e4a1cb9e4b0624a5041b1",
+            "invalidTokens": [t for t in tokens if t.startswith("bad")]}, 201)
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments")
+    def payments(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        if args().mode == "error500":
+            return emulator.Response(500, b"<html>internal error</html>", [("Content-Type", "text/html")])
+        body = request.json()
+        jwe = body.get("encryptedCustomerInput", "")
+        money = body.get("order", {}).get("amountOfMoney", {})
+        if len(jwe.split(".")) != 5 or not isinstance(money.get("amount"), int) or len(money.get("currencyCode", "")) != 3:
+            return emulator.Response.json({"errorId": "e-400", "errors": [
+                {"errorCode": "21000020", "id": "PARAMETER_NOT_FOUND_IN_REQUEST", "propertyName": "order.amountOfMoney"}]}, 400)
+        COUNTER[0] += 1
+        payment = {"id": f"30660197{COUNTER[0]:02d}_0", "paymentOutput": {
+            "amountOfMoney": money, "references": body.get("order", {}).get("references", {}),
+            "paymentMethod": "card", "cardPaymentMethodSpecificOutput": {
+                "paymentProductId": 1, "card": {"cardNumber": "4111111111111111", "expiryDate": "1230"}}}}
+        if args().mode == "reject":
+            payment.update({"status": "REJECTED", "statusOutput": {"statusCode": 2, "isAuthorized": False}})
+            return emulator.Response.json({"errorId": "e-402", "errors": [
+                {"code": "30511001", "message": "VALUE 4111111111111111 DECLINED"}], "paymentResult": {"payment": payment}}, 402)
+        payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
+            "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
+        return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
+
+
+# ---------------------------------------------------------------------------------------------
+# APS: SHA phrase signatures (the APS "Signature Calculation" rule, re-implemented here).
+# MODES: normal, wrong-response-signature, tampered, unsigned, other-device, failure-NNNNN.
+
+def aps_signature(params, phrase):
+    text = phrase + "".join(f"{k}={params[k]}" for k in sorted(params) if k != "signature") + phrase
+    return hashlib.new(args().sha_type, text.encode()).hexdigest()
+
+
+def aps_routes():
+    @app.route("POST", r"/FortAPI/paymentApi")
+    def payment_api(request, match):
+        params = request.json()
+        echoed = {k: v for k, v in params.items() if k != "signature"}
+        mode = args().mode
+        if not hmac.compare_digest(params.get("signature", ""), aps_signature(params, args().request_phrase)):
+            response = dict(echoed, response_code="00008", status="00", response_message="Signature mismatch")
+        elif params.get("access_code") != args().access_code:
+            response = dict(echoed, response_code="21010", status="21", response_message="Invalid access code")
+        elif params.get("merchant_identifier") != args().merchant_identifier:
+            response = dict(echoed, response_code="21009", status="21", response_message="Invalid merchant identifier")
+        elif mode.startswith("failure-"):
+            code = mode[len("failure-"):]
+            response = dict(echoed, response_code=code, status=code[:2], response_message="Failure")
+        else:
+            response = dict(echoed, response_code="22000", status="22", response_message="Success", sdk_token="Dwp78q3TOKEN")
+        if mode == "other-device":
+            response["device_id"] = "another-device"
+        response["signature"] = aps_signature(response, args().response_phrase)
+        if mode == "wrong-response-signature":
+            response["signature"] = aps_signature(response, args().response_phrase + "x")
+        elif mode == "tampered":
+            response["sdk_token"] = "TamperedTOKEN"
+        elif mode == "unsigned":
+            del response["signature"]
+        return emulator.Response.json(response, 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# Mastercard Gateway: HTTP Basic merchant.<id>:<password> (RFC 7617), sessions kept in memory.
+
+def mastercard_error(status, cause, explanation, field=None):
+    error = {"cause": cause, "explanation": explanation}
+    if field:
+        error.update(field=field, validationType="INVALID")
+    return emulator.Response.json({"error": error, "result": "ERROR"}, status)
+
+
+def mastercard_check(request, version, merchant):
+    expected = "Basic " + base64.b64encode(f"merchant.{args().merchant_id}:{args().api_password}".encode()).decode()
+    if not hmac.compare_digest(request.header("Authorization") or "", expected) or merchant != args().merchant_id:
+        return mastercard_error(401, "INVALID_REQUEST", "Invalid credentials.")
+    if int(version) < 39:
+        return mastercard_error(400, "INVALID_REQUEST", "Unsupported API version", "apiVersion")
+    return None
+
+
+def merge(target, source):
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            merge(target[key], value)
+        else:
+            target[key] = value
+
+
+def mastercard_routes():
+    base = r"/api/rest/version/(?P<version>\d+)/merchant/(?P<merchant>[^/]+)/session"
+
+    @app.route("POST", base)
+    def create(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        if args().mode == "busy":
+            return mastercard_error(500, "SERVER_BUSY", "Try again later")
+        body = request.json() if request.body else {}
+        COUNTER[0] += 1
+        session_id = f"SESSION{COUNTER[0]:025d}"
+        limit = body.get("session", {}).get("authenticationLimit", 5)
+        SESSIONS[session_id] = {}
+        return emulator.Response.json({"merchant": args().merchant_id, "result": "SUCCESS", "session": {
+            "aes256Key": "abcdef12345", "authenticationLimit": limit, "id": session_id, "updateStatus": "NO_UPDATE",
+            "version": "abcdef0123"}}, 201)
+
+    @app.route("PUT", base + r"/(?P<id>[^/]+)")
+    def update(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        session_id = match.group("id")
+        if session_id not in SESSIONS:
+            return mastercard_error(400, "INVALID_REQUEST", "Session not found", "session.id")
+        merge(SESSIONS[session_id], request.json())
+        return emulator.Response.json(dict(SESSIONS[session_id], merchant=args().merchant_id, session={
+            "id": session_id, "updateStatus": "SUCCESS", "version": "1468375202"}), 200)
+
+    @app.route("GET", base + r"/(?P<id>[^/]+)")
+    def retrieve(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        session_id = match.group("id")
+        if session_id not in SESSIONS:
+            return mastercard_error(400, "INVALID_REQUEST", "Session not found", "session.id")
+        return emulator.Response.json(dict(SESSIONS[session_id], merchant=args().merchant_id, session={
+            "id": session_id, "updateStatus": "SUCCESS" if SESSIONS[session_id] else "NO_UPDATE", "version": "1"}), 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paysafe: HTTP Basic with the single-use-token API key (base64 of username:password).
+
+def luhn(number):
+    total = 0
+    for i, ch in enumerate(reversed(number)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def paysafe_routes():
+    @app.route("POST", r"/customervault/v1/singleusetokens")
+    def tokens(request, match):
+        auth = request.header("Authorization") or ""
+        ok = hmac.compare_digest(auth, "Basic " + args().api_key)
+        try:
+            user, _, password = base64.b64decode(args().api_key, validate=True).decode().partition(":")
+            ok = ok and bool(user) and bool(password)
+        except ValueError:
+            ok = False
+        if not ok:
+            return emulator.Response.json({"error": {"code": "5279", "message": "Invalid credentials"}}, 401)
+        card = request.json().get("card", {})
+        number = card.get("cardNum", "")
+        if not number.isdigit() or not luhn(number):
+            return emulator.Response.json({"error": {"code": "5068", "message": "Field error(s)", "fieldErrors": [
+                {"field": "card.cardNum", "error": "invalid card number"}]}}, 400)
+        COUNTER[0] += 1
+        return emulator.Response.json({
+            "id": f"tok-{COUNTER[0]}", "paymentToken": f"SCO0Jpx0ZfBkF{COUNTER[0]}", "timeToLiveSeconds": 899,
+            "card": {"cardBin": number[:6], "lastDigits": number[-4:], "cardExpiry": card.get("cardExpiry"),
+                     "holderName": card.get("holderName", ""), "cardType": "VI"}}, 201)
+
+
+if __name__ == "__main__":
+    import sys
+    platform = sys.argv[sys.argv.index("--platform") + 1] if "--platform" in sys.argv else ""
+    {"worldline": worldline_routes, "aps": aps_routes, "mastercard": mastercard_routes, "paysafe": paysafe_routes}.get(
+        platform, lambda: None)()
+    app.main()
