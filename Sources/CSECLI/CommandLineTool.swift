@@ -9,6 +9,9 @@ public enum ExitCode {
     public static let failure: Int32 = 1
     /// The command line is wrong (`EX_USAGE`).
     public static let usage: Int32 = 64
+    /// The reader of standard output has gone (`EPIPE`): 128 + SIGPIPE, as a shell reports a
+    /// process that SIGPIPE ended. Nothing is printed.
+    public static let brokenPipe: Int32 = 141
 }
 
 /// One `cse` subcommand.
@@ -90,8 +93,14 @@ public enum CommandLineTool {
         return text
     }
 
-    /// Runs `cse` with `arguments` (without the program name) and returns the exit code.
+    /// Runs `cse` with `arguments` (without the program name) and returns the exit code: the
+    /// command's, unless a write to standard output failed (1, or ``ExitCode/brokenPipe``).
     public static func main(_ arguments: [String]) -> Int32 {
+        StandardStreams.prepare()
+        return StandardStreams.finish(dispatch(arguments))
+    }
+
+    private static func dispatch(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             StandardStreams.out(helpText)
             return ExitCode.success
@@ -136,8 +145,7 @@ public enum CommandLineTool {
         do throws(CSEError) {
             return try instance.run()
         } catch {
-            StandardStreams.err("Error: \(error.description)\n")
-            return ExitCode.failure
+            return StandardStreams.report(error)
         }
     }
 
@@ -162,7 +170,7 @@ public enum CommandLineTool {
     }
 
     private static func usageFailure(_ error: UsageError, usage: String, helpHint: String) -> Int32 {
-        StandardStreams.err("Error: \(error.message)\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n")
+        StandardStreams.err("Error: \(SafeEcho.text(error.message, limit: SafeEcho.errorLineLimit))\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n")
         return ExitCode.usage
     }
 }
