@@ -89,6 +89,7 @@ int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *targ
  * "dying" bit: the handler and the sections change it only by compare-and-swap, so a signal is
  * either delivered at once (no section running) or after the last section ends, never in the
  * middle of one. Everything the handler calls is async-signal-safe. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -124,8 +125,14 @@ static void cse_interrupt_handler(int sig) {
     }
 }
 
+/* Installs the handler for each signal the process does not ignore, and unblocks those signals
+ * in the calling thread (threads created later inherit its mask): a mask inherited from the
+ * parent's thread pool, as posix_spawn passes it on, would otherwise hold SIGINT back until the
+ * end of the run. */
 int CCSEShims_defer_interrupts(void) {
     int installed = 0;
+    sigset_t handled;
+    sigemptyset(&handled);
     for (size_t i = 0; i < sizeof cse_deferred_signals / sizeof cse_deferred_signals[0]; i++) {
         int sig = cse_deferred_signals[i];
         struct sigaction old;
@@ -137,8 +144,12 @@ int CCSEShims_defer_interrupts(void) {
         action.sa_handler = cse_interrupt_handler;
         action.sa_flags = SA_RESTART;
         sigfillset(&action.sa_mask);
-        if (sigaction(sig, &action, NULL) == 0) installed++;
+        if (sigaction(sig, &action, NULL) == 0) {
+            installed++;
+            sigaddset(&handled, sig);
+        }
     }
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     return installed;
 }
 

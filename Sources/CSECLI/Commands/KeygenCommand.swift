@@ -44,6 +44,7 @@ public struct KeygenCommand: CLICommand {
     /// file is written whole by ``Files/writeAtomically(_:to:mode:replacing:)`` or not at all.
     public func run() throws(CSEError) -> Int32 {
         let paths = Self.files.map { directory + "/" + $0.name }
+        try Files.checkDirectory(directory)
         for path in paths { try Files.checkTarget(path, replacing: force) }
         let key = try RSAPrivateKey.generate(bits: bits)
         let id: String

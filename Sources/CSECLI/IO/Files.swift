@@ -92,6 +92,16 @@ public enum Files {
         }
     }
 
+    /// Checks that `path` is an existing directory (following symbolic links).
+    /// - Throws: ``CSEError/Code/cliFile``.
+    public static func checkDirectory(_ path: String) throws(CSEError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw failure("cannot use the directory", path: path) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw CSEError(.cliFile, "cannot use the directory: Not a directory", context: ["path": SafeEcho.text(path)])
+        }
+    }
+
     /// All of standard input (at most `limit` bytes), refusing empty input. One trailing line
     /// break (`\n` or `\r\n`) is not part of the input and does not count against `limit`, so
     /// `echo` and `printf` give the same result at the edge; `keepingTrailingLineBreak` keeps
