@@ -1,13 +1,13 @@
-public import CSECore
+import CSECore
 import CSECrypto
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `cse keygen`: writes a test RSA key pair.
-public struct KeygenCommand: CLICommand {
+struct KeygenCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "keygen",
         abstract: "Generate an RSA key pair for testing (PEM files).",
         discussion: """
@@ -28,7 +28,7 @@ public struct KeygenCommand: CLICommand {
     let force: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         bits = try arguments.integer("bits") ?? 2048
         guard (2048...16384).contains(bits) else { throw UsageError("The value for '--bits' must be between 2048 and 16384.") }
         directory = arguments.required("out")
@@ -42,7 +42,7 @@ public struct KeygenCommand: CLICommand {
     /// Generates and writes the key pair. Every target is checked before the key is generated
     /// (none may exist unless `--force`, and none may be anything but a regular file), and each
     /// file is written whole by ``Files/writeAtomically(_:to:mode:replacing:)`` or not at all.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let paths = Self.files.map { directory + "/" + $0.name }
         try Files.checkDirectory(directory)
         for path in paths { try Files.checkTarget(path, replacing: force) }

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import Dispatch
 internal import CCSEShims
 #if canImport(Glibc)
@@ -16,9 +16,9 @@ import Glibc
 /// held at any time is at most that budget plus one line per worker, however large each line's
 /// output is. Every write is checked: the first failure stops the batch (``run(_:)`` throws it),
 /// and a line is always written whole (SIGINT waits for it, see ``StandardStreams``).
-public struct BatchRunner: Sendable {
+struct BatchRunner: Sendable {
     /// The outcome of one input line.
-    public enum LineResult: Sendable {
+    enum LineResult: Sendable {
         /// A JSON object (without newline) to print for this line.
         case output([UInt8])
         /// The line failed; an error object with its line number is printed instead.
@@ -30,26 +30,26 @@ public struct BatchRunner: Sendable {
     }
 
     /// The longest accepted input line in bytes; longer lines are reported, not buffered.
-    public var maxLineBytes = 1 << 20
+    var maxLineBytes = 1 << 20
     /// The most lines processed together by the worker threads.
-    public var blockSize = 256
+    var blockSize = 256
     /// A block stops taking lines once it holds this many input bytes (so a block holds at most
     /// this plus one line).
-    public var maxBlockInputBytes = 16 << 20
+    var maxBlockInputBytes = 16 << 20
     /// Finished output that may wait for standard output before the workers stop taking lines.
-    public var maxPendingOutputBytes = 16 << 20
+    var maxPendingOutputBytes = 16 << 20
     /// Worker threads (defaults to the number of online CPUs).
-    public var workers = BatchRunner.onlineCPUCount
+    var workers = BatchRunner.onlineCPUCount
     /// The descriptor lines are read from (standard input).
-    package var input: Int32 = 0
+    var input: Int32 = 0
     /// The descriptor results are written to (standard output).
-    package var output: Int32 = 1
+    var output: Int32 = 1
 
     /// Creates a runner with default limits.
-    public init() {}
+    init() {}
 
     /// The number of CPUs this process may run on.
-    public static var onlineCPUCount: Int {
+    static var onlineCPUCount: Int {
         Int(CCSEShims_available_cpu_count())
     }
 
@@ -61,7 +61,7 @@ public struct BatchRunner: Sendable {
     /// - Throws: ``CSEError/Code/cliWrite`` or ``CSEError/Code/cliBrokenPipe`` at the first
     ///   failed write (no further line is processed); ``CSEError/Code/cliRead`` when reading
     ///   standard input fails, after every line read before the failure has been answered.
-    public func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) throws(CSEError) -> Int {
+    func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) throws(CSEError) -> Int {
         // While the workers process block k (writing its lines in order as they finish), this
         // thread reads block k + 1.
         var reader = LineReader(fd: input, maxLineBytes: maxLineBytes)
@@ -127,7 +127,7 @@ public struct BatchRunner: Sendable {
 
     /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data
     /// (and passes through ``SafeEcho/text(_:limit:)`` like every error `cse` prints).
-    public static func errorLine(number: Int, error: CSEError) -> [UInt8] {
+    static func errorLine(number: Int, error: CSEError) -> [UInt8] {
         var out: [UInt8] = Array(#"{"line":"#.utf8)
         out.append(contentsOf: String(number).utf8)
         out.append(contentsOf: #","error":{"code":"#.utf8)
@@ -141,19 +141,19 @@ public struct BatchRunner: Sendable {
 
 extension CSEError.Code {
     /// A `--lines` input line is longer than the limit.
-    public static let cliLineTooLong = Self("cli.lineTooLong")
+    static let cliLineTooLong = Self("cli.lineTooLong")
     /// Standard input was empty where a value was expected.
-    public static let cliEmptyInput = Self("cli.emptyInput")
+    static let cliEmptyInput = Self("cli.emptyInput")
     /// Standard input was larger than the command accepts.
-    public static let cliInputTooLarge = Self("cli.inputTooLarge")
+    static let cliInputTooLarge = Self("cli.inputTooLarge")
     /// A file could not be read or written.
-    public static let cliFile = Self("cli.file")
+    static let cliFile = Self("cli.file")
     /// Reading standard input failed (an I/O error, a directory, a closed descriptor).
-    public static let cliRead = Self("cli.read")
+    static let cliRead = Self("cli.read")
     /// Writing standard output failed (a full disk, a closed descriptor, an I/O error).
-    public static let cliWrite = Self("cli.write")
+    static let cliWrite = Self("cli.write")
     /// The reader of standard output has gone (`EPIPE`); `cse` exits 141 without a message.
-    public static let cliBrokenPipe = Self("cli.brokenPipe")
+    static let cliBrokenPipe = Self("cli.brokenPipe")
 }
 
 /// One block of ``BatchRunner/run(_:)``: worker threads take its lines in order, and whichever

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSECrypto
 internal import CCSEShims
 #if canImport(Glibc)
@@ -7,10 +7,10 @@ import Glibc
 
 /// File and standard-input helpers for commands. Errors name the path (through
 /// ``SafeEcho/text(_:limit:)``), never the content, and every system call's result is checked.
-public enum Files {
+enum Files {
     /// Reads a whole file of at most `limit` bytes.
     /// - Throws: ``CSEError/Code/cliFile`` when it cannot be opened or read, or is too large.
-    public static func read(_ path: String, limit: Int = 4 << 20) throws(CSEError) -> [UInt8] {
+    static func read(_ path: String, limit: Int = 4 << 20) throws(CSEError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("cannot open file", path: path) }
         defer { close(fd) }
@@ -42,7 +42,7 @@ public enum Files {
     /// directory there is refused. On any failure the temporary file is removed and `path` is
     /// as it was. The whole sequence runs in an output section, so SIGINT waits for it.
     /// - Throws: ``CSEError/Code/cliFile`` naming the step that failed.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool) throws(CSEError) {
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t, replacing: Bool) throws(CSEError) {
         CCSEShims_output_section_begin()
         defer { CCSEShims_output_section_end() }
         try checkTarget(path, replacing: replacing)
@@ -77,7 +77,7 @@ public enum Files {
     /// not exist, or (when `replacing`) it is a regular file. A symbolic link is refused even
     /// when it points to a regular file.
     /// - Throws: ``CSEError/Code/cliFile``.
-    public static func checkTarget(_ path: String, replacing: Bool) throws(CSEError) {
+    static func checkTarget(_ path: String, replacing: Bool) throws(CSEError) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             guard errno == ENOENT else { throw failure("cannot inspect file", path: path) }
@@ -94,7 +94,7 @@ public enum Files {
 
     /// Checks that `path` is an existing directory (following symbolic links).
     /// - Throws: ``CSEError/Code/cliFile``.
-    public static func checkDirectory(_ path: String) throws(CSEError) {
+    static func checkDirectory(_ path: String) throws(CSEError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw failure("cannot use the directory", path: path) }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -108,7 +108,7 @@ public enum Files {
     /// it (and counts it), for input taken verbatim.
     /// - Throws: ``CSEError/Code/cliEmptyInput``, ``CSEError/Code/cliInputTooLarge`` or
     ///   ``CSEError/Code/cliRead``.
-    public static func readStandardInput(limit: Int, keepingTrailingLineBreak: Bool = false) throws(CSEError) -> [UInt8] {
+    static func readStandardInput(limit: Int, keepingTrailingLineBreak: Bool = false) throws(CSEError) -> [UInt8] {
         let allowance = keepingTrailingLineBreak ? 0 : 2
         guard var data = try StandardStreams.readAll(limit: limit + allowance) else { throw inputTooLarge(limit) }
         guard !data.isEmpty else { throw CSEError(.cliEmptyInput, "standard input is empty") }
@@ -124,7 +124,7 @@ public enum Files {
     }
 
     /// `bytes` without trailing ASCII whitespace (a final newline from `echo` or a file).
-    public static func trimmingTrailingWhitespace(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    static func trimmingTrailingWhitespace(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         var end = bytes.endIndex
         while end > bytes.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
         return bytes[..<end]

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 internal import CCSEShims
 #if canImport(Glibc)
 import Glibc
@@ -11,11 +11,11 @@ import Glibc
 /// retried), and a failed write to standard output is never success. Each write runs in an
 /// output section (``CCSEShims_output_section_begin``), so SIGINT, SIGTERM or SIGHUP never cut
 /// it in half: the signal takes effect when the write is complete.
-public enum StandardStreams {
+enum StandardStreams {
     /// Reads all of standard input, up to `limit` bytes.
     /// - Returns: The bytes, or `nil` when more than `limit` bytes arrive.
     /// - Throws: ``CSEError/Code/cliRead`` when reading fails.
-    public static func readAll(limit: Int) throws(CSEError) -> [UInt8]? {
+    static func readAll(limit: Int) throws(CSEError) -> [UInt8]? {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -43,7 +43,7 @@ public enum StandardStreams {
     /// descriptor is non-blocking and full. The write runs in one output section.
     /// - Throws: ``CSEError/Code/cliBrokenPipe`` when the reader has gone (`EPIPE` with SIGPIPE
     ///   ignored), ``CSEError/Code/cliWrite`` for any other failure (`ENOSPC`, `EBADF`, `EIO`, …).
-    public static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(CSEError) {
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(CSEError) {
         if let failure = bytes.withUnsafeBytes({ attemptWrite($0, to: fd) }) { throw failure }
     }
 
@@ -72,7 +72,7 @@ public enum StandardStreams {
     /// Writes all `bytes` to `fd`. A failure on standard output is remembered and turns the
     /// command's exit code into a failure (see ``finish(_:)``); standard error is best effort,
     /// since a diagnostic that cannot be written has nowhere else to go.
-    public static func write(_ bytes: [UInt8], to fd: Int32) {
+    static func write(_ bytes: [UInt8], to fd: Int32) {
         do throws(CSEError) {
             try writeAll(bytes, to: fd)
         } catch {
@@ -81,19 +81,19 @@ public enum StandardStreams {
     }
 
     /// Writes a string to standard output (failures as in ``write(_:to:)``).
-    public static func out(_ text: String) { write(Array(text.utf8), to: 1) }
+    static func out(_ text: String) { write(Array(text.utf8), to: 1) }
     /// Writes a string to standard error (best effort).
-    public static func err(_ text: String) { write(Array(text.utf8), to: 2) }
+    static func err(_ text: String) { write(Array(text.utf8), to: 2) }
 
     /// Whether standard error is a terminal (progress output is shown only then).
-    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
 
     /// Prepares the process's streams before a command runs: a closed descriptor 0, 1 or 2 is
     /// held by `/dev/null` opened the *wrong* way round (stdin write-only, stdout and stderr
     /// read-only), so no file the command opens can land on it and every use of it still fails
     /// (`EBADF`) instead of silently succeeding. SIGINT, SIGTERM and SIGHUP are deferred while
     /// an output section runs. Forgets an earlier stdout failure.
-    public static func prepare() {
+    static func prepare() {
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let holder = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
             if holder >= 0 && holder != fd {
@@ -108,7 +108,7 @@ public enum StandardStreams {
     /// The exit code of a command that returned `status`, after every stdout write: a write
     /// failure makes it 1 (with an `Error:` line on stderr), or ``ExitCode/brokenPipe`` after
     /// `EPIPE`; otherwise `status`.
-    public static func finish(_ status: Int32) -> Int32 {
+    static func finish(_ status: Int32) -> Int32 {
         guard let error = outputFailure.first else { return status }
         return report(error)
     }
@@ -163,9 +163,9 @@ private final class FirstFailure: @unchecked Sendable {
 
 /// Reads standard input line by line in fixed-size chunks, so memory stays bounded however large
 /// the input is. Lines longer than the limit are reported, not buffered without end.
-public struct LineReader {
+struct LineReader {
     /// One input line.
-    public enum Line: Sendable {
+    enum Line: Sendable {
         /// A complete line (without its `\n` or `\r\n`).
         case text([UInt8])
         /// A line longer than the limit; its bytes were discarded.
@@ -181,7 +181,7 @@ public struct LineReader {
     private var discarding = false
 
     /// Creates a reader for `fd` (standard input by default).
-    public init(fd: Int32 = 0, maxLineBytes: Int) {
+    init(fd: Int32 = 0, maxLineBytes: Int) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
     }
@@ -189,7 +189,7 @@ public struct LineReader {
     /// The next line, or `nil` at end of input. A final line without `\n` is still returned.
     /// - Throws: ``CSEError/Code/cliRead`` when reading fails; a partial line read before the
     ///   failure is not returned.
-    public mutating func next() throws(CSEError) -> Line? {
+    mutating func next() throws(CSEError) -> Line? {
         while true {
             if let nl = buffer[start...].firstIndex(of: 0x0A) {
                 var end = nl
