@@ -11,29 +11,29 @@ import TestSupport
 struct HardeningWriteErrorTests {
     @Test("> /dev/full: a single result and a whole batch exit 1 with cli.write (ENOSPC)")
     func devFull() throws {
-        let single = try Shell.run(#"echo 4111 | "$CSE" iin > /dev/full"#)
+        let single = try IOShell.run(#"echo 4111 | "$CSE" iin > /dev/full"#)
         #expect(single.status == 1)
         #expect(single.stderr == "Error: cli.write: cannot write standard output: No space left on device\n")
         let input = try CommandRunner.temporaryDirectory() + "/numbers"
         try Data(String(repeating: "\"41111111\"\n", count: 2_000).utf8).write(to: URL(fileURLWithPath: input))
-        let batch = try Shell.run(#""$CSE" iin --lines < "$INPUT" > /dev/full"#, environment: ["INPUT": input])
+        let batch = try IOShell.run(#""$CSE" iin --lines < "$INPUT" > /dev/full"#, environment: ["INPUT": input])
         #expect(batch.status == 1)
         #expect(batch.stderr == "Error: cli.write: cannot write standard output: No space left on device\n", "one message, then stop")
-        let help = try Shell.run(#""$CSE" --help > /dev/full"#)
+        let help = try IOShell.run(#""$CSE" --help > /dev/full"#)
         #expect(help.status == 1)
         #expect(help.stderr.hasPrefix("Error: cli.write: "))
     }
 
     @Test("a closed stdout (>&-) exits 1 with cli.write (EBADF), and no file the command opens lands on fd 1")
     func closedStdout() throws {
-        let single = try Shell.run(#"echo 4111 | "$CSE" iin >&-"#)
+        let single = try IOShell.run(#"echo 4111 | "$CSE" iin >&-"#)
         #expect(single.status == 1)
         #expect(single.stderr == "Error: cli.write: cannot write standard output: Bad file descriptor\n")
-        let batch = try Shell.run(#"printf '"41111111"\n' | "$CSE" iin --lines >&-"#)
+        let batch = try IOShell.run(#"printf '"41111111"\n' | "$CSE" iin --lines >&-"#)
         #expect(batch.status == 1)
         #expect(batch.stderr.hasPrefix("Error: cli.write: "))
         // The key file is opened while fd 1 is closed: it must not become "standard output".
-        let key = try Shell.run(#"echo '{"a":1}' | "$CSE" encrypt --key \#(Shell.quote(CLIFixtures.publicKey)) >&-; echo "status=$?" >&2"#)
+        let key = try IOShell.run(#"echo '{"a":1}' | "$CSE" encrypt --key \#(IOShell.quote(CLIFixtures.publicKey)) >&-; echo "status=$?" >&2"#)
         #expect(key.stderr == "Error: cli.write: cannot write standard output: Bad file descriptor\nstatus=1\n", "\(key.stderr)")
     }
 
@@ -42,7 +42,7 @@ struct HardeningWriteErrorTests {
     /// quietly; the producer upstream sees its reader go (so `cse` stopped reading early).
     @Test("EPIPE with SIGPIPE ignored (| head -1): exit 141, no message, input no longer read")
     func brokenPipe() throws {
-        let result = try Shell.run(#"""
+        let result = try IOShell.run(#"""
             trap '' PIPE
             yes '"41111111"' | head -n 2000000 | "$CSE" iin --lines 2>"$ERRFILE" | head -1
             echo "statuses=${PIPESTATUS[*]}" >&2
@@ -65,7 +65,7 @@ struct HardeningReadErrorTests {
     func encryptEIO() throws {
         let input = try CommandRunner.temporaryDirectory() + "/plaintext"
         try Data(repeating: 0x61, count: 266_000).write(to: URL(fileURLWithPath: input))
-        let result = try Shell.run(#"LD_PRELOAD="$SHIM" "$CSE" encrypt --key "$KEY" < "$INPUT""#,
+        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" encrypt --key "$KEY" < "$INPUT""#,
                                    environment: ["SHIM": FaultShim.readEIOAfter64KiB, "KEY": CLIFixtures.publicKey, "INPUT": input])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty, "nothing sealed")
@@ -76,7 +76,7 @@ struct HardeningReadErrorTests {
     func linesEIO() throws {
         let input = try CommandRunner.temporaryDirectory() + "/numbers"
         try Data(String(repeating: "\"41111111\"\n", count: 50_000).utf8).write(to: URL(fileURLWithPath: input))
-        let result = try Shell.run(#"LD_PRELOAD="$SHIM" "$CSE" iin --lines < "$INPUT""#,
+        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" iin --lines < "$INPUT""#,
                                    environment: ["SHIM": FaultShim.readEIOAfter64KiB, "INPUT": input])
         #expect(result.status == 1)
         #expect(result.stderr == "Error: cli.read: cannot read standard input: Input/output error\n")
@@ -89,7 +89,7 @@ struct HardeningReadErrorTests {
     @Test("a directory on stdin (EISDIR) is cli.read, in batch and single-value mode")
     func directory() throws {
         for command in [#""$CSE" iin --lines < /tmp"#, #""$CSE" iin < /tmp"#, #""$CSE" validate --product builtin:card < /tmp"#] {
-            let result = try Shell.run(command)
+            let result = try IOShell.run(command)
             #expect(result.status == 1, "\(command)")
             #expect(result.stdout.isEmpty, "\(command)")
             #expect(result.stderr == "Error: cli.read: cannot read standard input: Is a directory\n", "\(command)")
@@ -98,7 +98,7 @@ struct HardeningReadErrorTests {
 
     @Test("a closed stdin (<&-) is cli.read, not an empty input")
     func closedStdin() throws {
-        let result = try Shell.run(#""$CSE" iin --lines <&-"#)
+        let result = try IOShell.run(#""$CSE" iin --lines <&-"#)
         #expect(result.status == 1)
         #expect(result.stderr == "Error: cli.read: cannot read standard input: Bad file descriptor\n")
     }
@@ -135,7 +135,7 @@ struct HardeningKeygenFileTests {
         let directory = try CommandRunner.temporaryDirectory()
         #expect(mkfifo(directory + "/public.pem", 0o644) == 0)
         // `timeout` only keeps a regression from hanging the suite; the assertion is the refusal.
-        let result = try Shell.run(#"timeout -s KILL 120 "$CSE" keygen --out "$DIR" --force"#, environment: ["DIR": directory])
+        let result = try IOShell.run(#"timeout -s KILL 120 "$CSE" keygen --out "$DIR" --force"#, environment: ["DIR": directory])
         #expect(result.status == 1)
         #expect(result.stderr.contains("not a regular file (a FIFO)"), "\(result.stderr)")
         #expect(try Self.entries(directory) == ["public.pem"])
@@ -171,7 +171,7 @@ struct HardeningKeygenFileTests {
     @Test("a full disk (ENOSPC) leaves no file behind, and a retry works")
     func fullDisk() throws {
         let directory = try CommandRunner.temporaryDirectory()
-        let result = try Shell.run(#"LD_PRELOAD="$SHIM" "$CSE" keygen --out "$DIR""#,
+        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" keygen --out "$DIR""#,
                                    environment: ["SHIM": FaultShim.writeENOSPCToFiles, "DIR": directory])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: cli.file: cannot write file: No space left on device (path="), "\(result.stderr)")

@@ -4,7 +4,7 @@ import TestSupport
 /// Runs a bash script with `$CSE` set to the built `cse`, for the I/O cases that need a shell:
 /// redirections to `/dev/full`, a closed descriptor, a directory on stdin, `trap '' PIPE`,
 /// `LD_PRELOAD`. Every command that could block is wrapped in `timeout` by the script itself.
-enum Shell {
+enum IOShell {
     struct Result {
         let stdout: [UInt8]
         let stderr: String
@@ -88,7 +88,7 @@ enum FaultShim {
         let directory = try! CommandRunner.temporaryDirectory()
         let sourcePath = directory + "/\(name).c", library = directory + "/\(name).so"
         try! source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        let result = try! Shell.run("cc -shared -fPIC -O1 -o \(Shell.quote(library)) \(Shell.quote(sourcePath)) -ldl")
+        let result = try! IOShell.run("cc -shared -fPIC -O1 -o \(IOShell.quote(library)) \(IOShell.quote(sourcePath)) -ldl")
         precondition(result.status == 0, "cc failed: \(result.stderr)")
         return library
     }
