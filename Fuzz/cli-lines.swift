@@ -66,11 +66,15 @@ public func fuzzCLILines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let limit = Int(limitByte % 64)
         var reader = LineReader(fd: stdin, maxLineBytes: limit)
         var lines: [ModelLine] = []
-        while let line = reader.next() {
-            switch line {
-            case .text(let text): lines.append(.text(text))
-            case .tooLong: lines.append(.tooLong)
+        do throws(CSEError) {
+            while let line = try reader.next() {
+                switch line {
+                case .text(let text): lines.append(.text(text))
+                case .tooLong: lines.append(.tooLong)
+                }
             }
+        } catch {
+            require(false, "reading a regular file failed: \(error)")
         }
         require(lines == modelLines(bytes, limit: limit), "LineReader differs from the model")
         return 0

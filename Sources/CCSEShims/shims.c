@@ -83,3 +83,95 @@ int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *targ
     OPENSSL_cleanse(digest, sizeof digest);
     return offset == targetLen;
 }
+
+/* Interrupt deferral for `cse` (see CCSEShims.h). One atomic word holds the number of output
+ * sections in progress (low 16 bits), the signal waiting for them to end (bits 16-23) and a
+ * "dying" bit: the handler and the sections change it only by compare-and-swap, so a signal is
+ * either delivered at once (no section running) or after the last section ends, never in the
+ * middle of one. Everything the handler calls is async-signal-safe. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#define CSE_SECTIONS_MASK 0xFFFFu
+#define CSE_SIGNAL_SHIFT 16
+#define CSE_DYING (1u << 24)
+
+static _Atomic unsigned int cse_interrupt_state = 0;
+static const int cse_deferred_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void cse_die(int sig) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void cse_interrupt_handler(int sig) {
+    unsigned int state = atomic_load(&cse_interrupt_state);
+    for (;;) {
+        if (state & CSE_DYING) return;
+        unsigned int sections = state & CSE_SECTIONS_MASK;
+        unsigned int pending = (state >> CSE_SIGNAL_SHIFT) & 0xFFu;
+        /* No section running, or a second signal while one waits: end now. */
+        if (sections == 0 || pending != 0) {
+            if (atomic_compare_exchange_weak(&cse_interrupt_state, &state, state | CSE_DYING)) {
+                cse_die(sig);
+                return;
+            }
+            continue;
+        }
+        unsigned int next = state | ((unsigned int)sig << CSE_SIGNAL_SHIFT);
+        if (atomic_compare_exchange_weak(&cse_interrupt_state, &state, next)) return;
+    }
+}
+
+/* Installs the handler for each signal the process does not ignore, and unblocks those signals
+ * in the calling thread (threads created later inherit its mask): a mask inherited from the
+ * parent's thread pool, as posix_spawn passes it on, would otherwise hold SIGINT back until the
+ * end of the run. */
+int CCSEShims_defer_interrupts(void) {
+    int installed = 0;
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (size_t i = 0; i < sizeof cse_deferred_signals / sizeof cse_deferred_signals[0]; i++) {
+        int sig = cse_deferred_signals[i];
+        struct sigaction old;
+        if (sigaction(sig, NULL, &old) != 0) continue;
+        /* A signal the parent ignores (nohup, background jobs) stays ignored. */
+        if (old.sa_handler == SIG_IGN) continue;
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = cse_interrupt_handler;
+        action.sa_flags = SA_RESTART;
+        sigfillset(&action.sa_mask);
+        if (sigaction(sig, &action, NULL) == 0) {
+            installed++;
+            sigaddset(&handled, sig);
+        }
+    }
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
+    return installed;
+}
+
+void CCSEShims_output_section_begin(void) {
+    unsigned int state = atomic_load(&cse_interrupt_state);
+    for (;;) {
+        /* The process is ending by a signal: never start a write it would cut. */
+        while (state & CSE_DYING) { pause(); state = atomic_load(&cse_interrupt_state); }
+        if (atomic_compare_exchange_weak(&cse_interrupt_state, &state, state + 1)) return;
+    }
+}
+
+void CCSEShims_output_section_end(void) {
+    unsigned int state = atomic_load(&cse_interrupt_state);
+    for (;;) {
+        unsigned int next = state - 1;
+        int sig = (int)((state >> CSE_SIGNAL_SHIFT) & 0xFFu);
+        int last = (next & CSE_SECTIONS_MASK) == 0 && sig != 0;
+        if (last) next |= CSE_DYING;
+        if (atomic_compare_exchange_weak(&cse_interrupt_state, &state, next)) {
+            if (last) cse_die(sig);
+            return;
+        }
+    }
+}

@@ -9,6 +9,9 @@ enum ExitCode {
     static let failure: Int32 = 1
     /// The command line is wrong (`EX_USAGE`).
     static let usage: Int32 = 64
+    /// The reader of standard output has gone (`EPIPE`): 128 + SIGPIPE, as a shell reports a
+    /// process that SIGPIPE ended. Nothing is printed.
+    static let brokenPipe: Int32 = 141
 }
 
 /// One `cse` subcommand.
@@ -100,8 +103,14 @@ public enum CommandLineTool {
         return text
     }
 
-    /// Runs `cse` with `arguments` (without the program name) and returns the exit code.
+    /// Runs `cse` with `arguments` (without the program name) and returns the exit code: the
+    /// command's, unless a write to standard output failed (1, or ``ExitCode/brokenPipe``).
     public static func main(_ arguments: [String]) -> Int32 {
+        StandardStreams.prepare()
+        return StandardStreams.finish(dispatch(arguments))
+    }
+
+    private static func dispatch(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             StandardStreams.out(helpText)
             return ExitCode.success
@@ -154,8 +163,7 @@ public enum CommandLineTool {
         do throws(CSEError) {
             return try instance.run()
         } catch {
-            StandardStreams.err("Error: \(error.description)\n")
-            return ExitCode.failure
+            return StandardStreams.report(error)
         }
     }
 
@@ -201,7 +209,7 @@ public enum CommandLineTool {
     }
 
     private static func usageFailure(_ error: UsageError, usage: String, helpHint: String) -> Int32 {
-        StandardStreams.err("Error: \(error.message)\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n")
+        StandardStreams.err("Error: \(SafeEcho.text(error.message, limit: SafeEcho.errorLineLimit))\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n")
         return ExitCode.usage
     }
 }

@@ -19,7 +19,7 @@ struct HardeningLineReaderTests {
         lseek(fd, 0, SEEK_SET)
         var reader = LineReader(fd: fd, maxLineBytes: limit)
         var result: [Line] = []
-        while let line = reader.next() {
+        while let line = try reader.next() {
             switch line {
             case .text(let text): result.append(.text(String(decoding: text, as: UTF8.self)))
             case .tooLong: result.append(.tooLong)

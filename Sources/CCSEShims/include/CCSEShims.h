@@ -38,4 +38,14 @@ int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *targ
 /// The number of CPUs this process may run on (sched_getaffinity + CPU_COUNT, a macro), or the
 /// online CPU count when affinity is unavailable. Used to size batch worker pools.
 int CCSEShims_available_cpu_count(void);
+/// Makes SIGINT, SIGTERM and SIGHUP wait for output sections: a signal that arrives while no
+/// section runs ends the process at once (as by default); one that arrives during a section
+/// ends it, by the same signal, when the last section ends; a second one ends it at once.
+/// Signals the process inherited as ignored stay ignored. Returns the number of handlers set.
+int CCSEShims_defer_interrupts(void);
+/// Starts an output section (a write that must not be cut by a signal); sections may nest and
+/// run on several threads.
+void CCSEShims_output_section_begin(void);
+/// Ends an output section; delivers a deferred signal when it was the last one.
+void CCSEShims_output_section_end(void);
 #endif

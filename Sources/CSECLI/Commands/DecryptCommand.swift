@@ -39,7 +39,7 @@ struct DecryptCommand: CLICommand {
         }
         let decryptor = try JWEDecryptor(privateKey: privateKey, expectedKeyId: kid)
         if lines {
-            let failures = BatchRunner().run { _, line in
+            let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {
                     let plaintext = try line.withCSEBytes { (bytes) throws(CSEError) in try decryptor.decrypt(bytes).plaintext }
                     guard let text = plaintext.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {

@@ -54,7 +54,7 @@ struct EncryptCommand: CLICommand {
         }
         let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
         if lines {
-            let failures = BatchRunner().run { _, line in
+            let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {
                     try JSONValue.validate(line)
                     var out: [UInt8] = Array(#"{"jwe":""#.utf8)
@@ -67,7 +67,7 @@ struct EncryptCommand: CLICommand {
             }
             return failures == 0 ? ExitCode.success : ExitCode.failure
         }
-        let plaintext = try Files.readStandardInput(limit: JWELimits.default.maxPlaintextBytes)
+        let plaintext = try Files.readStandardInput(limit: JWELimits.default.maxPlaintextBytes, keepingTrailingLineBreak: true)
         StandardStreams.out(try encryptor.encrypt(plaintext) + "\n")
         return ExitCode.success
     }

@@ -40,7 +40,7 @@ struct IINCommand: CLICommand {
     func run() throws(CSEError) -> Int32 {
         let lookup = try IINLookup(tablePath: tablePath, allowed: allowed)
         if lines {
-            let failures = BatchRunner().run { _, line in
+            let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {
                     return .output(OutputJSON.iin(try lookup.details(for: try Self.lineValue(line))))
                 } catch {

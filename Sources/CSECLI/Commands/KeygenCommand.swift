@@ -1,5 +1,8 @@
 import CSECore
 import CSECrypto
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cse keygen`: writes a test RSA key pair.
 struct KeygenCommand: CLICommand {
@@ -33,8 +36,16 @@ struct KeygenCommand: CLICommand {
         force = arguments.has("force")
     }
 
-    /// Generates and writes the key pair.
+    /// The files written, in order, with their modes.
+    static let files: [(name: String, mode: mode_t)] = [("private.pem", 0o600), ("public.pem", 0o644), ("public-key.json", 0o644)]
+
+    /// Generates and writes the key pair. Every target is checked before the key is generated
+    /// (none may exist unless `--force`, and none may be anything but a regular file), and each
+    /// file is written whole by ``Files/writeAtomically(_:to:mode:replacing:)`` or not at all.
     func run() throws(CSEError) -> Int32 {
+        let paths = Self.files.map { directory + "/" + $0.name }
+        try Files.checkDirectory(directory)
+        for path in paths { try Files.checkTarget(path, replacing: force) }
         let key = try RSAPrivateKey.generate(bits: bits)
         let id: String
         if let keyId { id = keyId } else { id = try Self.randomUUID() }
@@ -43,10 +54,14 @@ struct KeygenCommand: CLICommand {
         response.append(contentsOf: #","publicKey":"#.utf8)
         JSONWriter.appendString(Base64.encode(key.publicKey.derRepresentation), to: &response)
         response.append(contentsOf: "}\n".utf8)
-        try Files.write(Array(try key.pemRepresentation.utf8), to: directory + "/private.pem", mode: 0o600, force: force)
-        try Files.write(Array(key.publicKey.pemRepresentation.utf8), to: directory + "/public.pem", mode: 0o644, force: force)
-        try Files.write(response, to: directory + "/public-key.json", mode: 0o644, force: force)
-        StandardStreams.out("wrote \(directory)/private.pem, \(directory)/public.pem, \(directory)/public-key.json (RSA-\(bits), keyId \(id))\n")
+        var privatePEM = Array(try key.pemRepresentation.utf8)
+        defer { for i in privatePEM.indices { privatePEM[i] = 0 } }
+        let contents = [privatePEM, Array(key.publicKey.pemRepresentation.utf8), response]
+        for (index, path) in paths.enumerated() {
+            try Files.writeAtomically(contents[index], to: path, mode: Self.files[index].mode, replacing: force)
+        }
+        let shown = SafeEcho.text(directory)
+        StandardStreams.out("wrote \(Self.files.map { shown + "/" + $0.name }.joined(separator: ", ")) (RSA-\(bits), keyId \(SafeEcho.text(id, limit: 64)))\n")
         return ExitCode.success
     }
 

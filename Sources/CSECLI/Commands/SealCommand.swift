@@ -96,7 +96,7 @@ struct SealCommand: CLICommand {
     func run() throws(CSEError) -> Int32 {
         let (product, sealer, platformSessionId) = try prepare()
         let context = ValidationContext(currentMonth: now ?? .now())
-        if lines { return runLines(product: product, sealer: sealer, context: context, platformSessionId: platformSessionId) }
+        if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionId: platformSessionId) }
 
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { for i in input.indices { input[i] = 0 } }
@@ -106,7 +106,7 @@ struct SealCommand: CLICommand {
         }
         let errors = parsed.request.validate(in: context)
         if !errors.isEmpty {
-            let fields = errors.map(\.fieldId).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let fields = errors.map { SafeEcho.name($0.fieldId) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             if !allowInvalid {
                 StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
                 StandardStreams.err("Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=\(fields.joined(separator: ",")))\n")
@@ -121,10 +121,10 @@ struct SealCommand: CLICommand {
 
     /// `--lines`: one sealed object, rejection or error per input line.
     private func runLines(product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
-                          platformSessionId: String?) -> Int32 {
+                          platformSessionId: String?) throws(CSEError) -> Int32 {
         let defaultSessionId = sessionId
         let allowInvalid = allowInvalid
-        let failures = BatchRunner().run { number, line in
+        let failures = try BatchRunner().run { number, line in
             do throws(CSEError) {
                 let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionId: platformSessionId == nil)
                 guard let session = platformSessionId ?? parsed.clientSessionId ?? defaultSessionId else {

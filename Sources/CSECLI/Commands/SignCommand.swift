@@ -11,9 +11,9 @@ enum PhraseFile {
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
-        guard end > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the phrase file is empty", context: ["path": path]) }
+        guard end > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the phrase file is empty", context: ["path": SafeEcho.text(path)]) }
         guard let phrase = String(validating: bytes[..<end], as: UTF8.self) else {
-            throw CSEError(.cliNotText, "the phrase file is not UTF-8 text", context: ["path": path])
+            throw CSEError(.cliNotText, "the phrase file is not UTF-8 text", context: ["path": SafeEcho.text(path)])
         }
         return phrase
     }

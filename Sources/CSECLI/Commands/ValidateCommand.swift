@@ -66,7 +66,7 @@ struct ValidateCommand: CLICommand {
 
     private func runGateway(_ gateway: String, _ operation: String, _ partner: Bool) throws(CSEError) -> Int32 {
         if lines {
-            let failures = BatchRunner().run { number, line in
+            let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
                     let (report, valid) = try GatewayValidation.report(gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
                     return valid ? .output(report) : .rejected(Array(#"{"line":\#(number),"#.utf8) + report.dropFirst())
@@ -86,7 +86,7 @@ struct ValidateCommand: CLICommand {
         let product = try option.load()
         let context = ValidationContext(currentMonth: now ?? .now())
         if lines {
-            let failures = BatchRunner().run { number, line in
+            let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
                     let errors = try FieldValuesInput(json: line, product: product, acceptsSessionId: true).request.validate(in: context)
                     return errors.isEmpty ? .output(OutputJSON.validation(errors)) : .rejected(OutputJSON.validation(errors, line: number))

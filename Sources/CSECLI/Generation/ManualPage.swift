@@ -79,6 +79,10 @@ enum ManualPage {
             .It 64
             The command line is wrong
             .Pq Dv EX_USAGE .
+            .It 141
+            The reader of standard output has gone
+            .Pq Dv EPIPE ;
+            nothing is printed.
             .El
             .Sh SEE ALSO
             The CSEKit documentation: README.md and docs/CLI.md in the source tree.

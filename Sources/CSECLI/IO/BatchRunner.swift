@@ -6,9 +6,16 @@ import Glibc
 #endif
 
 /// Processes JSON-lines input for `--lines` modes: exactly one output line per input line, in
-/// input order, using every core for the work of a block of lines while the next block is read
-/// and the previous one written. Memory is bounded by the block size, the line-length limit and
-/// at most four blocks in flight.
+/// input order, using every core for the work of a block of lines while the next block is read.
+///
+/// Memory is bounded in input *and* output bytes: a block holds at most ``blockSize`` lines and
+/// stops growing once it holds ``maxBlockInputBytes`` (two blocks are in memory: the one being
+/// processed and the one being read); finished lines are written to standard output as soon as
+/// every earlier line has been, and the workers take no new line while more than
+/// ``maxPendingOutputBytes`` of finished output waits for a slow standard output. So the output
+/// held at any time is at most that budget plus one line per worker, however large each line's
+/// output is. Every write is checked: the first failure stops the batch (``run(_:)`` throws it),
+/// and a line is always written whole (SIGINT waits for it, see ``StandardStreams``).
 struct BatchRunner: Sendable {
     /// The outcome of one input line.
     enum LineResult: Sendable {
@@ -24,10 +31,19 @@ struct BatchRunner: Sendable {
 
     /// The longest accepted input line in bytes; longer lines are reported, not buffered.
     var maxLineBytes = 1 << 20
-    /// Lines processed together by the worker threads.
+    /// The most lines processed together by the worker threads.
     var blockSize = 256
+    /// A block stops taking lines once it holds this many input bytes (so a block holds at most
+    /// this plus one line).
+    var maxBlockInputBytes = 16 << 20
+    /// Finished output that may wait for standard output before the workers stop taking lines.
+    var maxPendingOutputBytes = 16 << 20
     /// Worker threads (defaults to the number of online CPUs).
     var workers = BatchRunner.onlineCPUCount
+    /// The descriptor lines are read from (standard input).
+    var input: Int32 = 0
+    /// The descriptor results are written to (standard output).
+    var output: Int32 = 1
 
     /// Creates a runner with default limits.
     init() {}
@@ -42,69 +58,82 @@ struct BatchRunner: Sendable {
     ///   concurrently from several threads; it must be thread-safe.
     /// - Returns: The number of failed lines (``LineResult/failure(_:)`` and
     ///   ``LineResult/rejected(_:)``).
-    func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) -> Int {
-        // Three stages overlap: while the workers process block k, this thread reads block
-        // k + 1 and a serial writer queue prints block k − 1. At most two printed blocks wait for
-        // the writer, so memory stays bounded when standard output is slow.
-        var reader = LineReader(maxLineBytes: maxLineBytes)
+    /// - Throws: ``CSEError/Code/cliWrite`` or ``CSEError/Code/cliBrokenPipe`` at the first
+    ///   failed write (no further line is processed); ``CSEError/Code/cliRead`` when reading
+    ///   standard input fails, after every line read before the failure has been answered.
+    func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) throws(CSEError) -> Int {
+        // While the workers process block k (writing its lines in order as they finish), this
+        // thread reads block k + 1.
+        var reader = LineReader(fd: input, maxLineBytes: maxLineBytes)
         var lineNumber = 0
-        let limit = maxLineBytes
-        let blockSize = self.blockSize
-        func readBlock() -> [(Int, LineReader.Line)] {
+        var readError: CSEError?
+        let (blockSize, maxBlockInputBytes) = (self.blockSize, self.maxBlockInputBytes)
+        func readBlock() -> (lines: [(Int, LineReader.Line)], isLast: Bool) {
             var block: [(Int, LineReader.Line)] = []
-            block.reserveCapacity(blockSize)
-            while block.count < blockSize, let line = reader.next() {
+            var bytes = 0
+            while block.count < blockSize && bytes < maxBlockInputBytes {
+                let line: LineReader.Line
+                do throws(CSEError) {
+                    guard let next = try reader.next() else { return (block, true) }
+                    line = next
+                } catch {
+                    readError = error
+                    return (block, true)
+                }
                 lineNumber += 1
+                if case .text(let text) = line { bytes += text.count }
                 block.append((lineNumber, line))
             }
-            return block
+            return (block, false)
         }
-        let output = OrderedOutput()
-        let parallel = workers > 1
-        var block = readBlock()
+        let progress = Progress(input: input)
+        let workers = max(1, self.workers)
+        var failures = 0
+        var (block, isLast) = readBlock()
         while !block.isEmpty {
-            let results = ResultSlots(count: block.count)
-            let lines = block
-            let work = { @Sendable (index: Int) in
-                let (number, line) = lines[index]
-                switch line {
-                case .text(let bytes): results.store(index, process(number, bytes))
-                case .tooLong:
-                    results.store(index, .failure(CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(limit)])))
-                }
-            }
-            let processAll = { @Sendable in
-                if parallel && lines.count > 1 {
-                    DispatchQueue.concurrentPerform(iterations: lines.count, execute: work)
+            let pipeline = BlockPipeline(lines: block, maxLineBytes: maxLineBytes, outputBudget: maxPendingOutputBytes, output: output, process: process)
+            let runAll = { @Sendable in
+                let threads = min(workers, pipeline.count)
+                if threads > 1 {
+                    DispatchQueue.concurrentPerform(iterations: threads) { _ in pipeline.work() }
                 } else {
-                    for index in 0..<lines.count { work(index) }
+                    pipeline.work()
                 }
             }
-            let next: [(Int, LineReader.Line)]
-            if lines.count < blockSize {
-                // A short block is the last one: nothing to read meanwhile, so no hand-off.
-                processAll()
-                next = []
+            var next: [(Int, LineReader.Line)] = []
+            var nextIsLast = true
+            if isLast {
+                // The last block: nothing to read meanwhile, so no hand-off.
+                runAll()
             } else {
                 let processing = DispatchGroup()
-                DispatchQueue.global().async(group: processing, execute: processAll)
-                next = readBlock()
+                DispatchQueue.global().async(group: processing, execute: runAll)
+                (next, nextIsLast) = readBlock()
                 processing.wait()
             }
-            output.print(numbers: lines.map(\.0), results: results)
-            block = next
+            let outcome = pipeline.outcome
+            if let writeError = outcome.writeError {
+                progress.finish()
+                throw writeError
+            }
+            failures += outcome.failures
+            progress.advance(by: block.count)
+            (block, isLast) = (next, nextIsLast)
         }
-        return output.finish()
+        progress.finish()
+        if let readError { throw readError }
+        return failures
     }
 
-    /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data.
+    /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data
+    /// (and passes through ``SafeEcho/text(_:limit:)`` like every error `cse` prints).
     static func errorLine(number: Int, error: CSEError) -> [UInt8] {
         var out: [UInt8] = Array(#"{"line":"#.utf8)
         out.append(contentsOf: String(number).utf8)
         out.append(contentsOf: #","error":{"code":"#.utf8)
         JSONWriter.appendString(error.code.rawValue, to: &out)
         out.append(contentsOf: #","message":"#.utf8)
-        JSONWriter.appendString(error.description, to: &out)
+        JSONWriter.appendString(SafeEcho.text(error.description, limit: SafeEcho.errorLineLimit), to: &out)
         out.append(contentsOf: "}}".utf8)
         return out
     }
@@ -119,69 +148,150 @@ extension CSEError.Code {
     static let cliInputTooLarge = Self("cli.inputTooLarge")
     /// A file could not be read or written.
     static let cliFile = Self("cli.file")
+    /// Reading standard input failed (an I/O error, a directory, a closed descriptor).
+    static let cliRead = Self("cli.read")
+    /// Writing standard output failed (a full disk, a closed descriptor, an I/O error).
+    static let cliWrite = Self("cli.write")
+    /// The reader of standard output has gone (`EPIPE`); `cse` exits 141 without a message.
+    static let cliBrokenPipe = Self("cli.brokenPipe")
 }
 
-/// The writer stage of ``BatchRunner/run(_:)``: prints blocks on a serial queue in the order
-/// they are handed over, counts failed lines and draws the progress line. `print` blocks while
-/// two earlier blocks are still waiting, which bounds the memory a slow reader of standard
-/// output can make the runner hold.
-private final class OrderedOutput: @unchecked Sendable {
-    // `failures` and `progress` are touched only on `queue`; `finish` drains it first.
-    private let queue = DispatchQueue(label: "cse.batch.output")
-    private let slots = DispatchSemaphore(value: 2)
-    private let progress = Progress()
+/// One block of ``BatchRunner/run(_:)``: worker threads take its lines in order, and whichever
+/// worker finishes the first unwritten line writes it and every finished line after it, so
+/// output streams within the block. Workers take no new line while more than the output budget
+/// waits to be written, and none at all after a failed write.
+private final class BlockPipeline: @unchecked Sendable {
+    // Every `var` below is guarded by `mutex`; `lines`, `process` and the limits are immutable.
+    // Deadlock freedom: a worker waits (in `claim`) only while pending output exists; pending
+    // output past `nextWrite` means line `nextWrite` was claimed and is being processed by a
+    // worker that is not waiting, and whoever delivers it writes and wakes the others.
+    private let lines: [(Int, LineReader.Line)]
+    private let maxLineBytes: Int
+    private let outputBudget: Int
+    private let output: Int32
+    private let process: @Sendable (Int, [UInt8]) -> BatchRunner.LineResult
+    private var slots: [[UInt8]?]
+    private var nextClaim = 0
+    private var nextWrite = 0
+    private var pendingBytes = 0
+    private var writing = false
     private var failures = 0
+    private var writeError: CSEError?
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    func print(numbers: [Int], results: ResultSlots) {
-        slots.wait()
-        queue.async { [self] in
-            var output: [UInt8] = []
-            for (index, number) in numbers.enumerated() {
-                switch results.take(index) {
-                case .output(let bytes): output.append(contentsOf: bytes)
-                case .rejected(let bytes):
-                    failures += 1
-                    output.append(contentsOf: bytes)
-                case .failure(let error):
-                    failures += 1
-                    output.append(contentsOf: BatchRunner.errorLine(number: number, error: error))
-                }
-                output.append(0x0A)
-            }
-            StandardStreams.write(output, to: 1)
-            progress.advance(by: numbers.count)
-            slots.signal()
-        }
+    /// Writes are coalesced up to this size; a longer line is written from its own buffer.
+    static let coalescedWriteBytes = 64 << 10
+
+    init(lines: [(Int, LineReader.Line)], maxLineBytes: Int, outputBudget: Int, output: Int32,
+         process: @escaping @Sendable (Int, [UInt8]) -> BatchRunner.LineResult) {
+        self.lines = lines
+        self.maxLineBytes = maxLineBytes
+        self.outputBudget = outputBudget
+        self.output = output
+        self.process = process
+        slots = Array(repeating: nil, count: lines.count)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
     }
-
-    /// Waits for every block to be printed; returns the number of failed lines.
-    func finish() -> Int {
-        queue.sync {
-            progress.finish()
-            return failures
-        }
-    }
-}
-
-/// Per-block result storage written by worker threads at distinct indices.
-private final class ResultSlots: @unchecked Sendable {
-    // Each index is written by exactly one worker before `concurrentPerform` returns, and read
-    // only afterwards by the writer thread, so no lock is needed.
-    private var slots: UnsafeMutablePointer<BatchRunner.LineResult?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-    }
-
-    func store(_ index: Int, _ result: BatchRunner.LineResult) { slots[index] = result }
-    func take(_ index: Int) -> BatchRunner.LineResult { slots[index] ?? .failure(CSEError(.init("cli.internal"), "missing result")) }
 
     deinit {
-        slots.deinitialize(count: count)
-        slots.deallocate()
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    var count: Int { lines.count }
+
+    /// The failed lines and the first write error, once every worker has returned.
+    var outcome: (failures: Int, writeError: CSEError?) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return (failures, writeError)
+    }
+
+    /// One worker: takes lines until none is left or writing has failed.
+    func work() {
+        while let index = claim() {
+            let (number, line) = lines[index]
+            let result: BatchRunner.LineResult
+            switch line {
+            case .text(let bytes): result = process(number, bytes)
+            case .tooLong:
+                result = .failure(CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(maxLineBytes)]))
+            }
+            var output: [UInt8]
+            let failed: Bool
+            switch result {
+            case .output(let bytes): (output, failed) = (bytes, false)
+            case .rejected(let bytes): (output, failed) = (bytes, true)
+            case .failure(let error): (output, failed) = (BatchRunner.errorLine(number: number, error: error), true)
+            }
+            output.append(0x0A)
+            deliver(index, output, failed: failed)
+        }
+    }
+
+    private func claim() -> Int? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while writeError == nil && nextClaim < lines.count && pendingBytes > outputBudget {
+            pthread_cond_wait(condition, mutex)
+        }
+        guard writeError == nil && nextClaim < lines.count else { return nil }
+        nextClaim += 1
+        return nextClaim - 1
+    }
+
+    private func deliver(_ index: Int, _ output: [UInt8], failed: Bool) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if failed { failures += 1 }
+        guard writeError == nil else { return }
+        slots[index] = output
+        pendingBytes += output.count
+        guard !writing && index == nextWrite else { return }
+        // This worker writes every finished line from `nextWrite` on, releasing the lock
+        // while it writes; lines finished meanwhile are picked up by the next round.
+        writing = true
+        while writeError == nil, nextWrite < slots.count, slots[nextWrite] != nil {
+            var run: [[UInt8]] = []
+            while nextWrite < slots.count, let ready = slots[nextWrite] {
+                run.append(ready)
+                slots[nextWrite] = nil
+                nextWrite += 1
+            }
+            pthread_mutex_unlock(mutex)
+            let failure = Self.write(run, to: self.output)
+            pthread_mutex_lock(mutex)
+            pendingBytes -= run.reduce(0) { $0 + $1.count }
+            if let failure { writeError = failure }
+            pthread_cond_broadcast(condition)
+        }
+        writing = false
+    }
+
+    /// Writes whole lines to `output`, small ones coalesced; returns the first failure.
+    private static func write(_ run: [[UInt8]], to output: Int32) -> CSEError? {
+        var buffer: [UInt8] = []
+        do throws(CSEError) {
+            for line in run {
+                if buffer.count + line.count > coalescedWriteBytes && !buffer.isEmpty {
+                    try StandardStreams.writeAll(buffer, to: output)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                if line.count >= coalescedWriteBytes {
+                    try StandardStreams.writeAll(line, to: output)
+                } else {
+                    buffer.append(contentsOf: line)
+                }
+            }
+            try StandardStreams.writeAll(buffer, to: output)
+        } catch {
+            return error
+        }
+        return nil
     }
 }
 
@@ -192,11 +302,18 @@ private final class Progress {
     private let start = Progress.now()
     private var lines = 0
     private var lastDraw = 0.0
-    private let inputSize: Int64? = {
+    private let input: Int32
+    private let inputSize: Int64?
+
+    init(input: Int32) {
+        self.input = input
         var info = stat()
-        guard fstat(0, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
-        return Int64(info.st_size)
-    }()
+        if fstat(input, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            inputSize = Int64(info.st_size)
+        } else {
+            inputSize = nil
+        }
+    }
 
     static func now() -> Double {
         var ts = timespec()
@@ -223,7 +340,7 @@ private final class Progress {
         let rate = elapsed > 0 ? Double(lines) / elapsed : 0
         var text = "\r\(lines) lines · \(Int(rate)) lines/s"
         if let inputSize {
-            let consumed = Int64(lseek(0, 0, SEEK_CUR))
+            let consumed = Int64(lseek(input, 0, SEEK_CUR))
             if consumed > 0, consumed <= inputSize, rate > 0 {
                 let remaining = elapsed * Double(inputSize - consumed) / Double(consumed)
                 text += " · ETA \(Int(remaining) / 60):" + (Int(remaining) % 60 < 10 ? "0" : "") + "\(Int(remaining) % 60)"

@@ -31,18 +31,18 @@ struct FieldValuesInput {
         for (key, value) in object {
             if acceptsSessionId && key.isByteEqual(to: Self.sessionIdMember) && !sessionMemberIsField {
                 guard let id = value.stringValue else {
-                    throw CSEError(.cliFieldNotString, "clientSessionId must be a JSON string", context: ["field": key])
+                    throw CSEError(.cliFieldNotString, "clientSessionId must be a JSON string", context: ["field": SafeEcho.name(key)])
                 }
                 clientSessionId = id
                 continue
             }
             guard product.field(key) != nil else {
                 throw CSEError(.paymentsUnknownField, "the product has no such field",
-                               context: ["product": product.id, "field": SafeEcho.name(key)])
+                               context: ["product": SafeEcho.text(product.id, limit: 64), "field": SafeEcho.name(key)])
             }
             if value.isNull { continue }
             guard let text = value.stringValue else {
-                throw CSEError(.cliFieldNotString, "field values must be JSON strings", context: ["field": key])
+                throw CSEError(.cliFieldNotString, "field values must be JSON strings", context: ["field": SafeEcho.name(key)])
             }
             try request.setValue(text, forField: key)
         }

@@ -21,7 +21,7 @@ enum KeySource {
         let name = String(spec.dropFirst(4))
         guard !name.isEmpty, let value = getenv(name) else {
             throw CSEError(.cliMissingEnvironment, "the environment variable holding the key is not set",
-                           context: ["variable": name])
+                           context: ["variable": SafeEcho.name(name)])
         }
         return Array(String(cString: value).utf8)
     }

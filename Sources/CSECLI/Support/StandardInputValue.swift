@@ -9,15 +9,12 @@ enum StandardInputValue {
     /// The largest value accepted (a value is a card number, IBAN, date or e-mail address).
     static let limit = 64 * 1024
 
-    /// Reads the value.
+    /// Reads the value. The line break is dropped *before* the size check, so a value of
+    /// exactly ``limit`` bytes is accepted from `echo` as from `printf`.
     /// - Throws: `cli.emptyInput` when standard input is empty, `cli.inputTooLarge` above
-    ///   ``limit``, `cli.notText` when it is not UTF-8.
+    ///   ``limit``, `cli.notText` when it is not UTF-8, `cli.read` when reading fails.
     static func read() throws(CSEError) -> String {
         var bytes = try Files.readStandardInput(limit: limit)
-        if bytes.last == 0x0A {
-            bytes.removeLast()
-            if bytes.last == 0x0D { bytes.removeLast() }
-        }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")

@@ -1,0 +1,67 @@
+import CSECore
+
+/// Free text from the user — file paths, directories — and, as a last line of defence, every
+/// error line `cse` prints. Identifiers (member names, subcommands, `env:` variable names) use
+/// ``SafeEcho/name(_:)`` instead, which echoes only identifier-shaped names; a path is kept
+/// readable, because the user needs it to find the file, but can never drive the terminal or
+/// repeat a card number.
+extension SafeEcho {
+    /// The longest error message printed (in characters).
+    static let errorLineLimit = 4096
+
+    /// The fewest digits in a run that ``text(_:limit:)`` redacts: the shortest card number.
+    static let redactedDigitRun = 12
+
+    /// `text` made safe to print on a terminal or in a log: every C0 or C1 control character,
+    /// DEL and bidirectional-format character (which could move the cursor, recolour or reorder
+    /// what the reader sees) becomes `?`; every run of ``redactedDigitRun`` or more ASCII digits,
+    /// where single spaces or dashes between digits do not end the run, becomes
+    /// `<redacted N chars>`; and the result keeps at most `limit` characters (then `…`).
+    ///
+    ///     SafeEcho.text("keys/\u{1B}[2Jx.pem") == "keys/?[2Jx.pem"
+    ///     SafeEcho.text("/tmp/4111 1111 1111 1111.pem") == "/tmp/<redacted 19 chars>.pem"
+    static func text(_ text: String, limit: Int = 256) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard isDigit(scalars[index]) else {
+                out.append(isUnsafe(scalars[index]) ? "?" : scalars[index])
+                index += 1
+                continue
+            }
+            var end = index
+            var digits = 0
+            while end < scalars.count {
+                if isDigit(scalars[end]) {
+                    digits += 1
+                    end += 1
+                } else if scalars[end] == " " || scalars[end] == "-", end + 1 < scalars.count, isDigit(scalars[end + 1]) {
+                    end += 1
+                } else {
+                    break
+                }
+            }
+            if digits >= redactedDigitRun {
+                out.append(contentsOf: SecretMasking.redact(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
+            } else {
+                out.append(contentsOf: scalars[index..<end])
+            }
+            index = end
+        }
+        guard out.count > limit else { return String(out) }
+        return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x30 && scalar.value <= 0x39
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+        default: return false
+        }
+    }
+}
