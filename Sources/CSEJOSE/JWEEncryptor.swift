@@ -18,6 +18,9 @@ public struct JWEEncryptor: Sendable {
     public let publicKey: RSAPublicKey
     /// Size bounds.
     public let limits: JWELimits
+    /// The RSA engine of the key encryption: ``RSAEngine/default`` unless a benchmark or test forces
+    /// another one (`cse-bench`'s `…/openSSL` variants measure a CPU without AVX-512 IFMA this way).
+    package var rsaEngine: RSAEngine = .default
     /// The base64url of the header JSON: the first segment, and the AAD (RFC 7516 §5.1 step 14).
     private let encodedHeader: [UInt8]
 
@@ -92,7 +95,7 @@ public struct JWEEncryptor: Sendable {
         }
         let enc = header.encryption.algorithm
         let encryptedKey = try cek.withUnsafeBytes { (key) throws(CSEError) in
-            try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed)
+            try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed, engine: rsaEngine)
         }
         let sealed = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes)
         // The five segments are written straight into the String's storage: no intermediate array.
