@@ -15,6 +15,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <stdio.h>
+#include "public_key.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,15 +31,8 @@ static uint8_t *parameter(EVP_PKEY *key, const char *name, size_t *length) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s public.pem < lines > out\n", argv[0]);
-        return 1;
-    }
-    FILE *pem = fopen(argv[1], "r");
-    if (!pem) { perror(argv[1]); return 1; }
-    EVP_PKEY *key = PEM_read_PUBKEY(pem, NULL, NULL, NULL);
-    fclose(pem);
-    if (!key) { fprintf(stderr, "%s: not a PEM public key\n", argv[1]); return 1; }
+    EVP_PKEY *key = read_public_key_argument(argc, argv);
+    if (!key) return 1;
 
     cjose_jwk_rsa_keyspec spec;
     memset(&spec, 0, sizeof spec);
