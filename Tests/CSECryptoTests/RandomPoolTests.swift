@@ -10,7 +10,7 @@ import Testing
 struct RandomPoolTests {
     private func draw(_ pool: RandomPool, _ count: Int) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
-        try out.withUnsafeMutableBytes { (buffer) throws(CSEError) in try pool.fill(buffer) }
+        try out.withUnsafeMutableBytes { buffer in try pool.fill(buffer) }
         return out
     }
 
@@ -42,7 +42,6 @@ struct RandomPoolTests {
     @Test("a changed process id (a fork child) discards the inherited block before serving")
     func forkDiscardsTheBlock() throws {
         // The pid is read through a box the test changes, as fork() changes getpid().
-        final class FakeProcess: @unchecked Sendable { var id: pid_t = 1000 }
         let process = FakeProcess()
         let pool = RandomPool(processID: { process.id })
         _ = try draw(pool, 100)
@@ -50,7 +49,6 @@ struct RandomPoolTests {
         process.id = 1001
         _ = try draw(pool, 100)
         #expect(pool.unusedByteCount == RandomPool.blockByteCount - 100, "the child refilled instead of using the parent's bytes")
-        process.id = 1001
         _ = try draw(pool, 100)
         #expect(pool.unusedByteCount == RandomPool.blockByteCount - 200, "same process: served from the block")
     }
@@ -59,29 +57,34 @@ struct RandomPoolTests {
     func realFork() throws {
         // The pool of this thread now holds bytes the child inherits.
         _ = try SecureRandom.bytes(16)
-        var pipeEnds: [Int32] = [0, 0]
-        try #require(pipe(&pipeEnds) == 0)
-        var childBytes = [UInt8](repeating: 0, count: 32)
+        let ends = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        defer { ends.deallocate() }
+        try #require(pipe(ends) == 0)
+        let childBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 8)
+        defer { childBytes.deallocate() }
+        childBytes.initializeMemory(as: UInt8.self, repeating: 0)
         let child = fork()
-        if child == 0 {
-            // Child: the draw, write(2) and _exit(2); the buffer was allocated before the fork.
-            let ok = childBytes.withUnsafeMutableBytes { buffer in (try? SecureRandom.fill(buffer)) != nil }
-            _ = childBytes.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, ok ? 32 : 0) }
-            _exit(ok ? 0 : 1)
-        }
-        try #require(child > 0)
-        close(pipeEnds[1])
+        if child == 0 { Self.drawInChild(into: childBytes, writingTo: ends[1]) }
+        close(ends[1])
         let parentBytes = try SecureRandom.bytes(32)
         // Bounded wait: 10 s for the child's answer, then it is killed and the test fails.
-        var poller = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
+        var poller = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, 10_000)
-        let count = ready == 1 ? childBytes.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, 32) } : -1
-        if ready != 1 { kill(child, SIGKILL) }
-        close(pipeEnds[0])
+        var count = -1
+        if ready == 1 { count = read(ends[0], childBytes.baseAddress, 32) } else { kill(child, SIGKILL) }
+        close(ends[0])
         var status: Int32 = 0
         _ = waitpid(child, &status, 0)
+        #expect(child > 0)
         #expect(count == 32, "the child drew its bytes")
-        #expect(childBytes != parentBytes, "parent and child must not share pooled bytes")
+        #expect(Array(childBytes) != parentBytes, "parent and child must not share pooled bytes")
+    }
+
+    /// The fork child: one draw, write(2), _exit(2); the buffer was allocated before the fork.
+    private static func drawInChild(into buffer: UnsafeMutableRawBufferPointer, writingTo fd: Int32) -> Never {
+        let ok = (try? SecureRandom.fill(buffer)) != nil
+        _ = write(fd, buffer.baseAddress, ok ? 32 : 0)
+        _exit(ok ? 0 : 1)
     }
 
     @Test("draws over the pooled size go straight to RAND_bytes")
@@ -90,4 +93,9 @@ struct RandomPoolTests {
         #expect(bytes.count == RandomPool.largestPooledDraw + 1)
         #expect(bytes.contains { $0 != 0 })
     }
+}
+
+/// A process id the test can change, as fork() changes getpid().
+private final class FakeProcess: @unchecked Sendable {
+    var id: pid_t = 1000
 }
