@@ -1,18 +1,18 @@
-public import CSECore
+import CSECore
 import Dispatch
 
 /// Exit codes of `cse`, documented in the README.
-public enum ExitCode {
+enum ExitCode {
     /// Success; for checks, "valid".
-    public static let success: Int32 = 0
+    static let success: Int32 = 0
     /// Failure: invalid input, a failed check, or an operational error (message on stderr).
-    public static let failure: Int32 = 1
+    static let failure: Int32 = 1
     /// The command line is wrong (`EX_USAGE`).
-    public static let usage: Int32 = 64
+    static let usage: Int32 = 64
 }
 
 /// One `cse` subcommand.
-public protocol CLICommand: Sendable {
+protocol CLICommand: Sendable {
     /// The command's declarative description.
     static var spec: CommandSpec { get }
     /// Validates the parsed arguments.
@@ -28,7 +28,7 @@ public protocol CLICommand: Sendable {
 /// The library's network calls are `async`; `cse` itself is a synchronous process, so the default
 /// ``run()`` runs ``runAsync()`` as a task and blocks the calling thread (never a cooperative-pool
 /// thread) until it finishes.
-public protocol AsyncCLICommand: CLICommand {
+protocol AsyncCLICommand: CLICommand {
     /// Runs the command and returns its exit code.
     /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
     func runAsync() async throws(CSEError) -> Int32
@@ -36,7 +36,7 @@ public protocol AsyncCLICommand: CLICommand {
 
 extension AsyncCLICommand {
     /// Runs ``runAsync()`` to completion and returns its result.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         try AsyncBridge.wait { () async throws(CSEError) -> Int32 in try await self.runAsync() }
     }
 }
@@ -65,14 +65,16 @@ enum AsyncBridge {
 }
 
 /// The `cse` entry point: dispatches to subcommands and implements the help, version and
-/// usage-error contract of swift-argument-parser.
+/// usage-error contract of swift-argument-parser. The only public declaration of CSECLI: everything
+/// else is internal (tests use `@testable import CSECLI`); a new subcommand is an internal
+/// `CLICommand` listed in `commands`.
 public enum CommandLineTool {
     /// The tool and library version.
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
 
     /// The top-level help text.
-    public static var helpText: String {
+    static var helpText: String {
         var text = """
             OVERVIEW: Client-side encryption (JWE) and validation of payment customer input.
 

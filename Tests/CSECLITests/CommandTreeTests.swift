@@ -1,4 +1,4 @@
-import CSECLI
+@testable import CSECLI
 import Testing
 
 /// The command tree is derived from command names; these invariants keep it well formed as

@@ -1,4 +1,4 @@
-import CSECLI
+@testable import CSECLI
 import Foundation
 import Testing
 import TestSupport

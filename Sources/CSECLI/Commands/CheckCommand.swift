@@ -1,10 +1,10 @@
-public import CSECore
+import CSECore
 import CSEValidation
 
 /// `cse check luhn|iban|expiry|email`: one quick check of a value on stdin; the exit code is the verdict.
-public struct CheckCommand: CLICommand {
+struct CheckCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "check",
         abstract: "Check one value read from standard input; the exit code is the verdict.",
         discussion: """
@@ -33,7 +33,7 @@ public struct CheckCommand: CLICommand {
     let now: CalendarMonth?
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         kind = arguments.positionals[0]
         guard Self.kinds.contains(kind) else {
             throw UsageError("The value '\(SafeEcho.name(kind))' is invalid for '<kind>'; use \(Self.kinds.joined(separator: ", ")).")
@@ -46,7 +46,7 @@ public struct CheckCommand: CLICommand {
     }
 
     /// Checks standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let value = try StandardInputValue.read()
         let context = ValidationContext(currentMonth: now ?? .now())
         var extra: [(String, String)] = []

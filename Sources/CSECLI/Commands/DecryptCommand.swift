@@ -1,11 +1,11 @@
-public import CSECore
+import CSECore
 import CSECrypto
 import CSEJOSE
 
 /// `cse decrypt`: a compact JWE on stdin → the plaintext on stdout.
-public struct DecryptCommand: CLICommand {
+struct DecryptCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "decrypt",
         abstract: "Decrypt a JWE compact serialization read from standard input.",
         discussion: """
@@ -25,14 +25,14 @@ public struct DecryptCommand: CLICommand {
     let lines: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         keyPath = arguments.required("key")
         kid = arguments["kid"]
         lines = arguments.has("lines")
     }
 
     /// Decrypts standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let material = try KeySource.load(keyPath)
         guard let privateKey = material.privateKey else {
             throw CSEError(.keyUnsupportedType, "decryption needs a private key; the key file holds only a public key")
@@ -64,5 +64,5 @@ public struct DecryptCommand: CLICommand {
 
 extension CSEError.Code {
     /// A decrypted plaintext is not UTF-8 and cannot be printed as a JSON string.
-    public static let cliNotText = Self("cli.notText")
+    static let cliNotText = Self("cli.notText")
 }

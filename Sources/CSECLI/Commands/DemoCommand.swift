@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSECrypto
 import CSEJOSE
 import CSEPayments
@@ -6,9 +6,9 @@ import CSEValidation
 
 /// `cse demo`: validates, seals and decrypts a sample card and a sample IBAN with embedded
 /// defaults only (built-in products, the bundled TEST-ONLY demo key pair), and shows each step.
-public struct DemoCommand: CLICommand {
+struct DemoCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "demo",
         abstract: "Walk through validate, seal and decrypt with embedded defaults (no setup).",
         discussion: """
@@ -28,12 +28,12 @@ public struct DemoCommand: CLICommand {
     let json: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         json = arguments.has("json")
     }
 
     /// Runs the demo.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let now = CalendarMonth.now()
         let sealer = try PaymentRequestSealer(
             publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse,

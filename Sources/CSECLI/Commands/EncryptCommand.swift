@@ -1,12 +1,12 @@
-public import CSECore
+import CSECore
 import CSECrypto
 import CSEJOSE
 import CSEPayments
 
 /// `cse encrypt`: plaintext on stdin → one compact JWE line on stdout.
-public struct EncryptCommand: CLICommand {
+struct EncryptCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "encrypt",
         abstract: "Encrypt standard input into a JWE compact serialization.",
         discussion: """
@@ -33,7 +33,7 @@ public struct EncryptCommand: CLICommand {
     let allowDemoKey: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         keyPath = arguments.required("key")
         kid = arguments["kid"]
         lines = arguments.has("lines")
@@ -47,7 +47,7 @@ public struct EncryptCommand: CLICommand {
     }
 
     /// Encrypts standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let material = try KeySource.load(keyPath)
         if !allowDemoKey && DemoKeys.isTestOnlyDemoKey(material.publicKey) {
             throw CSEError(.paymentsDemoKeyRefused, "refusing the bundled TEST-ONLY demo key; pass --demo to use it deliberately")

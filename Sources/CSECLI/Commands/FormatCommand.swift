@@ -1,10 +1,10 @@
-public import CSECore
+import CSECore
 import CSEValidation
 
 /// `cse format`: a value on stdin → the value laid out with a mask.
-public struct FormatCommand: CLICommand {
+struct FormatCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "format",
         abstract: "Lay out a value read from standard input with a mask.",
         discussion: """
@@ -25,13 +25,13 @@ public struct FormatCommand: CLICommand {
     let asTyped: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         mask = try MaskOption.parse(arguments.required("mask"))
         asTyped = arguments.has("as-typed")
     }
 
     /// Formats standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let value = try StandardInputValue.read()
         StandardStreams.out((asTyped ? mask.format(value) : mask.formatForDisplay(value)) + "\n")
         return ExitCode.success

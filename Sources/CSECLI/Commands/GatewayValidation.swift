@@ -1,11 +1,11 @@
-public import CSECore
+import CSECore
 import CSEGateways
 
 /// The gateway half of `cse validate` (`--gateway G --operation O`): checks one gateway request
 /// against its spec table and cross-field rules and renders `{"valid":…,"errors":[…]}`.
-public enum GatewayValidation {
+enum GatewayValidation {
     /// The help text for the gateway mode of `cse validate`.
-    public static let discussion = """
+    static let discussion = """
         With --gateway and --operation, reads one JSON object and checks it against the gateway's
         parameter table and cross-field rules (Vectors/gateways, docs/GATEWAYS.md):
           aps         SDK_TOKEN | AUTHORIZATION | PURCHASE   (the flat parameter object)
@@ -18,7 +18,7 @@ public enum GatewayValidation {
 
     /// Checks that the gateway and operation exist and the flags fit them.
     /// - Throws: ``UsageError`` otherwise.
-    public static func checkArguments(gateway: String, operation: String, partnerSharedKey: Bool) throws(UsageError) {
+    static func checkArguments(gateway: String, operation: String, partnerSharedKey: Bool) throws(UsageError) {
         do throws(CSEError) {
             _ = try GatewayTables.spec(gateway: gateway, operation: operation)
         } catch {
@@ -38,7 +38,7 @@ public enum GatewayValidation {
     ///   - partnerSharedKey: Paysafe tokenize only.
     /// - Returns: The compact JSON report and whether the request is valid.
     /// - Throws: `json.*` errors for unreadable input, `gateway.*` errors otherwise.
-    public static func report(gateway: String, operation: String, input: [UInt8],
+    static func report(gateway: String, operation: String, input: [UInt8],
                               partnerSharedKey: Bool = false) throws(CSEError) -> ([UInt8], Bool) {
         let json = try JSONValue.parse(input)
         let result: GatewayValidationResult

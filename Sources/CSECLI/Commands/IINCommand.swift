@@ -1,10 +1,10 @@
-public import CSECore
+import CSECore
 import CSEValidation
 
 /// `cse iin`: a (partial) card number on stdin → its IIN details as JSON.
-public struct IINCommand: CLICommand {
+struct IINCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "iin",
         abstract: "Look up the IIN (BIN) details of a partial card number read from standard input.",
         discussion: """
@@ -30,14 +30,14 @@ public struct IINCommand: CLICommand {
     let lines: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         tablePath = arguments["table"]
         allowed = arguments["allow"].map { Set($0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }) }
         lines = arguments.has("lines")
     }
 
     /// Looks up standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let lookup = try IINLookup(tablePath: tablePath, allowed: allowed)
         if lines {
             let failures = BatchRunner().run { _, line in

@@ -1,10 +1,10 @@
-public import CSECore
+import CSECore
 import CSECrypto
 
 /// `cse keygen`: writes a test RSA key pair.
-public struct KeygenCommand: CLICommand {
+struct KeygenCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "keygen",
         abstract: "Generate an RSA key pair for testing (PEM files).",
         discussion: """
@@ -25,7 +25,7 @@ public struct KeygenCommand: CLICommand {
     let force: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         bits = try arguments.integer("bits") ?? 2048
         guard (2048...16384).contains(bits) else { throw UsageError("The value for '--bits' must be between 2048 and 16384.") }
         directory = arguments.required("out")
@@ -34,7 +34,7 @@ public struct KeygenCommand: CLICommand {
     }
 
     /// Generates and writes the key pair.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let key = try RSAPrivateKey.generate(bits: bits)
         let id: String
         if let keyId { id = keyId } else { id = try Self.randomUUID() }

@@ -1,6 +1,6 @@
 extension CommandLineTool {
     /// Every subcommand, in the order `cse --help` lists them.
-    public static let commands: [any CLICommand.Type] = [
+    static let commands: [any CLICommand.Type] = [
         DemoCommand.self,
         SealCommand.self, ValidateCommand.self,
         FormatCommand.self, UnformatCommand.self,
@@ -12,5 +12,5 @@ extension CommandLineTool {
 
 extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
-    public static let groups: [CommandGroup] = []
+    static let groups: [CommandGroup] = []
 }

@@ -1,12 +1,12 @@
-public import CSECore
+import CSECore
 import CSECrypto
 import CSEPayments
 import CSEValidation
 
 /// `cse seal`: field values on stdin → validate → `{"encryptedCustomerInput","encodedClientMetaInfo"}`.
-public struct SealCommand: CLICommand {
+struct SealCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "seal",
         abstract: "Validate customer input and seal it into encryptedCustomerInput.",
         discussion: """
@@ -45,7 +45,7 @@ public struct SealCommand: CLICommand {
     let lines: Bool
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         product = try ProductOption(arguments.required("product"))
         keySpec = arguments["key"]
         kid = arguments["kid"]
@@ -58,7 +58,7 @@ public struct SealCommand: CLICommand {
     }
 
     /// Seals standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let product = try product.load()
         let sealer = try makeSealer()
         let context = ValidationContext(currentMonth: now ?? .now())

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSEGateways
 
 /// Reads an APS SHA phrase from a file: the file's bytes without one trailing line ending
@@ -36,9 +36,9 @@ enum PhraseFile {
 }
 
 /// `cse sign`: the APS signature of the parameters on standard input.
-public struct SignCommand: CLICommand {
+struct SignCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "sign",
         abstract: "Compute the Amazon Payment Services signature of parameters on standard input.",
         discussion: """
@@ -56,13 +56,13 @@ public struct SignCommand: CLICommand {
     let algorithm: APSSignatureAlgorithm
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         phrasePath = arguments.required("phrase-file")
         algorithm = try PhraseFile.algorithm(arguments, command: "sign")
     }
 
     /// Signs standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let phrase = try PhraseFile.read(phrasePath)
         let parameters = try PhraseFile.object(try Files.readStandardInput(limit: 1 << 20))
         StandardStreams.out(try APSSignature.sign(parameters, phrase: phrase, algorithm: algorithm) + "\n")

@@ -1,10 +1,10 @@
-public import CSECore
+import CSECore
 import CSEValidation
 
 /// `cse unformat`: a formatted value on stdin → the characters that fill the mask's placeholders.
-public struct UnformatCommand: CLICommand {
+struct UnformatCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "unformat",
         abstract: "Remove a mask from a value read from standard input.",
         discussion: """
@@ -20,12 +20,12 @@ public struct UnformatCommand: CLICommand {
     let mask: Mask
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         mask = try MaskOption.parse(arguments.required("mask"))
     }
 
     /// Unformats standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         StandardStreams.out(mask.unformat(try StandardInputValue.read()) + "\n")
         return ExitCode.success
     }

@@ -1,11 +1,11 @@
-public import CSECore
+import CSECore
 import CSEPayments
 import CSEValidation
 
 /// `cse validate`: field values on stdin → `{"valid":bool,"errors":[…]}`.
-public struct ValidateCommand: CLICommand {
+struct ValidateCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "validate",
         abstract: "Validate customer input against a payment product, or a gateway request.",
         discussion: """
@@ -38,7 +38,7 @@ public struct ValidateCommand: CLICommand {
     let lines: Bool
 
     /// Validates the arguments: exactly one of `--product` and `--gateway`.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         now = try MonthOption.parse(arguments["now"])
         lines = arguments.has("lines")
         if let gateway = arguments["gateway"] {
@@ -57,7 +57,7 @@ public struct ValidateCommand: CLICommand {
     }
 
     /// Validates standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         switch target {
         case .product(let option): return try runProduct(option)
         case .gateway(let name, let operation, let partner): return try runGateway(name, operation, partner)

@@ -1,11 +1,11 @@
-public import CSECore
+import CSECore
 import CSEGateways
 
 /// `cse verify`: checks the APS signature of a response on standard input, and optionally that
 /// it echoes a request.
-public struct VerifyCommand: CLICommand {
+struct VerifyCommand: CLICommand {
     /// The command's description.
-    public static let spec = CommandSpec(
+    static let spec = CommandSpec(
         name: "verify",
         abstract: "Verify the Amazon Payment Services signature of a response on standard input.",
         discussion: """
@@ -26,14 +26,14 @@ public struct VerifyCommand: CLICommand {
     let requestPath: String?
 
     /// Validates the arguments.
-    public init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments) throws(UsageError) {
         phrasePath = arguments.required("phrase-file")
         algorithm = try PhraseFile.algorithm(arguments, command: "verify")
         requestPath = arguments["request"]
     }
 
     /// Verifies standard input.
-    public func run() throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         let phrase = try PhraseFile.read(phrasePath)
         let response = try PhraseFile.object(try Files.readStandardInput(limit: 1 << 20))
         let request = try requestPath.map { (path) throws(CSEError) in try PhraseFile.object(try Files.read(path)) } ?? JSONObject()

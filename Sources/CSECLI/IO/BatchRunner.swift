@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import Dispatch
 internal import CCSEShims
 #if canImport(Glibc)
@@ -9,9 +9,9 @@ import Glibc
 /// input order, using every core for the work of a block of lines while the next block is read
 /// and the previous one written. Memory is bounded by the block size, the line-length limit and
 /// at most four blocks in flight.
-public struct BatchRunner: Sendable {
+struct BatchRunner: Sendable {
     /// The outcome of one input line.
-    public enum LineResult: Sendable {
+    enum LineResult: Sendable {
         /// A JSON object (without newline) to print for this line.
         case output([UInt8])
         /// The line failed; an error object with its line number is printed instead.
@@ -23,17 +23,17 @@ public struct BatchRunner: Sendable {
     }
 
     /// The longest accepted input line in bytes; longer lines are reported, not buffered.
-    public var maxLineBytes = 1 << 20
+    var maxLineBytes = 1 << 20
     /// Lines processed together by the worker threads.
-    public var blockSize = 256
+    var blockSize = 256
     /// Worker threads (defaults to the number of online CPUs).
-    public var workers = BatchRunner.onlineCPUCount
+    var workers = BatchRunner.onlineCPUCount
 
     /// Creates a runner with default limits.
-    public init() {}
+    init() {}
 
     /// The number of CPUs this process may run on.
-    public static var onlineCPUCount: Int {
+    static var onlineCPUCount: Int {
         Int(CCSEShims_available_cpu_count())
     }
 
@@ -42,7 +42,7 @@ public struct BatchRunner: Sendable {
     ///   concurrently from several threads; it must be thread-safe.
     /// - Returns: The number of failed lines (``LineResult/failure(_:)`` and
     ///   ``LineResult/rejected(_:)``).
-    public func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) -> Int {
+    func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) -> Int {
         // Three stages overlap: while the workers process block k, this thread reads block
         // k + 1 and a serial writer queue prints block k − 1. At most two printed blocks wait for
         // the writer, so memory stays bounded when standard output is slow.
@@ -98,7 +98,7 @@ public struct BatchRunner: Sendable {
     }
 
     /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data.
-    public static func errorLine(number: Int, error: CSEError) -> [UInt8] {
+    static func errorLine(number: Int, error: CSEError) -> [UInt8] {
         var out: [UInt8] = Array(#"{"line":"#.utf8)
         out.append(contentsOf: String(number).utf8)
         out.append(contentsOf: #","error":{"code":"#.utf8)
@@ -112,13 +112,13 @@ public struct BatchRunner: Sendable {
 
 extension CSEError.Code {
     /// A `--lines` input line is longer than the limit.
-    public static let cliLineTooLong = Self("cli.lineTooLong")
+    static let cliLineTooLong = Self("cli.lineTooLong")
     /// Standard input was empty where a value was expected.
-    public static let cliEmptyInput = Self("cli.emptyInput")
+    static let cliEmptyInput = Self("cli.emptyInput")
     /// Standard input was larger than the command accepts.
-    public static let cliInputTooLarge = Self("cli.inputTooLarge")
+    static let cliInputTooLarge = Self("cli.inputTooLarge")
     /// A file could not be read or written.
-    public static let cliFile = Self("cli.file")
+    static let cliFile = Self("cli.file")
 }
 
 /// The writer stage of ``BatchRunner/run(_:)``: prints blocks on a serial queue in the order

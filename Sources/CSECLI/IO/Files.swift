@@ -1,13 +1,13 @@
-public import CSECore
+import CSECore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// File and standard-input helpers for commands. Errors name the path, never the content.
-public enum Files {
+enum Files {
     /// Reads a whole file of at most `limit` bytes.
     /// - Throws: ``CSEError/Code/cliFile`` when it cannot be opened or read, or is too large.
-    public static func read(_ path: String, limit: Int = 4 << 20) throws(CSEError) -> [UInt8] {
+    static func read(_ path: String, limit: Int = 4 << 20) throws(CSEError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw CSEError(.cliFile, "cannot open file: \(String(cString: strerror(errno)))", context: ["path": path])
@@ -29,7 +29,7 @@ public enum Files {
     }
 
     /// Writes `bytes` to a new file with the given permissions, refusing to overwrite unless `force`.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t, force: Bool) throws(CSEError) {
+    static func write(_ bytes: [UInt8], to path: String, mode: mode_t, force: Bool) throws(CSEError) {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL)
         let fd = open(path, flags, mode)
         guard fd >= 0 else {
@@ -50,7 +50,7 @@ public enum Files {
 
     /// All of standard input (at most `limit` bytes), refusing empty input.
     /// - Throws: ``CSEError/Code/cliEmptyInput`` or ``CSEError/Code/cliInputTooLarge``.
-    public static func readStandardInput(limit: Int) throws(CSEError) -> [UInt8] {
+    static func readStandardInput(limit: Int) throws(CSEError) -> [UInt8] {
         guard let data = StandardStreams.readAll(limit: limit) else {
             throw CSEError(.cliInputTooLarge, "standard input is larger than \(limit) bytes", context: ["limit": String(limit)])
         }
@@ -59,7 +59,7 @@ public enum Files {
     }
 
     /// `bytes` without trailing ASCII whitespace (a final newline from `echo` or a file).
-    public static func trimmingTrailingWhitespace(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    static func trimmingTrailingWhitespace(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         var end = bytes.endIndex
         while end > bytes.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
         return bytes[..<end]

@@ -4,10 +4,10 @@ import Glibc
 
 /// Unbuffered-by-design access to the process's standard streams through `read(2)`/`write(2)`,
 /// with explicit buffering where the CLI wants it. No Foundation on the batch hot path.
-public enum StandardStreams {
+enum StandardStreams {
     /// Reads all of standard input, up to `limit` bytes.
     /// - Returns: The bytes, or `nil` when more than `limit` bytes arrive.
-    public static func readAll(limit: Int) -> [UInt8]? {
+    static func readAll(limit: Int) -> [UInt8]? {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -20,7 +20,7 @@ public enum StandardStreams {
     }
 
     /// Writes all `bytes` to file descriptor `fd`, retrying short writes.
-    public static func write(_ bytes: [UInt8], to fd: Int32) {
+    static func write(_ bytes: [UInt8], to fd: Int32) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -32,19 +32,19 @@ public enum StandardStreams {
     }
 
     /// Writes a string to standard output.
-    public static func out(_ text: String) { write(Array(text.utf8), to: 1) }
+    static func out(_ text: String) { write(Array(text.utf8), to: 1) }
     /// Writes a string to standard error.
-    public static func err(_ text: String) { write(Array(text.utf8), to: 2) }
+    static func err(_ text: String) { write(Array(text.utf8), to: 2) }
 
     /// Whether standard error is a terminal (progress output is shown only then).
-    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }
 
 /// Reads standard input line by line in fixed-size chunks, so memory stays bounded however large
 /// the input is. Lines longer than the limit are reported, not buffered without end.
-public struct LineReader {
+struct LineReader {
     /// One input line.
-    public enum Line: Sendable {
+    enum Line: Sendable {
         /// A complete line (without its `\n` or `\r\n`).
         case text([UInt8])
         /// A line longer than the limit; its bytes were discarded.
@@ -59,13 +59,13 @@ public struct LineReader {
     private var discarding = false
 
     /// Creates a reader for `fd` (standard input by default).
-    public init(fd: Int32 = 0, maxLineBytes: Int) {
+    init(fd: Int32 = 0, maxLineBytes: Int) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
     }
 
     /// The next line, or `nil` at end of input. A final line without `\n` is still returned.
-    public mutating func next() -> Line? {
+    mutating func next() -> Line? {
         while true {
             if let nl = buffer[start...].firstIndex(of: 0x0A) {
                 var end = nl

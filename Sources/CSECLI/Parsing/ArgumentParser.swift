@@ -1,33 +1,33 @@
 /// A usage error: the command line itself is wrong. `cse` prints `Error: …`, the usage line and a
 /// hint to stderr and exits 64 (`EX_USAGE`).
-public struct UsageError: Error, Sendable, Equatable {
+struct UsageError: Error, Sendable, Equatable {
     /// What is wrong, without echoing any secret (option values are never quoted).
-    public let message: String
+    let message: String
     /// Creates a usage error.
-    public init(_ message: String) { self.message = message }
+    init(_ message: String) { self.message = message }
 }
 
 /// The parsed command line of one subcommand.
-public struct ParsedArguments: Sendable, Equatable {
+struct ParsedArguments: Sendable, Equatable {
     /// Values of value-taking options by long name (the last occurrence wins).
-    public var values: [String: String] = [:]
+    var values: [String: String] = [:]
     /// Flags that were given, by long name.
-    public var flags: Set<String> = []
+    var flags: Set<String> = []
     /// Positional arguments in order.
-    public var positionals: [String] = []
+    var positionals: [String] = []
     /// Whether `-h`/`--help` was given.
-    public var helpRequested = false
+    var helpRequested = false
 
     /// The value of `--name`, if given.
-    public subscript(name: String) -> String? { values[name] }
+    subscript(name: String) -> String? { values[name] }
     /// Whether `--name` was given.
-    public func has(_ name: String) -> Bool { flags.contains(name) }
+    func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// The value of `--name`, which the spec marks required (checked during parsing).
-    public func required(_ name: String) -> String { values[name] ?? "" }
+    func required(_ name: String) -> String { values[name] ?? "" }
 
     /// The integer value of `--name`, or a usage error when it is not a decimal integer.
-    public func integer(_ name: String) throws(UsageError) -> Int? {
+    func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw UsageError("The value for '--\(name)' must be a non-negative integer.")
@@ -38,10 +38,10 @@ public struct ParsedArguments: Sendable, Equatable {
 
 /// Parses arguments against a ``CommandSpec``: `--opt value`, `--opt=value`, `-o value`, flags,
 /// `--` to end options, and `-h`/`--help`.
-public enum ArgumentParser {
+enum ArgumentParser {
     /// Parses `arguments` (the words after the subcommand name).
     /// - Throws: ``UsageError`` for unknown options, missing values, unexpected or missing arguments.
-    public static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false

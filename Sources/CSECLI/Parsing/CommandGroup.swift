@@ -5,33 +5,33 @@
 /// nested group `"mastercard session"`. The dispatcher, the help printer, and anything generated
 /// from the declarations (completions, the manual) derive the tree from those names, so a group
 /// needs no list of its members.
-public struct CommandGroup: Sendable {
+struct CommandGroup: Sendable {
     /// The group's full name, words separated by one space, e.g. `mastercard session`.
-    public let name: String
+    let name: String
     /// One-line summary for the parent's command list.
-    public let abstract: String
+    let abstract: String
 
     /// Declares a group.
-    public init(name: String, abstract: String) {
+    init(name: String, abstract: String) {
         self.name = name
         self.abstract = abstract
     }
 
     /// The words of the name.
-    public var words: [String] { name.split(separator: " ").map(String.init) }
+    var words: [String] { name.split(separator: " ").map(String.init) }
 }
 
 /// The command tree derived from the flat lists of commands and groups.
-public enum CommandTree {
+enum CommandTree {
     /// One entry of a group's (or the top level's) listing.
-    public enum Entry: Sendable {
+    enum Entry: Sendable {
         /// A runnable command.
         case command(any CLICommand.Type)
         /// A group of commands.
         case group(CommandGroup)
 
         /// The last word of the entry's name, as typed after its parent.
-        public var word: String {
+        var word: String {
             switch self {
             case .command(let command): return command.spec.name.split(separator: " ").last.map(String.init) ?? ""
             case .group(let group): return group.words.last ?? ""
@@ -39,7 +39,7 @@ public enum CommandTree {
         }
 
         /// The one-line summary.
-        public var abstract: String {
+        var abstract: String {
             switch self {
             case .command(let command): return command.spec.abstract
             case .group(let group): return group.abstract
@@ -48,7 +48,7 @@ public enum CommandTree {
     }
 
     /// The entries directly below `path` (`[]` for the top level), in declaration order.
-    public static func children(of path: [String]) -> [Entry] {
+    static func children(of path: [String]) -> [Entry] {
         var entries: [Entry] = []
         for group in CommandLineTool.groups where group.words.count == path.count + 1 && Array(group.words.dropLast()) == path {
             entries.append(.group(group))
@@ -61,12 +61,12 @@ public enum CommandTree {
     }
 
     /// The group whose full name is `path`, if any.
-    public static func group(_ path: [String]) -> CommandGroup? {
+    static func group(_ path: [String]) -> CommandGroup? {
         CommandLineTool.groups.first { $0.words == path }
     }
 
     /// The command whose name is the longest prefix of `arguments`, and how many words it used.
-    public static func command(matching arguments: [String]) -> (command: any CLICommand.Type, wordCount: Int)? {
+    static func command(matching arguments: [String]) -> (command: any CLICommand.Type, wordCount: Int)? {
         var best: (command: any CLICommand.Type, wordCount: Int)?
         for command in CommandLineTool.commands {
             let words = command.spec.name.split(separator: " ").map(String.init)
@@ -77,7 +77,7 @@ public enum CommandTree {
     }
 
     /// The longest prefix of `arguments` that names a group (possibly empty).
-    public static func groupPrefix(of arguments: [String]) -> [String] {
+    static func groupPrefix(of arguments: [String]) -> [String] {
         var path: [String] = []
         for word in arguments {
             guard group(path + [word]) != nil else { break }
@@ -87,7 +87,7 @@ public enum CommandTree {
     }
 
     /// The help text of a group: its abstract and the entries below it.
-    public static func helpText(of group: CommandGroup) -> String {
+    static func helpText(of group: CommandGroup) -> String {
         var text = "OVERVIEW: \(group.abstract)\n\nUSAGE: cse \(group.name) <subcommand>\n\nOPTIONS:\n"
         text += "  -h, --help              Show help information.\n\nSUBCOMMANDS:\n"
         text += listing(children(of: group.words))
@@ -96,7 +96,7 @@ public enum CommandTree {
     }
 
     /// `  word<padding>abstract` lines for `entries`.
-    public static func listing(_ entries: [Entry]) -> String {
+    static func listing(_ entries: [Entry]) -> String {
         var text = ""
         for entry in entries {
             let word = entry.word

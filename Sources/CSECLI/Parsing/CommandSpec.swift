@@ -1,42 +1,42 @@
 /// The declarative description of one `cse` subcommand: its name, help text, options and
 /// positional arguments. The parser, the help printer and the usage line are all derived from it,
 /// so they cannot disagree (the swift-argument-parser contract, without the dependency).
-public struct CommandSpec: Sendable {
+struct CommandSpec: Sendable {
     /// One `--name value` option or `--flag`.
-    public struct Option: Sendable {
+    struct Option: Sendable {
         /// The kebab-case long name without dashes, e.g. `session-id`.
-        public let name: String
+        let name: String
         /// An optional one-letter short name without the dash, e.g. `o`.
-        public let short: Character?
+        let short: Character?
         /// The placeholder shown in help, e.g. `FILE`; `nil` for a flag that takes no value.
-        public let valueName: String?
+        let valueName: String?
         /// One line of help.
-        public let help: String
+        let help: String
         /// Whether the option must be given.
-        public let isRequired: Bool
+        let isRequired: Bool
 
         /// Declares an option that takes a value.
-        public static func value(_ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String) -> Option {
+        static func value(_ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String) -> Option {
             Option(name: name, short: short, valueName: valueName, help: help, isRequired: required)
         }
 
         /// Declares a flag (an option without a value).
-        public static func flag(_ name: String, short: Character? = nil, help: String) -> Option {
+        static func flag(_ name: String, short: Character? = nil, help: String) -> Option {
             Option(name: name, short: short, valueName: nil, help: help, isRequired: false)
         }
     }
 
     /// One positional argument.
-    public struct Positional: Sendable {
+    struct Positional: Sendable {
         /// The placeholder shown in help, e.g. `KIND`.
-        public let valueName: String
+        let valueName: String
         /// One line of help.
-        public let help: String
+        let help: String
         /// Whether it must be given.
-        public let isRequired: Bool
+        let isRequired: Bool
 
         /// Declares a positional argument.
-        public init(_ valueName: String, required: Bool = true, help: String) {
+        init(_ valueName: String, required: Bool = true, help: String) {
             self.valueName = valueName
             self.help = help
             self.isRequired = required
@@ -44,18 +44,18 @@ public struct CommandSpec: Sendable {
     }
 
     /// The subcommand name, e.g. `encrypt`.
-    public let name: String
+    let name: String
     /// One-line summary for the command list.
-    public let abstract: String
+    let abstract: String
     /// Longer help text, printed after the usage.
-    public let discussion: String
+    let discussion: String
     /// The options.
-    public let options: [Option]
+    let options: [Option]
     /// The positional arguments, in order.
-    public let positionals: [Positional]
+    let positionals: [Positional]
 
     /// Creates a command description.
-    public init(name: String, abstract: String, discussion: String = "", options: [Option] = [], positionals: [Positional] = []) {
+    init(name: String, abstract: String, discussion: String = "", options: [Option] = [], positionals: [Positional] = []) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
@@ -64,7 +64,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// `cse name <required options> [<optional>] POSITIONALS`.
-    public var usageLine: String {
+    var usageLine: String {
         var parts = ["cse", name]
         for option in options {
             let text = "--\(option.name)" + (option.valueName.map { " <\($0.lowercased())>" } ?? "")
@@ -78,7 +78,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// The full help text printed by `cse <name> --help`.
-    public var helpText: String {
+    var helpText: String {
         var text = "OVERVIEW: \(abstract)\n"
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
         text += "\nUSAGE: \(usageLine)\n"

@@ -1,18 +1,18 @@
-public import CSECore
+import CSECore
 
 extension CSEError.Code {
     /// The input is not a JSON object of field values.
-    public static let cliNotAnObject = Self("cli.notAnObject")
+    static let cliNotAnObject = Self("cli.notAnObject")
     /// A field value in the input is not a JSON string (or `null`).
-    public static let cliFieldNotString = Self("cli.fieldNotString")
+    static let cliFieldNotString = Self("cli.fieldNotString")
     /// A `seal` key file carries no key id and `--kid` was not given.
-    public static let cliMissingKeyId = Self("cli.missingKeyId")
+    static let cliMissingKeyId = Self("cli.missingKeyId")
     /// `seal`: the input has no `clientSessionId` member and `--session-id` was not given.
-    public static let cliMissingSessionId = Self("cli.missingSessionId")
+    static let cliMissingSessionId = Self("cli.missingSessionId")
     /// `iin`: the input is not a (partial) card number.
-    public static let cliNotDigits = Self("cli.notDigits")
+    static let cliNotDigits = Self("cli.notDigits")
     /// A `--key env:NAME` variable is not set.
-    public static let cliMissingEnvironment = Self("cli.missingEnvironment")
+    static let cliMissingEnvironment = Self("cli.missingEnvironment")
     /// `demo`: a step did not give the expected result.
-    public static let cliDemoFailed = Self("cli.demoFailed")
+    static let cliDemoFailed = Self("cli.demoFailed")
 }
