@@ -3,10 +3,11 @@
 // CSEKit: client-side encryption (JOSE/JWE) and field validation of payment customer input, for Linux.
 //
 // Layers (see docs/ARCHITECTURE.md):
-//   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA)
+//   C targets (COpenSSL, CGMP, CCurl, CCSEShims, CMontgomeryIFMA)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
+//     -> CSEHTTP (transport; the platform clients build on it)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import PackageDescription
 
@@ -29,6 +30,11 @@ let package = Package(
             pkgConfig: "gmp",
             providers: [.apt(["libgmp-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
         // The AVX-512 IFMA kernel for RSA e = 65537 (one C file, no dependencies).
         .target(name: "CMontgomeryIFMA"),
@@ -40,7 +46,10 @@ let package = Package(
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways"]),
+
+        // MARK: Platform clients (the only modules that do network I/O).
+        .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
+        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP"]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
@@ -73,6 +82,7 @@ let package = Package(
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
     ]
 )
 

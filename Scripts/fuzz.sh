@@ -26,9 +26,9 @@ cd "$(dirname "$0")/.."
 # One-time initialisation of Swift globals is not a leak (see Fuzz/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
-TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential)
+TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEKit CSECLI CCSEShims CMontgomeryIFMA)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEKit CSECLI CCSEShims CMontgomeryIFMA)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
@@ -61,12 +61,13 @@ link_target() {
         -I "$BUILD/release/Modules" \
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CGMP/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
         -Xcc -fmodule-map-file="$BUILD/release/CCSEShims.build/module.modulemap" \
         -Xcc -ISources/CCSEShims/include \
         -Xcc -fmodule-map-file="$BUILD/release/CMontgomeryIFMA.build/module.modulemap" \
         -Xcc -ISources/CMontgomeryIFMA/include \
         Fuzz/Support/*.swift "Fuzz/$target.swift" $(extra_sources "$target") \
-        "${objects[@]}" -lssl -lcrypto -lgmp \
+        "${objects[@]}" -lssl -lcrypto -lgmp -lcurl \
         -o "$BUILD/bin/$target"
 }
 

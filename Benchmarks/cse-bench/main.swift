@@ -1,6 +1,7 @@
 // cse-bench: CSEKit's benchmarks. See Benchmarks/README.md.
 //
 //   swift run -c release cse-bench [--filter REGEX] [--quick] [--json FILE] [--check FILE] [--list]
+//   swift run -c release cse-bench --oaep-timing [N]   (the JWE OAEP timing test, OAEPTiming.swift)
 //
 // Exit status: 0 ok; with --check, 2 when a ratio regressed past its gate and 4 when ratios only
 // improved past their baselines (package-benchmark's codes); 64 for usage errors; 1 for failures.
@@ -94,6 +95,13 @@ func machineDescription() -> String {
     #endif
     return "\(field("model name") ?? "unknown CPU"), \(cores) cores (\(extensions)), \(OpenSSLInfo.version), \(swift), Linux, "
         + "default RSA engine \(RSAEngine.default)"
+}
+
+// The F08 timing test (see OAEPTiming.swift): `cse-bench --oaep-timing [N]`.
+if CommandLine.arguments.dropFirst().first == "--oaep-timing" {
+    let perClass = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 10_000 : 10_000
+    do { try OAEPTiming.run(perClass: perClass) } catch { fail("\(error)", status: 1) }
+    exit(0)
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

@@ -60,11 +60,12 @@ public struct JSONObject: Hashable, Sendable, Sequence {
     public var count: Int { keys.count }
 
     /// The value of member `key`, or `nil`. Setting appends a new member or replaces in place;
-    /// setting `nil` removes it.
+    /// setting `nil` removes it. Names match by their UTF-8 bytes (RFC 8259 §8.3), not by Unicode
+    /// canonical equivalence: `"\u212A"` (KELVIN SIGN) is not the member `"K"`.
     public subscript(key: String) -> JSONValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
+        get { keys.firstIndex { $0.isByteEqual(to: key) }.map { values[$0] } }
         set {
-            if let index = keys.firstIndex(of: key) {
+            if let index = keys.firstIndex(where: { $0.isByteEqual(to: key) }) {
                 if let newValue { values[index] = newValue } else { keys.remove(at: index); values.remove(at: index) }
             } else if let newValue {
                 keys.append(key)

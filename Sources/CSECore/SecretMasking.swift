@@ -52,4 +52,50 @@ public enum SecretMasking {
             $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
         }))
     }
+
+    /// The one rule for echoing a user-supplied identifier or dotted path (a JSON member name, a
+    /// gateway parameter path, a field id, a gateway or operation name) in an error, a result or
+    /// CLI output.
+    ///
+    /// Names help the reader find the mistake, but the text comes from the input and may be a
+    /// card number or a CVV typed into the wrong place, or carry terminal escape sequences. The
+    /// text is kept when it has at most 64 UTF-8 bytes and at most 4 ASCII digits in all, and
+    /// every `.`-separated component starts with an ASCII letter followed by ASCII letters,
+    /// digits, `_` or `-`: every name in the gateway tables and product definitions does. When
+    /// only some components fail that shape, each of those becomes `<redacted N chars>` and the
+    /// others stay (`order.<redacted 5 chars>`); anything else is ``redact(_:)`` as a whole.
+    ///
+    ///     SecretMasking.echoIdentifier("sourceOfFunds.provided.card.number") == "sourceOfFunds.provided.card.number"
+    ///     SecretMasking.echoIdentifier("order.4111 1111 1111 1111") == "<redacted 24 chars>"
+    ///     SecretMasking.echoIdentifier("order.\u{1B}[31m") == "order.<redacted 5 chars>"
+    ///
+    /// - Parameter name: The untrusted name or path.
+    /// - Returns: The name, the path with unsafe components redacted, or a redaction marker.
+    package static func echoIdentifier(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard !utf8.isEmpty, utf8.count <= 64 else { return redact(name) }
+        var digits = 0
+        for byte in utf8 where byte &- 0x30 < 10 { digits += 1 }
+        guard digits <= 4 else { return redact(name) }
+        let components = name.split(separator: ".", omittingEmptySubsequences: false)
+        var safe = 0
+        for component in components where isIdentifierComponent(component) { safe += 1 }
+        if safe == components.count { return name }
+        guard safe > 0 else { return redact(name) }
+        return components.map { isIdentifierComponent($0) ? String($0) : redact(String($0)) }.joined(separator: ".")
+    }
+
+    /// `[A-Za-z][A-Za-z0-9_-]*`.
+    private static func isIdentifierComponent(_ component: Substring) -> Bool {
+        var first = true
+        for byte in component.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): break
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): if first { return false }
+            default: return false
+            }
+            first = false
+        }
+        return !first
+    }
 }

@@ -21,7 +21,7 @@ public struct JWEKeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// Looks up an allowed algorithm by its registered name.
     /// - Throws: ``CSEError/Code/jweUnsupportedAlgorithm`` for anything else.
     public init(name: String) throws(CSEError) {
-        guard let found = Self.allowList.first(where: { $0.name == name }) else {
+        guard let found = Self.allowList.first(where: { $0.name.isByteEqual(to: name) }) else {
             throw CSEError(.jweUnsupportedAlgorithm, "unsupported JWE alg", context: ["alg": Self.printable(name)])
         }
         self = found
@@ -66,7 +66,7 @@ public struct JWEContentEncryption: Hashable, Sendable, CustomStringConvertible 
     /// Looks up an allowed content encryption by its registered name.
     /// - Throws: ``CSEError/Code/jweUnsupportedEncryption`` for anything else.
     public init(name: String) throws(CSEError) {
-        guard let found = Self.allowList.first(where: { $0.name == name }) else {
+        guard let found = Self.allowList.first(where: { $0.name.isByteEqual(to: name) }) else {
             throw CSEError(.jweUnsupportedEncryption, "unsupported JWE enc", context: ["enc": JWEKeyAlgorithm.printable(name)])
         }
         self = found

@@ -58,7 +58,7 @@ public struct JWEDecryptor: Sendable {
     public func decrypt(_ compact: UnsafeRawBufferPointer) throws(CSEError) -> JWEDecrypted {
         let parts = try JWECompactParts(compact, limits: limits)
         let header = try JWEHeader(json: parts.header)
-        if let expectedKeyId, header.keyId != expectedKeyId {
+        if let expectedKeyId, !header.keyId.isByteEqual(to: expectedKeyId) {
             throw CSEError(.jweKeyIdMismatch, "the JWE kid does not name this key")
         }
         let enc = header.encryption.algorithm
@@ -69,14 +69,10 @@ public struct JWEDecryptor: Sendable {
             throw CSEError(.jweMalformed, "tag length does not match enc", context: ["expected": String(enc.tagByteCount)])
         }
         // RFC 7516 §11.5: on any unwrap failure, carry on with a random CEK so the failure is
-        // indistinguishable from a tag failure.
-        let unwrapped = try? privateKey.decryptOAEP(parts.encryptedKey, hash: header.algorithm.oaepHash)
-        let cek: SecureBytes
-        if let unwrapped, unwrapped.count == enc.keyByteCount {
-            cek = unwrapped
-        } else {
-            cek = try SecureRandom.secureBytes(enc.keyByteCount)
-        }
+        // indistinguishable from a tag failure. The unwrap draws that CEK every time and picks
+        // between it and the decrypted key without branching (issue #13 F08).
+        let cek = try privateKey.unwrapContentKeyOAEP(parts.encryptedKey, hash: header.algorithm.oaepHash,
+                                                      keyByteCount: enc.keyByteCount)
         do throws(CSEError) {
             let plaintext = try enc.open(
                 ciphertext: parts.ciphertext, key: cek, iv: parts.iv, aad: parts.encodedHeader, tag: parts.tag)

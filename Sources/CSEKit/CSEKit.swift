@@ -5,3 +5,4 @@
 @_exported import CSEValidation
 @_exported import CSEPayments
 @_exported import CSEGateways
+@_exported import CSEHTTP

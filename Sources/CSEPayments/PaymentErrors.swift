@@ -11,6 +11,10 @@ extension CSEError.Code {
     /// A field or label-template mask does not parse (see `Mask`). The context names the
     /// `product` and the `field` (or `accountOnFile` and `attribute`), and the mask error `cause`.
     public static let productInvalidMask = Self("product.invalidMask")
+    /// More fields than ``ValidationPlan/maximumFallbackPatternFields`` have a `regularExpression`
+    /// rule that needs the ICU fallback engine (each such value may cost up to 2.5 M backtracking
+    /// steps). The context names the `product`, the `count` and the `limit`.
+    public static let productTooManyFallbackPatterns = Self("product.tooManyFallbackPatterns")
 
     /// A value was set for a field id the product does not have (it would never be sent).
     public static let paymentsUnknownField = Self("payments.unknownField")

@@ -24,7 +24,7 @@ enum GatewayValidation {
         } catch {
             throw UsageError("Unknown gateway operation; use one of \(error.context["known"] ?? "").")
         }
-        if partnerSharedKey && !(gateway == "paysafe" && operation == "tokenize") {
+        if partnerSharedKey && !(gateway.isByteEqual(to: "paysafe") && operation.isByteEqual(to: "tokenize")) {
             throw UsageError("'--partner-shared-key' applies only to --gateway paysafe --operation tokenize.")
         }
     }
@@ -44,18 +44,18 @@ enum GatewayValidation {
         let result: GatewayValidationResult
         switch gateway {
         case "aps": result = try APSValidation.validate(json, operation: operation)
-        case "paysafe" where operation == "setup": result = try PaysafeValidation.validateSetup(json)
+        case "paysafe" where operation.isByteEqual(to: "setup"): result = try PaysafeValidation.validateSetup(json)
         case "paysafe": result = try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
         default: result = try GatewayTables.spec(gateway: gateway, operation: operation).validate(json: json)
         }
-        let correlationId = gateway == "paysafe" && !result.isValid ? try PaysafeError.newCorrelationId() : ""
+        let correlationId = gateway.isByteEqual(to: "paysafe") && !result.isValid ? try PaysafeError.newCorrelationId() : ""
         var errors: [JSONValue] = []
         for error in result.errors {
             var object = JSONObject([("field", .string(error.field)), ("code", .string(error.code.rawValue))])
             if !error.limits.isEmpty {
                 object["limits"] = .object(JSONObject(error.limits.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
             }
-            if gateway == "paysafe", let code = error.gatewayCode {
+            if gateway.isByteEqual(to: "paysafe"), let code = error.gatewayCode {
                 let p = PaysafeError(code: code, correlationId: correlationId)
                 object["paysafe"] = .object(JSONObject([
                     ("code", .number(String(p.code))), ("displayMessage", .string(p.displayMessage)),

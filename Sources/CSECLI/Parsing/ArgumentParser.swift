@@ -1,3 +1,5 @@
+import CSECore
+
 /// A usage error: the command line itself is wrong. `cse` prints `Error: …`, the usage line and a
 /// hint to stderr and exits 64 (`EX_USAGE`).
 struct UsageError: Error, Sendable, Equatable {
@@ -62,7 +64,7 @@ enum ArgumentParser {
                     inlineValue = String(name[name.index(after: eq)...])
                     name = String(name[..<eq])
                 }
-                guard let found = spec.options.first(where: { $0.name == name }) else {
+                guard let found = spec.options.first(where: { $0.name.isByteEqual(to: name) }) else {
                     throw UsageError("Unknown option '--\(SafeEcho.name(name))'.")
                 }
                 option = found

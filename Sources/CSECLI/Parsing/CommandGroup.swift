@@ -1,3 +1,5 @@
+import CSECore
+
 /// A named group of subcommands, such as `session` in `cse session publickey`.
 ///
 /// Commands join a group by their name: a ``CommandSpec`` named `"session publickey"` is the
@@ -47,22 +49,28 @@ enum CommandTree {
         }
     }
 
+    /// Whether two word lists are equal word by word, comparing UTF-8 bytes (a command name is an
+    /// identifier: no Unicode canonical equivalence, issue #13 F14).
+    static func wordsEqual(_ a: some Collection<String>, _ b: some Collection<String>) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.isByteEqual(to: $1) }
+    }
+
     /// The entries directly below `path` (`[]` for the top level), in declaration order.
     static func children(of path: [String]) -> [Entry] {
         var entries: [Entry] = []
-        for group in CommandLineTool.groups where group.words.count == path.count + 1 && Array(group.words.dropLast()) == path {
+        for group in CommandLineTool.groups where group.words.count == path.count + 1 && wordsEqual(group.words.dropLast(), path) {
             entries.append(.group(group))
         }
         for command in CommandLineTool.commands {
             let words = command.spec.name.split(separator: " ").map(String.init)
-            if words.count == path.count + 1 && Array(words.dropLast()) == path { entries.append(.command(command)) }
+            if words.count == path.count + 1 && wordsEqual(words.dropLast(), path) { entries.append(.command(command)) }
         }
         return entries
     }
 
     /// The group whose full name is `path`, if any.
     static func group(_ path: [String]) -> CommandGroup? {
-        CommandLineTool.groups.first { $0.words == path }
+        CommandLineTool.groups.first { wordsEqual($0.words, path) }
     }
 
     /// The command whose name is the longest prefix of `arguments`, and how many words it used.
@@ -70,7 +78,7 @@ enum CommandTree {
         var best: (command: any CLICommand.Type, wordCount: Int)?
         for command in CommandLineTool.commands {
             let words = command.spec.name.split(separator: " ").map(String.init)
-            guard words.count <= arguments.count, Array(arguments.prefix(words.count)) == words else { continue }
+            guard words.count <= arguments.count, wordsEqual(arguments.prefix(words.count), words) else { continue }
             if words.count > (best?.wordCount ?? 0) { best = (command, words.count) }
         }
         return best

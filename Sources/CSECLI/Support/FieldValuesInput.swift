@@ -29,7 +29,7 @@ struct FieldValuesInput {
         request = PaymentRequest(product: product)
         let sessionMemberIsField = product.field(Self.sessionIdMember) != nil
         for (key, value) in object {
-            if acceptsSessionId && key == Self.sessionIdMember && !sessionMemberIsField {
+            if acceptsSessionId && key.isByteEqual(to: Self.sessionIdMember) && !sessionMemberIsField {
                 guard let id = value.stringValue else {
                     throw CSEError(.cliFieldNotString, "clientSessionId must be a JSON string", context: ["field": key])
                 }

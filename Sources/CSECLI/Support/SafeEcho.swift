@@ -1,24 +1,14 @@
 import CSECore
 
-/// Decides what of the user's input may appear in an error. Field *names* are echoed so the user
-/// can find the mistake, but only when they look like identifiers: a name that could be a card
-/// number or CVV pasted into the wrong place is redacted.
+/// Decides what of the user's input may appear in CLI output. Field *names* and paths are echoed
+/// so the user can find the mistake, through the one rule the library's errors and results use
+/// (``SecretMasking/echoIdentifier(_:)``): a name that could be a card number or CVV pasted into
+/// the wrong place, or that carries control characters, is redacted.
 enum SafeEcho {
-    /// `name` itself when it starts with a letter, has at most 64 characters from
-    /// `[A-Za-z0-9_.-]` and at most 4 digits; otherwise `<redacted N chars>`.
+    /// ``SecretMasking/echoIdentifier(_:)``: `name` itself when it has at most 64 bytes and 4
+    /// digits and each `.`-separated component is `[A-Za-z][A-Za-z0-9_-]*`; otherwise
+    /// `<redacted N chars>` (for the unsafe components of a path, or for the whole).
     static func name(_ name: String) -> String {
-        var digits = 0
-        var count = 0
-        for (index, byte) in name.utf8.enumerated() {
-            count += 1
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
-            case UInt8(ascii: "0")...UInt8(ascii: "9") where index > 0: digits += 1
-            case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"): if index == 0 { return SecretMasking.redact(name) }
-            default: return SecretMasking.redact(name)
-            }
-        }
-        guard count > 0, count <= 64, digits <= 4 else { return SecretMasking.redact(name) }
-        return name
+        SecretMasking.echoIdentifier(name)
     }
 }

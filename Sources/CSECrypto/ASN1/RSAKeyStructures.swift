@@ -34,6 +34,37 @@ enum RSAKeyStructures {
 
     // MARK: Reading
 
+    /// The kinds of DER key structure ``kind(of:)`` tells apart.
+    enum DERKeyKind: Equatable {
+        /// `SubjectPublicKeyInfo` or PKCS#1 `RSAPublicKey`.
+        case publicKey
+        /// PKCS#8 `PrivateKeyInfo` or PKCS#1 `RSAPrivateKey`.
+        case privateKey
+    }
+
+    /// Tells a public from a private DER key by the shape of its outer SEQUENCE alone, without
+    /// interpreting any value, so the one reader that applies reports the real error:
+    /// - first element a SEQUENCE: `SubjectPublicKeyInfo` (its AlgorithmIdentifier);
+    /// - an INTEGER then a SEQUENCE: PKCS#8 (version, AlgorithmIdentifier);
+    /// - exactly two elements: PKCS#1 `RSAPublicKey` (modulus, exponent);
+    /// - more: PKCS#1 `RSAPrivateKey` (version and eight INTEGERs).
+    ///
+    /// Input whose outer TLVs do not even parse is called public, so the public reader reports
+    /// the DER error. (Trying the public reader and then the private one reported the private
+    /// reader's `der.unexpectedTag` for every flaw of a public key.)
+    static func kind(of der: ArraySlice<UInt8>) -> DERKeyKind {
+        var top = DERReader(der)
+        guard var outer = try? top.readConstructed(), outer.peekTag == DERTag.integer else { return .publicKey }
+        guard (try? outer.readAny()) != nil else { return .publicKey }
+        if outer.peekTag == DERTag.sequence { return .privateKey }
+        var elements = 1
+        while !outer.isAtEnd, elements <= 2 {
+            guard (try? outer.readAny()) != nil else { break }
+            elements += 1
+        }
+        return elements <= 2 && outer.isAtEnd ? .publicKey : .privateKey
+    }
+
     /// Reads a DER public key: a `SubjectPublicKeyInfo` when the outer SEQUENCE starts with a
     /// SEQUENCE, otherwise a PKCS#1 `RSAPublicKey`.
     static func readPublicKey(_ der: ArraySlice<UInt8>) throws(CSEError) -> PublicComponents {

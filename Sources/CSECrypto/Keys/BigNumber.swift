@@ -96,14 +96,23 @@ final class EVPKey: @unchecked Sendable {
         return ctx
     }
 
-    /// Returns a context taken with ``takeOAEPDecryptContext(digest:)`` after a *successful* use;
-    /// a context that saw a failure is freed instead, so no error state carries over.
+    /// Returns a context taken with ``takeOAEPDecryptContext(digest:)``, after a successful use
+    /// and after a failed one alike: a failed `EVP_PKEY_decrypt` leaves the context's settings
+    /// unchanged (the caller clears OpenSSL's error queue), and freeing only failed contexts made
+    /// the call after a bad OAEP padding measurably slower (issue #13 F08).
     func returnOAEPDecryptContext(_ context: OpaquePointer, digest: OpaquePointer) {
         pthread_mutex_lock(poolLock)
         let kept = pool.count < 16
         if kept { pool.append((digest, context)) }
         pthread_mutex_unlock(poolLock)
         if !kept { EVP_PKEY_CTX_free(context) }
+    }
+
+    /// The number of contexts in the pool (tests only).
+    var pooledOAEPContextCount: Int {
+        pthread_mutex_lock(poolLock)
+        defer { pthread_mutex_unlock(poolLock) }
+        return pool.count
     }
 
     deinit {

@@ -30,9 +30,16 @@ public struct RSAKeyMaterial: Sendable {
             let rest = contents[labelStart...]
             if rest.starts(with: Array("PUBLIC KEY-----".utf8)) || rest.starts(with: Array("RSA PUBLIC KEY-----".utf8)) {
                 self.init(publicKey: try RSAPublicKey(pemRepresentation: text), privateKey: nil, keyId: nil)
-            } else {
+            } else if rest.starts(with: Array("PRIVATE KEY-----".utf8)) || rest.starts(with: Array("RSA PRIVATE KEY-----".utf8)) {
                 let key = try RSAPrivateKey(pemRepresentation: text)
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
+            } else {
+                // Any other label (a CERTIFICATE, an EC key…): name every label accepted here,
+                // not only the private ones.
+                let label = try PEMDocument(parsing: contents).label
+                throw CSEError(.pemUnexpectedLabel,
+                               "expected a PUBLIC KEY, RSA PUBLIC KEY, PRIVATE KEY or RSA PRIVATE KEY block",
+                               context: ["label": SecretMasking.echoName(label)])
             }
         } else if contents[start] == UInt8(ascii: "{") {
             // The same bounds as the JWK and key-response readers: no key needs more.
@@ -52,16 +59,12 @@ public struct RSAKeyMaterial: Sendable {
                 throw CSEError(.keyUnsupportedFormat, "JSON key material is neither a JWK nor a Client API public-key response")
             }
         } else if contents[start] == 0x30 {
-            let publicKey: Result<RSAPublicKey, CSEError>
-            do throws(CSEError) { publicKey = .success(try RSAPublicKey(derRepresentation: contents)) } catch { publicKey = .failure(error) }
-            switch publicKey {
-            case .success(let key):
-                self.init(publicKey: key, privateKey: nil, keyId: nil)
-            case .failure(let error) where [.keyTooSmall, .keyTooLarge, .keyBadExponent].contains(error.code):
-                // A well-formed public key that fails the key policy: say so, rather than the
-                // structural error of reading it again as a private key.
-                throw error
-            case .failure:
+            // The structure's shape says public or private; only that reader runs, so its error
+            // (an EC key, an even modulus, a negative INTEGER…) is the one reported.
+            switch RSAKeyStructures.kind(of: contents[...]) {
+            case .publicKey:
+                self.init(publicKey: try RSAPublicKey(derRepresentation: contents), privateKey: nil, keyId: nil)
+            case .privateKey:
                 let key = try RSAPrivateKey(derRepresentation: contents)
                 self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
             }

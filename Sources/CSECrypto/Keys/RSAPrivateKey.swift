@@ -77,7 +77,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     public init(pemRepresentation pem: some StringProtocol) throws(CSEError) {
         var document = try PEMDocument(parsing: Array(pem.utf8))
         defer { document.wipe() }
-        guard document.label == "PRIVATE KEY" || document.label == "RSA PRIVATE KEY" else {
+        guard document.label.isByteEqual(to: "PRIVATE KEY") || document.label.isByteEqual(to: "RSA PRIVATE KEY") else {
             throw CSEError(.pemUnexpectedLabel, "expected a PRIVATE KEY or RSA PRIVATE KEY block",
                            context: ["label": SecretMasking.echoName(document.label)])
         }
@@ -87,7 +87,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         var outer = try probe.readConstructed()
         _ = try outer.readAny()
         let isPKCS8 = outer.peekTag == DERTag.sequence
-        guard isPKCS8 == (document.label == "PRIVATE KEY") else {
+        guard isPKCS8 == document.label.isByteEqual(to: "PRIVATE KEY") else {
             throw CSEError(.derUnexpectedTag, "the PEM label does not match the key structure",
                            context: ["label": SecretMasking.echoName(document.label)])
         }

@@ -28,14 +28,9 @@ extension RSAPrivateKey {
         if label.isEmpty {
             // The JOSE case: a pooled context already configured for this hash.
             guard let ctx = key.takeOAEPDecryptContext(digest: md) else { throw Self.decryptionFailed() }
-            do throws(CSEError) {
-                let plaintext = try Self.decrypt(ciphertext, with: ctx)
-                key.returnOAEPDecryptContext(ctx, digest: md)
-                return plaintext
-            } catch {
-                EVP_PKEY_CTX_free(ctx)
-                throw error
-            }
+            // The context goes back to the pool whatever the outcome (see returnOAEPDecryptContext).
+            defer { key.returnOAEPDecryptContext(ctx, digest: md) }
+            return try Self.decrypt(ciphertext, with: ctx)
         }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw Self.decryptionFailed() }
         defer { EVP_PKEY_CTX_free(ctx) }
@@ -52,6 +47,52 @@ extension RSAPrivateKey {
             throw Self.decryptionFailed()
         }
         return try Self.decrypt(ciphertext, with: ctx)
+    }
+
+    /// Unwraps a content-encryption key for JWE (RFC 7516 §11.5, RFC 3218 §2.3.2): the
+    /// RSAES-OAEP plaintext when decryption succeeds and it is exactly `keyByteCount` bytes,
+    /// otherwise `keyByteCount` random bytes, so the caller goes on to fail the tag check the same
+    /// way either way.
+    ///
+    /// Both outcomes take the same path: the random fallback is always drawn, the pooled context
+    /// is always returned, OpenSSL's error queue is always cleared, and the result is chosen byte
+    /// by byte with a mask, without a branch on the outcome. Only the public ciphertext length
+    /// is branched on.
+    /// - Parameters:
+    ///   - ciphertext: The JWE encrypted key, k bytes when well-formed.
+    ///   - hash: The OAEP and MGF1 hash.
+    ///   - keyByteCount: The CEK size `enc` requires.
+    /// - Returns: The CEK or the random fallback, in a zeroing buffer.
+    /// - Throws: `crypto.randomFailure` when the CSPRNG fails (never for a bad ciphertext).
+    package func unwrapContentKeyOAEP(_ ciphertext: [UInt8], hash: DigestAlgorithm,
+                                      keyByteCount: Int) throws(CSEError) -> SecureBytes {
+        var result = try SecureRandom.secureBytes(keyByteCount)
+        let k = publicKey.byteCount
+        guard ciphertext.count == k, keyByteCount <= k, let md = hash.openSSLDigest,
+              let ctx = key.takeOAEPDecryptContext(digest: md) else {
+            ERR_clear_error()
+            return result
+        }
+        var plaintext = SecureBytes(zeros: k)
+        var length = k
+        let status = plaintext.withUnsafeMutableBytes { out in
+            ciphertext.withUnsafeBytes { input in
+                EVP_PKEY_decrypt(ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                                 input.baseAddress!.assumingMemoryBound(to: UInt8.self), input.count)
+            }
+        }
+        key.returnOAEPDecryptContext(ctx, digest: md)
+        ERR_clear_error()
+        // 0xFF when the plaintext is the key, 0x00 otherwise, computed without a branch.
+        let difference = UInt(bitPattern: Int(status) ^ 1) | (UInt(bitPattern: length) ^ UInt(bitPattern: keyByteCount))
+        let isZero = ((difference | (0 &- difference)) >> (UInt.bitWidth - 1)) ^ 1
+        let mask = 0 &- UInt8(truncatingIfNeeded: isZero)
+        plaintext.withUnsafeBytes { key in
+            result.withUnsafeMutableBytes { out in
+                for i in 0..<keyByteCount { out[i] = (key[i] & mask) | (out[i] & ~mask) }
+            }
+        }
+        return result
     }
 
     /// One `EVP_PKEY_decrypt` into a zeroing buffer.

@@ -61,7 +61,7 @@ extension APSSignature {
         var changed: [String] = []
         for (name, sent) in request where !notEchoed.contains(name) {
             guard let received = response[name] else { missing.append(name); continue }
-            if echoes(sent: sent, received: received, maskable: name == "card_number") { continue }
+            if echoes(sent: sent, received: received, maskable: name.isByteEqual(to: "card_number")) { continue }
             changed.append(name)
         }
         return APSResponseVerification(signatureValid: signatureValid, missingParameters: missing, changedParameters: changed)

@@ -93,7 +93,7 @@ public enum APSSignature {
         guard !nested, case .object(let object) = value else {
             throw CSEError(.apsSignatureUnsupportedValue,
                            "APS signatures define no form for arrays, null or objects nested in objects",
-                           context: ["parameter": String(name.prefix(100))])
+                           context: ["parameter": SecretMasking.echoIdentifier(name)])
         }
         out.append(UInt8(ascii: "{"))
         for (i, (key, member)) in object.enumerated() {

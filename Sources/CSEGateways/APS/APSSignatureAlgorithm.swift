@@ -35,7 +35,7 @@ public struct APSSignatureAlgorithm: Hashable, Sendable, CustomStringConvertible
         case "sha1", "sha128": self = .sha1
         default:
             throw CSEError(.apsSignatureUnknownAlgorithm, "APS signatures use sha256, sha512 or sha1 (SHA-128)",
-                           context: ["algorithm": String(name.prefix(20))])
+                           context: ["algorithm": SecretMasking.echoIdentifier(name)])
         }
     }
 

@@ -29,9 +29,9 @@ enum FormatChecks {
         case .currencyCode:
             return isUpperASCII(text, count: 3) && Currency(code: text) != nil ? nil : fail()
         case .countryAlpha2:
-            return CountryCodes.alpha2.contains(text) ? nil : fail()
+            return CountryCodes.alpha2.containsByteEqual(text) ? nil : fail()
         case .countryAlpha3:
-            return CountryCodes.alpha3.contains(text) ? nil : fail()
+            return CountryCodes.alpha3.containsByteEqual(text) ? nil : fail()
         case .date:
             return CalendarDateText.isValid(text) ? nil : fail()
         case .month:

@@ -26,7 +26,8 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     /// or a leaf used as an object, is a conflict.
     /// - Parameter json: A JSON object.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject``, ``CSEError/Code/gatewayMapInvalidPath``
-    ///   or ``CSEError/Code/gatewayMapConflict`` (the context names the path, never a value).
+    ///   or ``CSEError/Code/gatewayMapConflict`` (the context names the path, echoed safely,
+    ///   never a value).
     public init(json: JSONValue) throws(CSEError) {
         guard case .object(let object) = json else {
             throw CSEError(.gatewayInputNotObject, "a gateway request must be a JSON object")
@@ -109,9 +110,10 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     /// Hashes the canonical JSON, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 
-    /// The leaf paths only, never the values (a map may hold a card number).
+    /// The leaf paths only, never the values (a map may hold a card number), each echoed safely
+    /// (`SecretMasking.echoIdentifier`: a member name can be a card number too).
     public var description: String {
-        "GatewayMap(" + leaves.map(\.path).joined(separator: ", ") + ")"
+        "GatewayMap(" + leaves.map { SecretMasking.echoIdentifier($0.path) }.joined(separator: ", ") + ")"
     }
 
     // MARK: - Internals
@@ -120,7 +122,7 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !path.isEmpty, !parts.contains(where: \.isEmpty) else {
             throw CSEError(.gatewayMapInvalidPath, "a path needs non-empty components separated by '.'",
-                           context: ["path": String(path.unicodeScalars.prefix(200).map(Character.init))])
+                           context: ["path": SecretMasking.echoIdentifier(path)])
         }
         return parts
     }
@@ -172,7 +174,7 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func conflict(_ parts: [String], _ reason: String) -> CSEError {
-        CSEError(.gatewayMapConflict, reason, context: ["path": parts.joined(separator: ".")])
+        CSEError(.gatewayMapConflict, reason, context: ["path": SecretMasking.echoIdentifier(parts.joined(separator: "."))])
     }
 
     private static func remove(_ parts: ArraySlice<String>, from object: inout JSONObject) -> JSONValue? {

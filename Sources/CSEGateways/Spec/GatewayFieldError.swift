@@ -1,3 +1,5 @@
+import CSECore
+
 /// The stable code of a gateway validation failure.
 ///
 /// The spellings are part of the public contract (the CLI prints them). Parameter checks use
@@ -39,9 +41,12 @@ public struct GatewayErrorCode: Hashable, Sendable, RawRepresentable, CustomStri
 ///
 /// - Important: No error ever carries the parameter's value. Limits hold only table facts
 ///   (`maxLength`, `allowedValues`, `rule`, …), so an error can be logged even when the value is
-///   a card number, a CVV or an API key.
+///   a card number, a CVV or an API key. The field *name* goes through
+///   `SecretMasking.echoIdentifier` when the error is made: a member name that is really a card
+///   number (`{"4111111111111111":"x"}`) or carries control characters is reported as
+///   `<redacted N chars>`; every table name is kept as written.
 public struct GatewayFieldError: Hashable, Sendable, CustomStringConvertible {
-    /// The parameter name (a dotted path for nested JSON).
+    /// The parameter name (a dotted path for nested JSON), echoed safely (see the type's note).
     public let field: String
     /// The stable code.
     public let code: GatewayErrorCode
@@ -50,9 +55,9 @@ public struct GatewayFieldError: Hashable, Sendable, CustomStringConvertible {
     /// The gateway's own numeric code when the document defines one (Paysafe's `9054`, …).
     public let gatewayCode: Int?
 
-    /// Creates an error.
+    /// Creates an error; `field` is kept only when it is safe to echo (see the type's note).
     public init(field: String, code: GatewayErrorCode, limits: [String: String] = [:], gatewayCode: Int? = nil) {
-        self.field = field
+        self.field = SecretMasking.echoIdentifier(field)
         self.code = code
         self.limits = limits
         self.gatewayCode = gatewayCode
@@ -82,7 +87,7 @@ public struct GatewayValidationResult: Hashable, Sendable, CustomStringConvertib
     public var isValid: Bool { errors.isEmpty }
 
     /// The errors about one parameter.
-    public func errors(for field: String) -> [GatewayFieldError] { errors.filter { $0.field == field } }
+    public func errors(for field: String) -> [GatewayFieldError] { errors.filter { $0.field.isByteEqual(to: field) } }
 
     /// `valid`, or the errors joined by `; `.
     public var description: String {

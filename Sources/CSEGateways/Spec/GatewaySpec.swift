@@ -62,7 +62,7 @@ public struct GatewaySpec: Sendable {
 
     /// The row for a parameter name, if any.
     public func parameter(named name: String) -> ParameterSpec? {
-        parameters.first { $0.name == name }
+        parameters.first { $0.name.isByteEqual(to: name) }
     }
 
     /// Validates a request given as JSON (a flat object, nested objects, or both: see

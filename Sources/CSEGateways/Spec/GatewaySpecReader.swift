@@ -27,7 +27,7 @@ extension GatewaySpec {
         for (i, value) in try top.array("parameters").enumerated() {
             let parameter = try Self.readParameter(value, at: "parameters[\(i)]")
             try checkSource(parameter.source, at: "parameters[\(i)]")
-            guard !parameters.contains(where: { $0.name == parameter.name }) else {
+            guard !parameters.contains(where: { $0.name.isByteEqual(to: parameter.name) }) else {
                 throw TableObject.error("duplicate parameter", at: "parameters[\(i)]")
             }
             parameters.append(parameter)

@@ -22,7 +22,7 @@ struct SpecValidator {
         // 4-digit security code rule against a 5-digit code the row's max length caught) adds
         // nothing: each (field, code) pair is reported once, by the first check that found it.
         for rule in spec.rules where rule.conditions.allSatisfy(holds) {
-            if let error = violation(of: rule), !errors.contains(where: { $0.field == error.field && $0.code == error.code }) {
+            if let error = violation(of: rule), !errors.contains(where: { $0.field.isByteEqual(to: error.field) && $0.code == error.code }) {
                 errors.append(error)
             }
         }
@@ -32,11 +32,11 @@ struct SpecValidator {
     /// A leaf is covered when its path, or one of its ancestors, is a table row (an object sent
     /// where a value is expected is reported once, as `type`, on the row).
     static func isCovered(_ path: String, by known: Set<String>) -> Bool {
-        if known.contains(path) { return true }
+        if known.containsByteEqual(path) { return true }
         var prefix = Substring(path)
         while let dot = prefix.lastIndex(of: ".") {
             prefix = prefix[..<dot]
-            if known.contains(String(prefix)) { return true }
+            if known.containsByteEqual(String(prefix)) { return true }
         }
         return false
     }
@@ -75,7 +75,7 @@ struct SpecValidator {
             if !parameter.characters.specials.isEmpty { limits["specials"] = parameter.characters.specialsString }
             errors.append(error(parameter, .characters, limits))
         }
-        if let allowed = parameter.allowedValues, !allowed.contains(text) {
+        if let allowed = parameter.allowedValues, !allowed.containsByteEqual(text) {
             errors.append(error(parameter, .allowedValues, ["allowedValues": allowed.joined(separator: ",")]))
         }
         if charactersOK, let format = parameter.format,
@@ -97,12 +97,12 @@ struct SpecValidator {
         switch condition {
         case .valueIn(let field, let values):
             guard let text = value(field).text else { return false }
-            return values.contains(text)
+            return values.containsByteEqual(text)
         case .present(let field, let expected):
             return value(field).isPresent == expected
         case .contextIn(let key, let values):
             guard let actual = context.values[key] else { return false }
-            return values.contains(actual)
+            return values.containsByteEqual(actual)
         }
     }
 
@@ -120,7 +120,7 @@ struct SpecValidator {
             code = .notAllowed
         case .valueIn(_, let values, let allowAbsent):
             if !current.isPresent && allowAbsent { return nil }
-            if let text = current.text, values.contains(text) { return nil }
+            if let text = current.text, values.containsByteEqual(text) { return nil }
             code = current.isPresent ? .allowedValues : .required
             limits["allowedValues"] = values.joined(separator: ",")
         case .lengthIn(_, let lengths):

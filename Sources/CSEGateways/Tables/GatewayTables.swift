@@ -24,10 +24,10 @@ public enum GatewayTables {
     ///   ``CSEError/Code/gatewayTable`` if an embedded table were malformed.
     public static func spec(gateway: String, operation: String) throws(CSEError) -> GatewaySpec {
         let specs = try all
-        guard let spec = specs.first(where: { $0.gateway == gateway && $0.operations.contains(operation) }) else {
+        guard let spec = specs.first(where: { $0.gateway.isByteEqual(to: gateway) && $0.operations.containsByteEqual(operation) }) else {
             let known = specs.flatMap { spec in spec.operations.map { "\(spec.gateway):\($0)" } }
             throw CSEError(.gatewayUnknownOperation, "no spec table for this gateway and operation",
-                           context: ["gateway": String(gateway.prefix(40)), "operation": String(operation.prefix(40)),
+                           context: ["gateway": SecretMasking.echoIdentifier(gateway), "operation": SecretMasking.echoIdentifier(operation),
                                      "known": known.joined(separator: ",")])
         }
         return spec

@@ -34,24 +34,37 @@ public struct ValidationPlan: Sendable {
         }
     }
 
+    /// The most fields of one product whose `regularExpression` rule runs on the ICU fallback
+    /// engine (lookaround, back-references…; see `RegexPattern`). Each such value may cost up to
+    /// ``RegexPattern/maximumFallbackProgressReports`` × 10,000 backtracking steps, so this bounds
+    /// the ICU work of validating one request at 16 × 2.5 M steps (issue #13 F07: a product with
+    /// 400 such fields made one request cost about a minute of CPU). Worldline products use the
+    /// built-in subset; none has more than a few fallback patterns.
+    public static let maximumFallbackPatternFields = 16
+
     /// The product id.
     public let productId: String
     /// The fields in product order.
     public let fields: [Field]
     private let indexById: [String: Int]
 
-    /// The compiled field with this id.
+    /// The compiled field with this id (matched by UTF-8 bytes, not canonical equivalence).
     public func field(_ id: String) -> Field? {
-        indexById[id].map { fields[$0] }
+        index(of: id).map { fields[$0] }
     }
 
-    /// The position of the field with this id in ``fields``, or `nil`.
-    func index(of id: String) -> Int? { indexById[id] }
+    /// The position of the field with this id in ``fields``, or `nil`. The dictionary matches
+    /// canonically equivalent ids, so the hit is checked byte for byte.
+    func index(of id: String) -> Int? {
+        guard let index = indexById[id], fields[index].id.isByteEqual(to: id) else { return nil }
+        return index
+    }
 
     /// Compiles `fields` (already in product order) for product `productId`.
     /// - Throws: ``CSEError/Code/productInvalidMask`` or ``CSEError/Code/productInvalidRegex``
-    ///   naming the product and field, or ``CSEError/Code/productMalformed`` for a rule parameter
-    ///   of the wrong type.
+    ///   naming the product and field, ``CSEError/Code/productMalformed`` for a rule parameter
+    ///   of the wrong type, or ``CSEError/Code/productTooManyFallbackPatterns`` beyond
+    ///   ``maximumFallbackPatternFields``.
     init(productId: String, fields productFields: [PaymentProductField]) throws(CSEError) {
         var fields: [Field] = []
         var index: [String: Int] = [:]
@@ -76,6 +89,15 @@ public struct ValidationPlan: Sendable {
                 unknownValidators: productField.unknownValidators,
                 runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
                 cardRole: CardFieldRole(fieldId: productField.id)))
+        }
+        let fallbackFields = fields.filter { field in
+            field.validators.contains { ($0 as? RegularExpressionValidator)?.pattern.usesBuiltinEngine == false }
+        }.count
+        guard fallbackFields <= Self.maximumFallbackPatternFields else {
+            throw CSEError(.productTooManyFallbackPatterns,
+                           "more fields than the limit have a regular expression that needs the ICU fallback engine",
+                           context: ["product": productId, "count": String(fallbackFields),
+                                     "limit": String(Self.maximumFallbackPatternFields)])
         }
         self.productId = productId
         self.fields = fields

@@ -13,7 +13,7 @@ enum ValidatorFactory {
     ) throws(CSEError) -> [any FieldValidator] {
         var validators: [any FieldValidator] = []
         for key in compiledKeys {
-            guard let definition = definitions.first(where: { $0.key == key }) else { continue }
+            guard let definition = definitions.first(where: { $0.key.isByteEqual(to: key) }) else { continue }
             validators.append(try make(definition, reader: reader))
         }
         return validators

@@ -61,7 +61,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     public let paymentProductId: String?
     /// The stored attributes.
     public let attributes: [AccountOnFileAttribute]
-    /// The label template, from `displayHints` or `displayHintsList` (see ``decode(_:_:)``).
+    /// The label template, from `displayHints` or `displayHintsList` (see `AccountOnFile.decode(_:_:)`).
     public let labelTemplate: [LabelTemplateItem]
 
     /// Creates an account on file.
@@ -75,7 +75,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
 
     /// The attribute for field `key`, if the account has one.
     public func attribute(forKey key: String) -> AccountOnFileAttribute? {
-        attributes.first { $0.key == key }
+        attributes.first { $0.key.isByteEqual(to: key) }
     }
 
     /// The label shown for the account: the value of the first label-template attribute laid

@@ -77,7 +77,7 @@ public struct DataRestrictions: Hashable, Sendable {
                 let type = try reader.string(params, "validationType")
                 params["validationType"] = nil
                 let key = ValidatorDefinition.key(forValidationType: type)
-                if !rules.contains(where: { $0.key == key }) {
+                if !rules.contains(where: { $0.key.isByteEqual(to: key) }) {
                     rules.append(ValidatorDefinition(key: key, parameters: params))
                 }
             }

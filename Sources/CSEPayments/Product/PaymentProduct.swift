@@ -56,10 +56,10 @@ public struct PaymentProduct: Sendable, Identifiable {
     }
 
     /// The field with this id.
-    public func field(_ id: String) -> PaymentProductField? { fields.first { $0.id == id } }
+    public func field(_ id: String) -> PaymentProductField? { fields.first { $0.id.isByteEqual(to: id) } }
 
     /// The account on file with this id.
-    public func accountOnFile(_ id: String) -> AccountOnFile? { accountsOnFile.first { $0.id == id } }
+    public func accountOnFile(_ id: String) -> AccountOnFile? { accountsOnFile.first { $0.id.isByteEqual(to: id) } }
 
     /// Loads a product from its JSON text.
     /// - Parameter json: The UTF-8 JSON of one product.
@@ -92,7 +92,7 @@ public struct PaymentProduct: Sendable, Identifiable {
         var decoded: [PaymentProductField] = []
         for element in try reader.optionalArray(object, "fields") ?? [] {
             let field = Self.fixed(try PaymentProductField.decode(element, reader), productId: id)
-            if decoded.contains(where: { $0.id == field.id }) {
+            if decoded.contains(where: { $0.id.isByteEqual(to: field.id) }) {
                 var fieldReader = reader
                 fieldReader.field = field.id
                 throw fieldReader.malformed("the field id appears twice", member: "fields.id")

@@ -10,6 +10,8 @@ extension PaymentRequest {
     /// - otherwise a missing or empty value is a `required` error **only** for `isRequired`
     ///   fields (an optional empty field is fine, unless it has a rule that decides about empty
     ///   values such as `boletoBancarioRequiredness`);
+    /// - a value longer than the field's mask is a `length` error (`reason: doesNotFitMask`,
+    ///   `maxLength` = the mask's capacity), never checked or sealed cut short;
     /// - a value is checked by every compiled rule in the fixed run order;
     /// - when the card brand is known, the card number and CVV are also checked against the
     ///   brand's PAN and CVC lengths (see ``PaymentRequest/cardBrand``).
@@ -59,6 +61,13 @@ extension PaymentRequest {
                     let result = validators[position].validate(value, in: context)
                     if !result.isValid { failures.append(contentsOf: result.failures) }
                 }
+            }
+            if valueOverflowsMask(at: index), let mask = fields[index].mask {
+                // The value was cut to the mask, so the rules saw only its first part: one
+                // `length` error says so, in place of any other `length` error.
+                failures.removeAll { $0.code == .length }
+                failures.insert(ValidationFailure(.length, ["maxLength": .int(mask.capacity),
+                                                            "reason": .string("doesNotFitMask")]), at: 0)
             }
             if let brand, !value.isEmpty {
                 for failure in Self.brandFailures(role: fields[index].cardRole, value: value, brand: brand)

@@ -6,7 +6,9 @@ public import CSEValidation
 ///
 /// Values may be set masked (`"4242 4242 4242 4242"`, `"12/35"`) or unmasked; they are stored
 /// unmasked, using the field's mask as the Worldline SDK's `unmaskedValue` does (characters that
-/// do not fit the mask are dropped, input beyond it is cut off).
+/// do not fit a placeholder are dropped). Input longer than the mask is never cut off silently:
+/// the field then fails validation with `length` (`reason: doesNotFitMask`), so it cannot be
+/// sealed (the SDKs only ever see text typed into a masked field, which cannot overflow it).
 ///
 /// - Important: ``description``, ``debugDescription`` and the reflection mirror show the product,
 ///   the ids of the fields that have values and the account on file, never a value.
@@ -24,11 +26,14 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// Unmasked values, one slot per field of the product's validation plan (by index, so
     /// validation reads them without hashing field ids).
     private var values: [String?]
+    /// Per field: whether the value set was longer than the field's mask (see ``setValue(_:forField:)``).
+    private var overflowsMask: [Bool]
 
     /// Creates an empty request for `product`.
     public init(product: PaymentProduct) {
         self.product = product
         self.values = Array(repeating: nil, count: product.validationPlan.fields.count)
+        self.overflowsMask = Array(repeating: false, count: product.validationPlan.fields.count)
     }
 
     /// Creates an empty request for `product` using a stored account.
@@ -37,6 +42,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     public init(product: PaymentProduct, accountOnFile: AccountOnFile) throws(CSEError) {
         self.product = product
         self.values = Array(repeating: nil, count: product.validationPlan.fields.count)
+        self.overflowsMask = Array(repeating: false, count: product.validationPlan.fields.count)
         try setAccountOnFile(accountOnFile)
     }
 
@@ -45,17 +51,22 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// - Throws: ``CSEError/Code/paymentsAccountOnFileMismatch`` when the account names another
     ///   product.
     public mutating func setAccountOnFile(_ account: AccountOnFile?) throws(CSEError) {
-        if let account, let productId = account.paymentProductId, productId != product.id {
+        if let account, let productId = account.paymentProductId, !productId.isByteEqual(to: product.id) {
             throw CSEError(.paymentsAccountOnFileMismatch, "the account on file belongs to another payment product",
                            context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productId])
         }
         accountOnFile = account
         for attribute in account?.attributes ?? [] where attribute.status == .readOnly {
-            if let index = product.validationPlan.index(of: attribute.key) { values[index] = nil }
+            if let index = product.validationPlan.index(of: attribute.key) {
+                values[index] = nil
+                overflowsMask[index] = false
+            }
         }
     }
 
-    /// Sets the value of a field, masked or unmasked; it is stored unmasked.
+    /// Sets the value of a field, masked or unmasked; it is stored unmasked. A value with input
+    /// left over once the field's mask is full is stored cut to the mask but marked, and
+    /// ``validate(in:)`` reports it as `length` with `reason: doesNotFitMask`.
     /// - Parameters:
     ///   - value: The customer's input.
     ///   - fieldId: The product field id.
@@ -65,19 +76,32 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     public mutating func setValue(_ value: String, forField fieldId: String) throws(CSEError) {
         guard let index = product.validationPlan.index(of: fieldId) else {
             throw CSEError(.paymentsUnknownField, "the product has no such field",
-                           context: ["product": product.id, "field": fieldId])
+                           context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId)])
         }
         if isReadOnly(fieldId) {
             throw CSEError(.paymentsReadOnlyField, "the account on file makes this field read-only",
-                           context: ["product": product.id, "field": fieldId, "accountOnFile": accountOnFile?.id ?? ""])
+                           context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId), "accountOnFile": accountOnFile?.id ?? ""])
         }
-        values[index] = product.validationPlan.fields[index].unmask(value)
+        if let mask = product.validationPlan.fields[index].mask {
+            let (unmasked, fits) = mask.unformatChecked(value)
+            values[index] = unmasked
+            overflowsMask[index] = !fits
+        } else {
+            values[index] = value
+            overflowsMask[index] = false
+        }
     }
 
     /// Removes the value of a field.
     public mutating func removeValue(forField fieldId: String) {
-        if let index = product.validationPlan.index(of: fieldId) { values[index] = nil }
+        if let index = product.validationPlan.index(of: fieldId) {
+            values[index] = nil
+            overflowsMask[index] = false
+        }
     }
+
+    /// Whether the value set for the plan's field at `index` was longer than its mask.
+    func valueOverflowsMask(at index: Int) -> Bool { overflowsMask[index] }
 
     /// The stored (unmasked) value of a field.
     public func unmaskedValue(forField fieldId: String) -> String? {

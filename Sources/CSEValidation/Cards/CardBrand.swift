@@ -92,7 +92,7 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
     }
 
     /// Brands are equal when their ids are.
-    public static func == (lhs: CardBrand, rhs: CardBrand) -> Bool { lhs.storage === rhs.storage || lhs.id == rhs.id }
+    public static func == (lhs: CardBrand, rhs: CardBrand) -> Bool { lhs.storage === rhs.storage || lhs.id.isByteEqual(to: rhs.id) }
     /// Hashes the id, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
@@ -102,7 +102,7 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
     /// The embedded brand with this id, or `nil`.
     /// - Parameter id: A brand id such as `visa`.
     public static func withID(_ id: String) -> CardBrand? {
-        all.first { $0.id == id }
+        all.first { $0.id.isByteEqual(to: id) }
     }
 
     /// A card number masked to at most its first 6 and last 4 digits (PCI DSS 3.4), for example

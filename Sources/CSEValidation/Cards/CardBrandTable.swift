@@ -1,3 +1,5 @@
+import CSECore
+
 /// Brand detection over a set of ``CardBrand``s, precomputed when the table is created.
 ///
 /// For every precision of 1 to 8 leading digits the table holds the 8-digit IIN space cut into
@@ -140,7 +142,7 @@ public struct CardBrandTable: Sendable {
     /// The brand with this id, or `nil`.
     /// - Parameter id: A brand id.
     public func brand(withID id: String) -> CardBrand? {
-        brands.first { $0.id == id }
+        brands.first { $0.id.isByteEqual(to: id) }
     }
 
     /// Looks up a partial card number as reference §4 describes, with brand ids as product ids.

@@ -55,7 +55,7 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     public static func named(_ code: String) throws(CSEError) -> Currency {
         guard let currency = Currency(code: code) else {
             throw CSEError(.currencyUnknown, "not an ISO 4217 List One currency code",
-                           context: ["code": String(code.unicodeScalars.prefix(8).map(Character.init))])
+                           context: ["code": SecretMasking.echoIdentifier(code)])
         }
         return currency
     }

@@ -25,6 +25,7 @@ struct IINCSVRows {
         let end = bytes.count
         var fields = [Range<Int>](repeating: 0..<0, count: 6)
         var unquoted = [UInt8]()
+        var sameBoundsRun = 0
         while lineStart < end {
             line += 1
             var lineEnd = lineStart
@@ -47,6 +48,19 @@ struct IINCSVRows {
                                context: ["line": String(line), "limit": String(limits.maximumRows)])
             }
             try parseRow(text, line: line, fields: &fields, scratch: &unquoted)
+            // Co-brand rows usually follow their product row: a run of equal bounds longer than
+            // the limit is refused here, before the rest of a hostile file is parsed (the load
+            // checks every group again after sorting).
+            let last = lows.count - 1
+            if last > 0 && lows[last] == lows[last - 1] && highs[last] == highs[last - 1] {
+                sameBoundsRun += 1
+                guard sameBoundsRun <= limits.maximumCoBrandsPerRange else {
+                    throw CSEError(.iinTooManyCoBrands, "a range has more co-brand rows than the limit",
+                                   context: ["line": String(line), "limit": String(limits.maximumCoBrandsPerRange)])
+                }
+            } else {
+                sameBoundsRun = 0
+            }
         }
     }
 

@@ -28,7 +28,8 @@ import Glibc
 /// `#` are skipped. The first non-comment line may be the header above (case-insensitive).
 /// Any other deviation throws ``CSEError/Code/iinMalformedRow`` with the 1-based `line` and the
 /// `field` in the error's context; an over-long line throws ``CSEError/Code/iinLineTooLong`` and
-/// too many rows ``CSEError/Code/iinTooManyRows`` (see ``Limits``).
+/// too many rows ``CSEError/Code/iinTooManyRows``; a range with more co-brand rows than
+/// ``Limits/maximumCoBrandsPerRange`` throws ``CSEError/Code/iinTooManyCoBrands`` (see ``Limits``).
 ///
 /// ## Resolution
 /// Rows with identical bounds form one group: the first row in file order is the product, the
@@ -51,19 +52,28 @@ public struct IINTable: Sendable {
         /// only up to this size, so a huge or endless file (a FIFO, `/dev/zero`) cannot exhaust
         /// memory before the row limit is reached.
         public var maximumFileBytes: Int
+        /// The most co-brand rows one range may have (rows with the same bounds after its first,
+        /// product row). Default 16 (at most 1 000). Every lookup in the range returns all of them,
+        /// so without this bound one hostile range (one product and 999 999 co-brands) turns each
+        /// lookup into a 66 MB answer.
+        public var maximumCoBrandsPerRange: Int
 
         /// Creates limits.
         /// - Parameters:
         ///   - maximumLineLength: The longest line accepted, in bytes.
         ///   - maximumRows: The most data rows accepted; values above 50 000 000 are clamped.
         ///   - maximumFileBytes: The largest input accepted, in bytes.
-        public init(maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000, maximumFileBytes: Int = 512 << 20) {
+        ///   - maximumCoBrandsPerRange: The most co-brand rows per range; values above 1 000 are
+        ///     clamped.
+        public init(maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000, maximumFileBytes: Int = 512 << 20,
+                    maximumCoBrandsPerRange: Int = 16) {
             self.maximumLineLength = maximumLineLength
             self.maximumRows = min(maximumRows, 50_000_000)
             self.maximumFileBytes = maximumFileBytes
+            self.maximumCoBrandsPerRange = min(maximumCoBrandsPerRange, 1_000)
         }
 
-        /// 1024-byte lines, 10 000 000 rows, 512 MiB.
+        /// 1024-byte lines, 10 000 000 rows, 512 MiB, 16 co-brands per range.
         public static let `default` = Limits()
     }
 
@@ -101,13 +111,15 @@ public struct IINTable: Sendable {
     ///   - limits: Line-length and row-count limits.
     /// - Throws: `CSEError` ``CSEError/Code/iinMalformedRow``, ``CSEError/Code/iinLineTooLong`` or
     ///   ``CSEError/Code/iinTooManyRows``, with the 1-based `line` in the context;
-    ///   ``CSEError/Code/iinFileTooLarge`` beyond ``Limits/maximumFileBytes``.
+    ///   ``CSEError/Code/iinFileTooLarge`` beyond ``Limits/maximumFileBytes``;
+    ///   ``CSEError/Code/iinTooManyCoBrands`` (with the range's `low`, `high` and the `limit`)
+    ///   beyond ``Limits/maximumCoBrandsPerRange``.
     public init(csv: [UInt8], limits: Limits = .default) throws(CSEError) {
         guard csv.count <= limits.maximumFileBytes else { throw Self.fileTooLarge(limits) }
         let rows = try csv.withUnsafeBufferPointer { (buffer) throws(CSEError) in
             try IINCSVRows(parsing: buffer, limits: limits)
         }
-        self.init(rows: rows)
+        try self.init(rows: rows, maximumCoBrands: limits.maximumCoBrandsPerRange)
     }
 
     /// Loads a table from CSV text.
@@ -147,11 +159,17 @@ public struct IINTable: Sendable {
         try self.init(csv: bytes, limits: limits)
     }
 
+    /// `value` as 8 digits with leading zeros (an IIN bound).
+    private static func eightDigits(_ value: UInt32) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
     private static func fileTooLarge(_ limits: Limits) -> CSEError {
         CSEError(.iinFileTooLarge, "the IIN table is larger than the limit", context: ["limit": String(limits.maximumFileBytes)])
     }
 
-    private init(rows: IINCSVRows) {
+    private init(rows: IINCSVRows, maximumCoBrands: Int) throws(CSEError) {
         let count = rows.lows.count
         rangeCount = count
         // Sort rows by (low, high, file order).
@@ -164,16 +182,24 @@ public struct IINTable: Sendable {
         packed.reserveCapacity(count)
         var groupLows = [UInt32](), groupHighs = [UInt32](), groupRanks = [UInt64](), groupFirstRows = [UInt32]()
         var previousKey = UInt64.max
+        var coBrands = 0
         for (position, row) in order.enumerated() {
             let r = Int(row)
             if keys[r] != previousKey {
                 previousKey = keys[r]
+                coBrands = 0
                 groupFirstRows.append(UInt32(position))
                 groupLows.append(lows[r])
                 groupHighs.append(highs[r])
                 // Narrowest first, then the earliest row; `row` is the group's first file row.
                 groupRanks.append(UInt64(highs[r] - lows[r]) << 32 | UInt64(row))
             } else {
+                coBrands += 1
+                guard coBrands <= maximumCoBrands else {
+                    throw CSEError(.iinTooManyCoBrands, "a range has more co-brand rows than the limit",
+                                   context: ["low": Self.eightDigits(lows[r]), "high": Self.eightDigits(highs[r]),
+                                             "limit": String(maximumCoBrands)])
+                }
                 packed[position - 1].meta |= 0x400
             }
             packed.append(Row(product: rows.products[r], issuer: rows.issuers[r],
@@ -248,13 +274,14 @@ public struct IINTable: Sendable {
         }
     }
 
-    /// `set.contains(id)`, by comparison for the usual handful of product ids: `==` on two small
+    /// `set.contains(id)` by UTF-8 bytes (product ids are identifiers: no Unicode canonical
+    /// equivalence), by comparison for the usual handful of product ids: `==` on two small
     /// strings compares their bits, where hashing runs SipHash over the bytes (cse-bench
     /// `iin-lookup/1M`).
     @inline(__always)
     private static func contains(_ set: Set<String>, _ id: String) -> Bool {
-        guard set.count <= 16 else { return set.contains(id) }
-        for member in set where member == id { return true }
+        guard set.count <= 16 else { return set.containsByteEqual(id) }
+        for member in set where member.isByteEqual(to: id) { return true }
         return false
     }
 

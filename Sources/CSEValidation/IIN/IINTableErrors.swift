@@ -8,6 +8,11 @@ extension CSEError.Code {
     public static let iinLineTooLong = Self("iin.lineTooLong")
     /// An IIN CSV file has more rows than ``IINTable/Limits/maximumRows``.
     public static let iinTooManyRows = Self("iin.tooManyRows")
+    /// A range of an IIN CSV file has more co-brand rows than
+    /// ``IINTable/Limits/maximumCoBrandsPerRange``; the context names the `limit` and either the
+    /// 1-based `line` (co-brand rows right after their product row) or the range's 8-digit `low`
+    /// and `high` bounds (rows spread over the file).
+    public static let iinTooManyCoBrands = Self("iin.tooManyCoBrands")
     /// An IIN CSV file could not be opened or read.
     public static let iinFileUnreadable = Self("iin.fileUnreadable")
     /// An IIN CSV file or buffer is larger than ``IINTable/Limits/maximumFileBytes``.

@@ -114,6 +114,18 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
         run(value, appendTrailingLiteral: false, collectRaw: true).raw
     }
 
+    /// Removes the mask like ``unformat(_:)`` and says whether the whole input fit: `fits` is
+    /// `false` when input was left over once every placeholder and literal was used, input that
+    /// ``unformat(_:)`` silently cuts off (a 25-digit number in a 19-digit card mask, `12/299999`
+    /// in `{{99}}/{{99}}`). Characters a placeholder does not accept are still dropped, as in the
+    /// Worldline SDKs, which only ever see text typed into a masked field.
+    /// - Parameter value: Formatted or raw input.
+    /// - Returns: The unmasked value and whether nothing was cut off.
+    public func unformatChecked(_ value: String) -> (value: String, fits: Bool) {
+        let outcome = run(value, appendTrailingLiteral: false, collectRaw: true)
+        return (outcome.raw, !outcome.truncated)
+    }
+
     /// One formatting pass without a caret: the ASCII plan when the value qualifies, else the
     /// `Character` formatter. Both give the same result (`MaskFastPathTests`).
     private func run(_ value: String, appendTrailingLiteral: Bool, collectRaw: Bool) -> MaskFormatter.Outcome {

@@ -101,6 +101,7 @@ struct MaskASCIIPlan: Hashable, Sendable {
                         if index < placeholders.count { break stepLoop }  // The input ran out.
                     }
                 }
+                outcome.truncated = position < input.count
                 return written
             }
             if collectRaw { outcome.raw = String(decoding: raw[..<rawCount], as: UTF8.self) }

@@ -20,6 +20,8 @@ struct MaskFormatter {
         var raw = ""
         /// The new caret position in `Character`s of `text`, when a caret was given.
         var cursor: Int?
+        /// Whether input was left over when the mask was exhausted (and so cut off).
+        var truncated = false
     }
 
     /// Formats `input`.
@@ -94,6 +96,7 @@ struct MaskFormatter {
             }
         }
 
+        outcome.truncated = current != nil
         if target != nil {
             outcome.cursor = Self.characterOffset(ofUTF8Offset: mark ?? outcome.text.utf8.count, in: outcome.text)
         }

@@ -42,20 +42,23 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Patterns ICU is known to accept: those of the built-in products (`BuiltinProducts`). A
     /// pattern in this set that the built-in engine also parses is compiled without asking ICU, so
-    /// `cse seal --product builtin:card` never initialises ICU (whose first use costs a one-shot
-    /// process about a third of its instructions and several megabytes of data pages).
+    /// `cse seal --product builtin:card` never initialises ICU (whose first regex compilation cost
+    /// a one-shot `cse seal` 8.1 M instructions, 16% of it; Benchmarks/README.md, round two).
     /// `RegexValidatorTests` checks every entry with `NSRegularExpression`, and
     /// `BuiltinProductsTests` that every built-in pattern is listed.
     package static let icuAcceptedPatterns: Set<String> = [
         "(?:0[1-9]|1[0-2])[0-9]{2}",
         "^[0-9]{3}[0-9]?$",
     ]
-    /// How many ICU backtracking progress reports (one per 10,000 steps, so about 2.5 million
-    /// steps in all) one search on the ICU fallback may take before it stops with
-    /// ``CSEError/Code/regexStepLimitExceeded``. That is enough for quadratic work on a
-    /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports) and ends
-    /// exponential backtracking in tens of milliseconds. Patterns on the built-in engine need no
-    /// such bound: they run in linear time.
+
+    /// How many ICU backtracking progress reports (one per 10,000 steps, so at most 2.5 million
+    /// steps in all) one search, count or full match on the ICU fallback may take before it stops
+    /// with ``CSEError/Code/regexStepLimitExceeded``. Only step reports count: the search runs in
+    /// a form where ICU never moves the start position itself (see `RegexFoundationEngine`), so
+    /// the per-start-position reports that used to be allowed on top (up to 1,025 more, ≈ 12.75 M
+    /// steps in all; issue #13 F07) no longer exist. That is enough for quadratic work on a
+    /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports).
+    /// Patterns on the built-in engine need no such bound: they run in linear time.
     public static let maximumFallbackProgressReports = 250
 
     /// The pattern as written.

@@ -1,0 +1,399 @@
+public import CSECore
+internal import CCurl
+internal import COpenSSL
+internal import Synchronization
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// The default ``HTTPTransport``: libcurl (the Debian `libcurl4-openssl-dev` build, OpenSSL TLS).
+///
+/// Each attempt gets its own libcurl easy handle, owned by one `final class`, and runs on a
+/// dedicated thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). The
+/// handle is driven through a multi handle so that task cancellation wakes the wait at once
+/// (`curl_multi_wakeup`); the progress callback also aborts a transfer in flight.
+///
+/// Every attempt: HTTP/1.1 only; `http` and `https` only; TLS 1.2 or later with peer and host name
+/// verification on; no redirects followed (a 3xx is returned); no proxy, whatever the environment
+/// says (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` are ignored); no cookies, netrc, alt-svc or HSTS
+/// state; no compression negotiated; `timeout` for the whole attempt (connect included); the body
+/// limit enforced from `Content-Length` and again while streaming; response header block at most
+/// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`. The path is sent as given (`CURLOPT_PATH_AS_IS`):
+/// ``HTTPURL`` has already refused dot segments. See docs/CLIENT-API.md, "Transport".
+public struct CurlTransport: HTTPTransport {
+    /// The largest response header block accepted, in bytes.
+    public static let maximumHeaderBytes = 64 * 1024
+
+    /// Where TLS trust comes from.
+    public let trust: TLSTrust
+
+    /// A transport trusting `trust`.
+    /// - Throws: `http.tls` when a CA file cannot be read or holds no PEM certificate;
+    ///   `http.transport` when libcurl cannot be initialised.
+    public init(trust: TLSTrust = .system) throws(CSEError) {
+        guard CurlGlobal.initialized == CURLE_OK else {
+            throw CSEError(.httpTransport, "libcurl could not be initialised", context: ["curlCode": String(CurlGlobal.initialized.rawValue)])
+        }
+        if let path = trust.caFilePath { try Self.checkCAFile(path) }
+        self.trust = trust
+    }
+
+    /// Performs one attempt (see the type's documentation for the rules).
+    public func perform(_ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int) async throws(CSEError) -> HTTPResponse {
+        try request.headers.validate()
+        for name in ["Content-Length", "Transfer-Encoding"] where request.headers[name] != nil {
+            throw CSEError(.httpInvalidHeader, "the transport sets \(name) itself", context: ["header": name])
+        }
+        guard timeout > .zero, maxResponseBytes > 0 else {
+            throw CSEError(.httpInvalidConfiguration, "the attempt timeout and the body limit must be positive")
+        }
+        guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
+        let attempt = try CurlAttempt(request: request, timeout: timeout, maxResponseBytes: maxResponseBytes, trust: trust)
+        let result: Result<HTTPResponse, CSEError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                do throws(CSEError) {
+                    try DedicatedThread.start { continuation.resume(returning: attempt.run()) }
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        } onCancel: {
+            attempt.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Reads at most 16 MiB of `path` and checks it holds a PEM certificate.
+    private static func checkCAFile(_ path: String) throws(CSEError) {
+        let failure = CSEError(.httpTLS, "the CA file cannot be read or holds no PEM certificate", context: ["caFile": path])
+        guard let file = fopen(path, "rb") else { throw failure }
+        defer { fclose(file) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while contents.count < 16 << 20 {
+            let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            if read <= 0 { break }
+            contents += chunk[..<read]
+        }
+        let marker = Array("-----BEGIN CERTIFICATE-----".utf8)
+        guard contents.count >= marker.count,
+            (0...(contents.count - marker.count)).contains(where: { contents[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { throw failure }
+    }
+}
+
+/// `curl_global_init`, once per process (thread-safe in libcurl ≥ 7.84 with the `threadsafe`
+/// feature; Swift's `static let` runs it once regardless).
+enum CurlGlobal {
+    static let initialized: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+}
+
+/// Runs a closure on a new detached POSIX thread.
+enum DedicatedThread {
+    private final class Work {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) throws(CSEError) {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, work)
+        guard status == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            throw CSEError(.httpTransport, "no thread could be started for the transfer", context: ["errno": String(status)])
+        }
+    }
+}
+
+/// One attempt: the owner of one libcurl easy handle, the multi handle that drives it, the
+/// request header list and a copy of the request body (cleansed in `deinit`). Created on the calling task, run on one
+/// dedicated thread; only ``cancel()`` is called from elsewhere (it touches the atomic flag and
+/// the thread-safe `curl_multi_wakeup`).
+final class CurlAttempt: @unchecked Sendable {
+    private let easy: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let requestBody: UnsafeMutableRawBufferPointer
+    private let errorContext: [String: String]
+    private let maxResponseBytes: Int
+
+    private var body: [UInt8] = []
+    private var headers = HTTPHeaders()
+    private var headerBytes = 0
+    private var overLimit = false
+    private let cancelled = Atomic<Bool>(false)
+
+    init(request: HTTPRequest, timeout: Duration, maxResponseBytes: Int, trust: TLSTrust) throws(CSEError) {
+        errorContext = ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path]
+        self.maxResponseBytes = maxResponseBytes
+        guard let easy = curl_easy_init() else {
+            throw CSEError(.httpTransport, "libcurl could not create a handle", context: errorContext)
+        }
+        guard let multi = curl_multi_init() else {
+            curl_easy_cleanup(easy)
+            throw CSEError(.httpTransport, "libcurl could not create a handle", context: errorContext)
+        }
+        self.easy = easy
+        self.multi = multi
+        requestBody = .allocate(byteCount: max(request.body.count, 1), alignment: 1)
+        request.body.withUnsafeBytes { requestBody.copyMemory(from: $0) }
+        try configure(request, timeout: timeout, trust: trust)
+        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            throw CSEError(.httpTransport, "libcurl could not start the transfer", context: errorContext)
+        }
+    }
+
+    deinit {
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        curl_multi_cleanup(multi)
+        // Header lines hold the Authorization value: cleansed before libcurl frees them.
+        var node = headerList
+        while let current = node {
+            if let line = current.pointee.data { OPENSSL_cleanse(line, strlen(line)) }
+            node = current.pointee.next
+        }
+        curl_slist_free_all(headerList)
+        // The body may carry card digits (getIINdetails, surcharge): cleansed before it is freed.
+        OPENSSL_cleanse(requestBody.baseAddress, requestBody.count)
+        requestBody.deallocate()
+    }
+
+    /// Stops the transfer from any thread: the run loop sees the flag when `curl_multi_poll`
+    /// wakes, the progress callback when libcurl is inside a transfer step.
+    func cancel() {
+        cancelled.store(true, ordering: .sequentiallyConsistent)
+        curl_multi_wakeup(multi)
+    }
+
+    static func cancelledError(_ request: HTTPRequest) -> CSEError {
+        CSEError(.httpCancelled, "the task was cancelled", context: ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path])
+    }
+
+    // MARK: Options
+
+    private func set(_ option: CURLoption, _ value: Int) throws(CSEError) {
+        try check(ccurl_setopt_long(easy, option, value), option)
+    }
+
+    private func set(_ option: CURLoption, _ value: String?) throws(CSEError) {
+        let code: CURLcode
+        if let value {
+            code = value.withCString { ccurl_setopt_pointer(easy, option, $0) }  // libcurl copies strings
+        } else {
+            code = ccurl_setopt_pointer(easy, option, nil)
+        }
+        try check(code, option)
+    }
+
+    private func check(_ code: CURLcode, _ option: CURLoption) throws(CSEError) {
+        guard code == CURLE_OK else {
+            throw CSEError(
+                .httpTransport, "libcurl refused an option", context: errorContext.merging(["curlCode": String(code.rawValue), "option": String(option.rawValue)]) { a, _ in a })
+        }
+    }
+
+    private func configure(_ request: HTTPRequest, timeout: Duration, trust: TLSTrust) throws(CSEError) {
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_URL, request.url.absoluteString)
+        try set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        try set(CURLOPT_FOLLOWLOCATION, 0)
+        try set(CURLOPT_PATH_AS_IS, 1)
+        try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        try set(CURLOPT_PROXY, "")  // "" disables proxies, including those from the environment
+        try set(CURLOPT_NOPROXY, "*")
+        try set(CURLOPT_FORBID_REUSE, 1)
+        try set(CURLOPT_SSL_VERIFYPEER, 1)
+        try set(CURLOPT_SSL_VERIFYHOST, 2)
+        try set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        if let path = trust.caFilePath {
+            try set(CURLOPT_CAINFO, path)
+            try set(CURLOPT_CAPATH, nil)  // the bundle replaces the system store, not adds to it
+        }
+        let milliseconds = max(1, Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000))
+        try set(CURLOPT_TIMEOUT_MS, milliseconds)
+        try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        try set(CURLOPT_MAXFILESIZE_LARGE, maxResponseBytes)
+
+        try check(ccurl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody), CURLOPT_WRITEFUNCTION)
+        try check(ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, userData), CURLOPT_WRITEDATA)
+        try check(ccurl_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader), CURLOPT_HEADERFUNCTION)
+        try check(ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, userData), CURLOPT_HEADERDATA)
+        try check(ccurl_setopt_xferinfo_callback(easy, curlProgress), CURLOPT_XFERINFOFUNCTION)
+        try check(ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, userData), CURLOPT_XFERINFODATA)
+        try set(CURLOPT_NOPROGRESS, 0)
+
+        // GET and DELETE without a body send no Content-Length; every other request (POST, PUT,
+        // and a GET or DELETE that has a body) sends its body with a Content-Length, even 0.
+        if request.body.isEmpty && (request.method == .get || request.method == .delete) {
+            try set(CURLOPT_HTTPGET, 1)
+        } else {
+            try set(CURLOPT_POST, 1)
+            try check(ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
+            try check(ccurl_setopt_pointer(easy, CURLOPT_POSTFIELDS, requestBody.baseAddress), CURLOPT_POSTFIELDS)
+        }
+        if request.method != .get && request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
+        if request.method == .get && !request.body.isEmpty { try set(CURLOPT_CUSTOMREQUEST, "GET") }
+
+        var lines: [String] = []
+        for (name, value) in request.headers {
+            lines.append(value.isEmpty ? name + ";" : name + ": " + value)  // "Name;" sends an empty value
+        }
+        lines.append("Expect:")  // no 100-continue round trip
+        if request.method != .get, request.headers["Content-Type"] == nil {
+            lines.append("Content-Type:")  // no default application/x-www-form-urlencoded
+        }
+        for line in lines {
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw CSEError(.httpTransport, "libcurl could not build the header list", context: errorContext)
+            }
+            headerList = appended
+        }
+        try check(ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+    }
+
+    // MARK: Callbacks (on the transfer thread)
+
+    fileprivate func receiveBody(_ data: UnsafeRawBufferPointer) -> Int {
+        guard body.count + data.count <= maxResponseBytes else {
+            overLimit = true
+            return 0  // CURLE_WRITE_ERROR
+        }
+        body.append(contentsOf: data)
+        return data.count
+    }
+
+    fileprivate func receiveHeader(_ data: UnsafeRawBufferPointer) -> Int {
+        headerBytes += data.count
+        guard headerBytes <= CurlTransport.maximumHeaderBytes else {
+            overLimit = true
+            return 0
+        }
+        var line = Array(data)
+        while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
+        if line.starts(with: Array("HTTP/".utf8)) {
+            headers = HTTPHeaders()  // a new response (after 1xx): keep only the final one's fields
+            headerBytes = data.count
+        } else if let first = line.first, first == 0x20 || first == 0x09 {
+            // obs-fold (RFC 9112 §5.2): replace with a space and append to the previous field
+            var fields = Array(headers)
+            if var previous = fields.popLast() {
+                previous.value += " " + String(decoding: line, as: UTF8.self).trimmingSpaces()
+                headers = HTTPHeaders()
+                for field in fields + [previous] { headers.add(name: field.name, value: field.value) }
+            }
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            if HTTPHeaders.isToken(name) {
+                headers.add(name: name, value: String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces())
+            }
+        }
+        return data.count
+    }
+
+    fileprivate var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
+
+    // MARK: Running (on the dedicated thread)
+
+    func run() -> Result<HTTPResponse, CSEError> {
+        var running: Int32 = 1
+        while true {
+            if isCancelled { return .failure(CSEError(.httpCancelled, "the task was cancelled", context: errorContext)) }
+            let performed = curl_multi_perform(multi, &running)
+            guard performed == CURLM_OK else {
+                return .failure(CSEError(.httpTransport, "libcurl failed to drive the transfer", context: curlContext(Int(performed.rawValue))))
+            }
+            if running == 0 { break }
+            let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
+            guard polled == CURLM_OK else {
+                return .failure(CSEError(.httpTransport, "libcurl failed to wait for the transfer", context: curlContext(Int(polled.rawValue))))
+            }
+        }
+        var remaining: Int32 = 0
+        var result: CURLcode?
+        while let message = curl_multi_info_read(multi, &remaining) {
+            if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
+        }
+        guard let result else {
+            return .failure(CSEError(.httpTransport, "libcurl ended the transfer without a result", context: errorContext))
+        }
+        guard result == CURLE_OK else { return .failure(error(for: result)) }
+        var status = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return .success(HTTPResponse(status: status, headers: headers, body: body))
+    }
+
+    private func curlContext(_ code: Int) -> [String: String] {
+        errorContext.merging(["curlCode": String(code)]) { a, _ in a }
+    }
+
+    /// Maps a libcurl result (libcurl-errors(3)) to an `http.*` error. Reasons are fixed strings
+    /// plus libcurl's and OpenSSL's static descriptions; libcurl's error buffer (which can quote
+    /// server data) is never used.
+    private func error(for code: CURLcode) -> CSEError {
+        let context = curlContext(Int(code.rawValue))
+        let described = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK where isCancelled:
+            return CSEError(.httpCancelled, "the task was cancelled", context: context)
+        case CURLE_WRITE_ERROR where overLimit, CURLE_FILESIZE_EXCEEDED:
+            return CSEError(
+                .httpResponseTooLarge, "the response is larger than the limit", context: context.merging(["limit": String(maxResponseBytes)]) { a, _ in a })
+        case CURLE_OPERATION_TIMEDOUT:
+            return CSEError(.httpTimeout, "the attempt timed out", context: context)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            return CSEError(.httpConnectionFailed, "the connection failed: \(described)", context: context)
+        case CURLE_PARTIAL_FILE:
+            return CSEError(.httpConnectionFailed, "the connection closed before the whole body arrived", context: context)
+        case CURLE_PEER_FAILED_VERIFICATION:
+            var verify = 0
+            _ = ccurl_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verify)
+            // libcurl (7.88, OpenSSL backend) checks the host name before it reads OpenSSL's verify
+            // result, and starts from 1 (`!X509_V_OK`): 0 or 1 here means the chain verified, or was
+            // never consulted because the name check failed first. Both are the name check.
+            if verify == 0 || verify == 1 {
+                return CSEError(.httpTLS, "the server certificate does not match the host name", context: context)
+            }
+            let reason = String(cString: X509_verify_cert_error_string(verify))
+            return CSEError(
+                .httpTLS, "the server certificate does not verify: \(reason)", context: context.merging(["x509Error": String(verify)]) { a, _ in a })
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_INITFAILED:
+            return CSEError(.httpTLS, "TLS failed: \(described)", context: context)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING:
+            return CSEError(.httpTransport, "the server's reply is not valid HTTP/1.1: \(described)", context: context)
+        default:
+            return CSEError(.httpTransport, "the transfer failed: \(described)", context: context)
+        }
+    }
+}
+
+private func attempt(_ userData: UnsafeMutableRawPointer?) -> CurlAttempt {
+    Unmanaged<CurlAttempt>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private let curlWriteBody: curl_write_callback = { data, size, count, userData in
+    attempt(userData).receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlWriteHeader: curl_write_callback = { data, size, count, userData in
+    attempt(userData).receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let curlProgress: curl_xferinfo_callback = { userData, _, _, _, _ in
+    attempt(userData).isCancelled ? 1 : 0
+}

@@ -1,0 +1,224 @@
+public import CSECore
+internal import CSECrypto
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// One diagnostics event per attempt. Never contains header values, bodies or the query.
+public struct HTTPAttemptEvent: Sendable {
+    /// The request method.
+    public let method: HTTPMethod
+    /// The host called.
+    public let host: String
+    /// The percent-encoded path only; never the query.
+    public let path: String
+    /// The attempt number, 1-based.
+    public let attempt: Int
+    /// The response status, or `nil` when the attempt failed before a status.
+    public let status: Int?
+    /// How long the attempt took.
+    public let duration: Duration
+    /// The error code of a failed attempt, or `nil`.
+    public let errorCode: CSEError.Code?
+
+    /// An event (for transports and tests that report attempts themselves).
+    public init(method: HTTPMethod, host: String, path: String, attempt: Int, status: Int?, duration: Duration, errorCode: CSEError.Code?) {
+        self.method = method
+        self.host = host
+        self.path = path
+        self.attempt = attempt
+        self.status = status
+        self.duration = duration
+        self.errorCode = errorCode
+    }
+}
+
+/// Limits, retries and trust for an ``HTTPClient``.
+public struct HTTPClientConfiguration: Sendable {
+    /// The limit for one attempt: connect, send and receive.
+    public var requestTimeout: Duration = .seconds(10)
+    /// The limit for the whole call, retries and backoff included.
+    public var deadline: Duration = .seconds(30)
+    /// The largest response body accepted, in bytes.
+    public var maxResponseBytes: Int = 1 << 20
+    /// How many times an idempotent request is repeated at most, 0...5.
+    public var maxRetries: Int = 2
+    /// The backoff before retry n is drawn uniformly from [0, min(`maxBackoff`,
+    /// `backoffBase` × 2^(n-1))] ("full jitter").
+    public var backoffBase: Duration = .milliseconds(250)
+    /// The cap of one backoff draw.
+    public var maxBackoff: Duration = .seconds(4)
+    /// Where TLS trust comes from.
+    public var trust: TLSTrust = .system
+    /// Receives one event per attempt, synchronously, on the calling task.
+    public var diagnostics: (@Sendable (HTTPAttemptEvent) -> Void)? = nil
+
+    /// The defaults: 10 s per attempt, 30 s per call, 1 MiB, 2 retries, the system CAs.
+    public init() {}
+
+    func validate() throws(CSEError) {
+        guard requestTimeout > .zero, deadline > .zero else {
+            throw CSEError(.httpInvalidConfiguration, "requestTimeout and deadline must be positive")
+        }
+        guard maxResponseBytes > 0 else { throw CSEError(.httpInvalidConfiguration, "maxResponseBytes must be positive") }
+        guard (0...5).contains(maxRetries) else {
+            throw CSEError(.httpInvalidConfiguration, "maxRetries must be in 0...5", context: ["maxRetries": String(maxRetries)])
+        }
+        guard backoffBase >= .zero, maxBackoff >= .zero else {
+            throw CSEError(.httpInvalidConfiguration, "backoffBase and maxBackoff must not be negative")
+        }
+    }
+}
+
+/// The clock, sleep and randomness an ``HTTPClient`` uses; tests substitute a virtual clock.
+package struct HTTPClientEnvironment: Sendable {
+    /// A monotonic instant.
+    package var now: @Sendable () -> ContinuousClock.Instant
+    /// Waits `duration`, throwing `http.cancelled` when the task is cancelled.
+    package var sleep: @Sendable (Duration) async throws(CSEError) -> Void
+    /// Wall-clock Unix seconds, for `Retry-After` dates.
+    package var unixTime: @Sendable () -> Int64
+    /// 64 random bits from the CSPRNG.
+    package var random: @Sendable () throws(CSEError) -> UInt64
+
+    package init(
+        now: @escaping @Sendable () -> ContinuousClock.Instant, sleep: @escaping @Sendable (Duration) async throws(CSEError) -> Void,
+        unixTime: @escaping @Sendable () -> Int64, random: @escaping @Sendable () throws(CSEError) -> UInt64
+    ) {
+        self.now = now
+        self.sleep = sleep
+        self.unixTime = unixTime
+        self.random = random
+    }
+
+    /// The real clocks and OpenSSL's CSPRNG.
+    package static let live = HTTPClientEnvironment(
+        now: { ContinuousClock.now },
+        sleep: { (duration) async throws(CSEError) in
+            do { try await Task.sleep(for: duration) } catch { throw CSEError(.httpCancelled, "the task was cancelled during a retry backoff") }
+        },
+        unixTime: { Int64(time(nil)) },
+        random: { () throws(CSEError) in
+            let bytes = try SecureRandom.bytes(8)
+            return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        })
+}
+
+/// An HTTP client with CSEKit's rules: one attempt at a time through an ``HTTPTransport``, a
+/// per-attempt timeout, an overall deadline, a response size limit, and retries.
+///
+/// Retries (only ``HTTPRetryPolicy/idempotent`` requests, RFC 9110 §9.2.2) happen on
+/// `http.connectionFailed`, 502, 503, 504, and 429, at most ``HTTPClientConfiguration/maxRetries``
+/// times. Before a retry the client waits the `Retry-After` of a 429 or 503 (RFC 9110 §10.2.3,
+/// delay-seconds or HTTP-date), otherwise an exponential backoff with full jitter drawn from
+/// OpenSSL's CSPRNG. A wait that would end past the deadline ends the call instead: with the last
+/// response, or by rethrowing the last error. No other status and no other error is retried.
+///
+/// Non-2xx responses are returned, not thrown: callers decode their platform's error body.
+public struct HTTPClient: Sendable {
+    /// The configuration the client was created with.
+    public let configuration: HTTPClientConfiguration
+    private let transport: any HTTPTransport
+    private let environment: HTTPClientEnvironment
+
+    /// Statuses that an idempotent request retries on.
+    static let retryableStatuses: Set<Int> = [429, 502, 503, 504]
+
+    /// A client. A `nil` transport is the default libcurl transport built from
+    /// `configuration.trust` (``CurlTransport``).
+    /// - Throws: `http.invalidConfiguration` for out-of-range values; `http.tls` when the CA file
+    ///   cannot be read or holds no certificate.
+    public init(configuration: HTTPClientConfiguration = .init(), transport: (any HTTPTransport)? = nil) throws(CSEError) {
+        try self.init(configuration: configuration, transport: transport, environment: .live)
+    }
+
+    /// A client with a substituted clock, sleep and randomness (tests).
+    package init(configuration: HTTPClientConfiguration, transport: (any HTTPTransport)?, environment: HTTPClientEnvironment) throws(CSEError) {
+        try configuration.validate()
+        self.configuration = configuration
+        if let transport {
+            self.transport = transport
+        } else {
+            self.transport = try CurlTransport(trust: configuration.trust)
+        }
+        self.environment = environment
+    }
+
+    /// Sends `request`, retrying as described above, and returns the final response.
+    /// - Throws: `http.invalidHeader` before any attempt; the last attempt's `http.*` error;
+    ///   `http.timeout` when the deadline passes; `http.cancelled` when the task is cancelled.
+    public func send(_ request: HTTPRequest) async throws(CSEError) -> HTTPResponse {
+        try request.headers.validate()
+        let deadline = environment.now() + configuration.deadline
+        var attempt = 0
+        while true {
+            attempt += 1
+            guard !Task.isCancelled else { throw CSEError(.httpCancelled, "the task was cancelled", context: context(request)) }
+            let remaining = deadline - environment.now()
+            guard remaining > .zero else { throw deadlineError(request) }
+            let timeout = min(configuration.requestTimeout, remaining)
+            let began = environment.now()
+            let outcome: Result<HTTPResponse, CSEError>
+            do {
+                outcome = .success(try await transport.perform(request, timeout: timeout, maxResponseBytes: configuration.maxResponseBytes))
+            } catch {
+                outcome = .failure(error.code == .httpTimeout && timeout < configuration.requestTimeout ? deadlineError(request) : error)
+            }
+            report(request, attempt: attempt, began: began, outcome: outcome)
+            let mayRetry = request.retry == .idempotent && attempt <= configuration.maxRetries
+            switch outcome {
+            case .success(let response):
+                guard mayRetry, Self.retryableStatuses.contains(response.status) else { return response }
+                let delay: Duration
+                if let requested = retryAfter(response) { delay = requested } else { delay = try backoff(before: attempt) }
+                guard environment.now() + delay < deadline else { return response }
+                try await environment.sleep(delay)
+            case .failure(let error):
+                guard mayRetry, error.code == .httpConnectionFailed else { throw error }
+                let delay = try backoff(before: attempt)
+                guard environment.now() + delay < deadline else { throw error }
+                try await environment.sleep(delay)
+            }
+        }
+    }
+
+    /// The `Retry-After` delay of a 429 or 503, if the field is present and well-formed.
+    private func retryAfter(_ response: HTTPResponse) -> Duration? {
+        guard response.status == 429 || response.status == 503, let value = response.headers["Retry-After"] else { return nil }
+        return RetryAfter.delay(value, now: environment.unixTime())
+    }
+
+    /// Full jitter: uniform in [0, min(maxBackoff, backoffBase × 2^(retry-1))].
+    func backoff(before retry: Int) throws(CSEError) -> Duration {
+        let exponent = min(retry - 1, 30)
+        let ceiling = min(configuration.maxBackoff, configuration.backoffBase * (1 << exponent))
+        let fraction = Double(try environment.random() >> 11) / Double(UInt64(1) << 53)
+        return ceiling * fraction
+    }
+
+    private func report(_ request: HTTPRequest, attempt: Int, began: ContinuousClock.Instant, outcome: Result<HTTPResponse, CSEError>) {
+        guard let diagnostics = configuration.diagnostics else { return }
+        var status: Int?
+        var code: CSEError.Code?
+        switch outcome {
+        case .success(let response): status = response.status
+        case .failure(let error): code = error.code
+        }
+        diagnostics(
+            HTTPAttemptEvent(
+                method: request.method, host: request.url.host, path: request.url.path, attempt: attempt, status: status,
+                duration: environment.now() - began, errorCode: code))
+    }
+
+    private func deadlineError(_ request: HTTPRequest) -> CSEError {
+        var facts = context(request)
+        facts["deadline"] = configuration.deadline.description
+        return CSEError(.httpTimeout, "the call ran past its overall deadline", context: facts)
+    }
+
+    private func context(_ request: HTTPRequest) -> [String: String] {
+        ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path]
+    }
+}
