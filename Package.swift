@@ -57,7 +57,20 @@ let package = Package(
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
-        .executableTarget(name: "cse", dependencies: ["CSECLI"]),
+        // The Swift runtime and Foundation are linked statically into `cse`: a one-shot process
+        // then skips the dynamic loader's symbol binding of ~20 Swift libraries (a third of the
+        // instructions of one `cse seal`; Benchmarks/README.md, "Start-up"). The driver's
+        // -static-stdlib does not pull in what the static Foundation archives depend on, so those
+        // archives follow here.
+        .executableTarget(
+            name: "cse", dependencies: ["CSECLI"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"]),
+                .linkedLibrary("FoundationInternationalization"), .linkedLibrary("FoundationEssentials"),
+                .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationCShims"),
+                .linkedLibrary("_FoundationCollections"), .linkedLibrary("swiftSynchronization"),
+                .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
+            ]),
         .executableTarget(
             name: "cse-bench",
             dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL", "CCSEShims"],

@@ -14,19 +14,13 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <stdio.h>
+#include "public_key.h"
 #include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s public.pem < lines > out\n", argv[0]);
-        return 1;
-    }
-    FILE *pem = fopen(argv[1], "r");
-    if (!pem) { perror(argv[1]); return 1; }
-    EVP_PKEY *key = PEM_read_PUBKEY(pem, NULL, NULL, NULL);
-    fclose(pem);
-    if (!key) { fprintf(stderr, "%s: not a PEM public key\n", argv[1]); return 1; }
+    EVP_PKEY *key = read_public_key_argument(argc, argv);
+    if (!key) return 1;
 
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
     if (!ctx || EVP_PKEY_encrypt_init(ctx) != 1 || EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) != 1

@@ -10,6 +10,7 @@
 #include <openssl/rand.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <string.h>
 
 unsigned long CCSEShims_OPENSSL_VERSION_NUMBER(void) { return OPENSSL_VERSION_NUMBER; }
 unsigned long CCSEShims_OpenSSL_version_num(void) { return OpenSSL_version_num(); }
@@ -174,4 +175,59 @@ void CCSEShims_output_section_end(void) {
             return;
         }
     }
+
+/* HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 on the low-level SHA API, over the
+ * concatenation of up to four parts. The same reason as MGF1: EVP_DigestInit_ex2/Update/Final
+ * go through the provider dispatch on every call (three inits and eight updates per JWE tag),
+ * while SHA512_Init/Update/Final are plain calls into the same assembly. Pads, states and the
+ * inner digest live on the stack and are cleansed before returning. */
+int CCSEShims_HMAC_SHA2(int hashLen, const void *key, size_t keyLen,
+                        const void *part0, size_t len0, const void *part1, size_t len1,
+                        const void *part2, size_t len2, const void *part3, size_t len3, void *out) {
+    const void *parts[4] = {part0, part1, part2, part3};
+    const size_t lens[4] = {len0, len1, len2, len3};
+    unsigned char pad[128], inner[SHA512_DIGEST_LENGTH];
+    int ok = 1;
+    if (hashLen == SHA256_DIGEST_LENGTH) {
+        SHA256_CTX ctx;
+        const size_t block = SHA256_CBLOCK;
+        memset(pad, 0, sizeof pad);
+        if (keyLen > block) {
+            ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, key, keyLen) && SHA256_Final(pad, &ctx);
+        } else if (keyLen > 0) {
+            memcpy(pad, key, keyLen);
+        }
+        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36;
+        ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, pad, block);
+        for (int p = 0; p < 4; p++) if (lens[p]) ok &= SHA256_Update(&ctx, parts[p], lens[p]);
+        ok &= SHA256_Final(inner, &ctx);
+        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36 ^ 0x5c;
+        ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, pad, block) && SHA256_Update(&ctx, inner, SHA256_DIGEST_LENGTH)
+              && SHA256_Final((unsigned char *)out, &ctx);
+        OPENSSL_cleanse(&ctx, sizeof ctx);
+    } else if (hashLen == SHA384_DIGEST_LENGTH || hashLen == SHA512_DIGEST_LENGTH) {
+        SHA512_CTX ctx;
+        const size_t block = SHA512_CBLOCK;
+        int (*init)(SHA512_CTX *) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Init : SHA384_Init;
+        int (*update)(SHA512_CTX *, const void *, size_t) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Update : SHA384_Update;
+        int (*final)(unsigned char *, SHA512_CTX *) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Final : SHA384_Final;
+        memset(pad, 0, sizeof pad);
+        if (keyLen > block) {
+            ok &= init(&ctx) && update(&ctx, key, keyLen) && final(pad, &ctx);
+        } else if (keyLen > 0) {
+            memcpy(pad, key, keyLen);
+        }
+        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36;
+        ok &= init(&ctx) && update(&ctx, pad, block);
+        for (int p = 0; p < 4; p++) if (lens[p]) ok &= update(&ctx, parts[p], lens[p]);
+        ok &= final(inner, &ctx);
+        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36 ^ 0x5c;
+        ok &= init(&ctx) && update(&ctx, pad, block) && update(&ctx, inner, (size_t)hashLen) && final((unsigned char *)out, &ctx);
+        OPENSSL_cleanse(&ctx, sizeof ctx);
+    } else {
+        ok = 0;
+    }
+    OPENSSL_cleanse(pad, sizeof pad);
+    OPENSSL_cleanse(inner, sizeof inner);
+    return ok;
 }

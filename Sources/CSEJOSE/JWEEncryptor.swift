@@ -18,6 +18,9 @@ public struct JWEEncryptor: Sendable {
     public let publicKey: RSAPublicKey
     /// Size bounds.
     public let limits: JWELimits
+    /// The RSA engine of the key encryption: ``RSAEngine/default`` unless a benchmark or test forces
+    /// another one (`cse-bench`'s `…/openSSL` variants measure a CPU without AVX-512 IFMA this way).
+    package var rsaEngine: RSAEngine = .default
     /// The base64url of the header JSON: the first segment, and the AAD (RFC 7516 §5.1 step 14).
     private let encodedHeader: [UInt8]
 
@@ -92,15 +95,31 @@ public struct JWEEncryptor: Sendable {
         }
         let enc = header.encryption.algorithm
         let encryptedKey = try cek.withUnsafeBytes { (key) throws(CSEError) in
-            try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed)
+            try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed, engine: rsaEngine)
         }
-        let sealed = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes)
-        // The five segments are written straight into the String's storage: no intermediate array.
+        // Ciphertext and tag go into one scratch buffer (neither is secret), not two new arrays.
+        let ciphertextCount = enc.ciphertextByteCount(plaintextByteCount: plaintext.count)
+        let tagCount = enc.tagByteCount
+        return try withUnsafeTemporaryAllocation(byteCount: ciphertextCount + tagCount, alignment: 16) {
+            (scratch) throws(CSEError) -> String in
+            let ciphertext = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<ciphertextCount])
+            let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[ciphertextCount...])
+            let written = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes,
+                                       ciphertext: ciphertext, tag: tag)
+            return compact(encryptedKey: encryptedKey, iv: iv,
+                           ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<written]),
+                           tag: UnsafeRawBufferPointer(tag))
+        }
+    }
+
+    /// The five segments, written straight into the String's storage: no intermediate array.
+    private func compact(encryptedKey: [UInt8], iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
+                         tag: UnsafeRawBufferPointer) -> String {
         let total = encodedHeader.count + 4
             + Base64.encodedLength(of: encryptedKey.count, padding: false)
             + Base64.encodedLength(of: iv.count, padding: false)
-            + Base64.encodedLength(of: sealed.ciphertext.count, padding: false)
-            + Base64.encodedLength(of: sealed.tag.count, padding: false)
+            + Base64.encodedLength(of: ciphertext.count, padding: false)
+            + Base64.encodedLength(of: tag.count, padding: false)
         return String(unsafeUninitializedCapacity: total) { buffer in
             let out = UnsafeMutableRawBufferPointer(buffer)
             var offset = 0
@@ -120,8 +139,8 @@ public struct JWEEncryptor: Sendable {
             offset += 1
             encryptedKey.withUnsafeBytes { segment($0, dot: true) }
             segment(iv, dot: true)
-            sealed.ciphertext.withUnsafeBytes { segment($0, dot: true) }
-            sealed.tag.withUnsafeBytes { segment($0, dot: false) }
+            segment(ciphertext, dot: true)
+            segment(tag, dot: false)
             return offset
         }
     }

@@ -18,6 +18,29 @@ struct BuiltinProductsTests {
         #expect(BuiltinProducts.embeddedJSON(id: id).map { Array($0.utf8) } == Array(file), "case \(path)")
     }
 
+    @Test("every regular expression of a built-in product is in the ICU-accepted set, so sealing with it never loads ICU")
+    func patternsSkipICU() throws {
+        func patterns(in value: Any) -> [String] {
+            if let object = value as? [String: Any] {
+                return object.flatMap { key, member in
+                    key == "regularExpression" && member is String ? [member as! String] : patterns(in: member)
+                }
+            }
+            if let array = value as? [Any] { return array.flatMap { patterns(in: $0) } }
+            return []
+        }
+        var found: [String] = []
+        for product in BuiltinProducts.all {
+            let json = try #require(BuiltinProducts.embeddedJSON(id: product.id))
+            found += patterns(in: try JSONSerialization.jsonObject(with: Data(json.utf8)))
+        }
+        #expect(found.count >= 2, "the card product has two patterns")
+        for pattern in found {
+            #expect(RegexPattern.icuAcceptedPatterns.contains(pattern), "not listed: \(pattern)")
+            #expect(try RegexPattern(pattern).usesBuiltinEngine, "not on the built-in engine: \(pattern)")
+        }
+    }
+
     @Test("the card product: fields, masks and rules as documented")
     func card() {
         let card = BuiltinProducts.card

@@ -1,9 +1,17 @@
 import CSECore
+import Foundation
 import Testing
 @testable import CSEValidation
 
 @Suite("regularExpression validator (reference §2, §5, §6)")
 struct RegexValidatorTests {
+    @Test("every pattern that skips the ICU check is one ICU accepts", arguments: RegexPattern.icuAcceptedPatterns.sorted())
+    func icuAcceptedPatternsAreValid(pattern: String) throws {
+        _ = try NSRegularExpression(pattern: pattern, options: [])
+        _ = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: [])
+        #expect(try RegexPattern(pattern).usesBuiltinEngine)
+    }
+
     private let context = ValidationContext(currentMonth: CalendarMonth(year: 2026, month: 1)!)
 
     private func verdict(_ pattern: String, _ value: String, _ mode: RegularExpressionValidator.MatchMode = .exactlyOneMatch) throws -> Bool {

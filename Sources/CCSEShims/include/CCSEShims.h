@@ -32,6 +32,13 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
 /// block (the deprecated low-level SHA API, which EVP cannot copy as cheaply). Returns 1 on
 /// success, 0 for another `hashLen` or an OpenSSL failure. `seed` and `target` must not overlap.
 int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen);
+/// HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 (`hashLen` 32, 48 or 64) of part0 ‖ part1 ‖
+/// part2 ‖ part3 under `key`, written to `out` (`hashLen` bytes). Not a one-line forwarder: it runs
+/// on the low-level SHA API like CCSEShims_MGF1_xor, and cleanses its pads and states. A part may
+/// be NULL when its length is 0. Returns 1 on success, 0 for another `hashLen` or a failure.
+int CCSEShims_HMAC_SHA2(int hashLen, const void *key, size_t keyLen,
+                        const void *part0, size_t len0, const void *part1, size_t len1,
+                        const void *part2, size_t len2, const void *part3, size_t len3, void *out);
 
 
 

@@ -161,7 +161,9 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
         }
     }
 
-    private func seal(
+    /// Seals into caller-owned buffers (the JWE encryptor's per-call scratch, so a JWE allocates no
+    /// ciphertext or tag arrays). Returns the ciphertext length.
+    package func seal(
         plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan,
         ciphertext: UnsafeMutableRawBufferPointer, tag: UnsafeMutableRawBufferPointer
     ) throws(CSEError) -> Int {

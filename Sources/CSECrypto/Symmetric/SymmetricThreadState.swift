@@ -1,6 +1,5 @@
 internal import CSECore
 internal import COpenSSL
-internal import CCSEShims
 
 /// The reusable OpenSSL contexts of one thread.
 ///
@@ -20,32 +19,22 @@ final class SymmetricThreadState {
         case gcm128Decrypt, gcm192Decrypt, gcm256Decrypt
     }
 
-    /// Byte size of ``scratch``: two 128-byte HMAC pad blocks and one 64-byte digest.
-    static let scratchByteCount = 2 * 128 + 64
     /// Byte size of ``zeroKey``: the longest AES key.
     private static let zeroKeyByteCount = 32
 
     private var cipherContexts: [OpaquePointer?]
-    private var digestContext: OpaquePointer?
-    /// Secret scratch space (HMAC pads, inner digests). Every user cleanses what it wrote before it
-    /// returns; `deinit` cleanses it once more.
-    let scratch: UnsafeMutableRawPointer
     /// 32 zero bytes that nothing writes, the key that ``scrub(_:encrypt:)`` installs.
     private let zeroKey: UnsafeMutablePointer<UInt8>
 
     fileprivate init() {
         cipherContexts = Array(repeating: nil, count: CipherSlot.allCases.count)
-        let total = Self.scratchByteCount + Self.zeroKeyByteCount
-        scratch = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
-        scratch.initializeMemory(as: UInt8.self, repeating: 0, count: total)
-        zeroKey = (scratch + Self.scratchByteCount).assumingMemoryBound(to: UInt8.self)
+        zeroKey = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.zeroKeyByteCount)
+        zeroKey.initialize(repeating: 0, count: Self.zeroKeyByteCount)
     }
 
     deinit {
         for context in cipherContexts where context != nil { EVP_CIPHER_CTX_free(context) }
-        if let digestContext { EVP_MD_CTX_free(digestContext) }
-        CCSEShims_OPENSSL_cleanse(scratch, Self.scratchByteCount + Self.zeroKeyByteCount)
-        scratch.deallocate()
+        zeroKey.deallocate()
     }
 
     /// The calling thread's state, created on first use.
@@ -80,14 +69,6 @@ final class SymmetricThreadState {
     /// 292 bytes: a price worth paying for not leaving a CEK's key schedule in memory.
     func scrub(_ context: OpaquePointer, encrypt: Bool) {
         if EVP_CipherInit_ex2(context, nil, zeroKey, nil, encrypt ? 1 : 0, nil) != 1 { ERR_clear_error() }
-    }
-
-    /// The thread's digest context (used for the two passes of HMAC).
-    func digest() throws(CSEError) -> OpaquePointer {
-        if let digestContext { return digestContext }
-        guard let context = EVP_MD_CTX_new() else { throw SymmetricError.backend("EVP_MD_CTX_new") }
-        digestContext = context
-        return context
     }
 }
 

@@ -8,11 +8,24 @@ extension CSEError.Code {
 
 /// Randomness from OpenSSL's CSPRNG (`RAND_bytes`). A failure is an error for that call; CSEKit
 /// never falls back to a weaker source.
+///
+/// Draws of up to 512 bytes are served from a per-thread block of `RAND_bytes` output
+/// (``RandomPool``: fork-safe, cleansed as served, failing closed); larger draws call `RAND_bytes`
+/// directly.
 public enum SecureRandom {
     /// Fills `buffer` from the CSPRNG.
     /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
     public static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
         guard buffer.count > 0 else { return }
+        if buffer.count <= RandomPool.largestPooledDraw {
+            do throws(CSEError) {
+                try RandomPool.current().fill(buffer)
+            } catch {
+                CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)
+                throw error
+            }
+            return
+        }
         guard CCSEShims_RAND_bytes(buffer.baseAddress!, buffer.count) == 1 else {
             CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)
             throw CSEError(.randomFailure, "OpenSSL RAND_bytes failed; refusing to continue without a CSPRNG")

@@ -40,7 +40,9 @@ public struct PaymentRequestSealer: Sendable {
         }
         self.keyId = keyId
         self.options = options
-        self.encryptor = try JWEEncryptor(publicKey: publicKey, keyId: keyId, algorithm: algorithm, encryption: encryption)
+        var encryptor = try JWEEncryptor(publicKey: publicKey, keyId: keyId, algorithm: algorithm, encryption: encryption)
+        encryptor.rsaEngine = options.rsaEngine
+        self.encryptor = encryptor
         self.encodedClientMetaInfo = options.clientMetaInfo.encoded
     }
 

@@ -35,6 +35,9 @@ public struct SealingOptions: Sendable {
     public var nonceSource: NonceSource
     /// The device description encoded into ``SealedPaymentRequest/encodedClientMetaInfo``.
     public var clientMetaInfo: ClientMetaInfo
+    /// The RSA engine of the JWE key encryption: ``RSAEngine/default`` unless a benchmark or test
+    /// forces another one (`cse-bench`'s `seal-card/rsa2048/openSSL`).
+    package var rsaEngine: RSAEngine = .default
 
     /// Creates options.
     public init(

@@ -55,23 +55,45 @@ public struct CardBrandTable: Sendable {
                                                 width: range.width, brand: b, order: order))
                 }
             }
-            var cuts = Set<UInt32>([0])
+            var cuts = [UInt32]()
+            cuts.reserveCapacity(2 * candidates.count + 1)
+            cuts.append(0)
             for c in candidates {
-                cuts.insert(c.low)
-                if c.high < 99_999_999 { cuts.insert(c.high + 1) }
+                cuts.append(c.low)
+                if c.high < 99_999_999 { cuts.append(c.high + 1) }
             }
+            cuts.sort()
+            // Sweep the cuts upwards with the ranges covering the current one: a range joins when the
+            // sweep reaches its low end and leaves once past its high end. (A filter of every range
+            // per cut, sorted, made this table a sixth of the instructions of a one-shot `cse seal`.)
+            let byLow = candidates.sorted { ($0.low, $0.order) < ($1.low, $1.order) }
+            var nextCandidate = 0
+            var active = [Candidate]()
+            var extra = [Candidate]()
+            var ids = [Int]()
             var level = Level()
-            for start in cuts.sorted() {
-                let covering = candidates.filter { $0.low <= start && start <= $0.high }
-                    .sorted { ($0.width, $0.order) < ($1.width, $1.order) }
-                var ids = [Int]()
-                if let winner = covering.first {
+            var previousCut: UInt32?
+            for start in cuts {
+                if start == previousCut { continue }
+                previousCut = start
+                while nextCandidate < byLow.count && byLow[nextCandidate].low <= start {
+                    active.append(byLow[nextCandidate])
+                    nextCandidate += 1
+                }
+                active.removeAll { $0.high < start }
+                ids.removeAll(keepingCapacity: true)
+                // The narrowest covering range (ties: earlier order) answers; then, in the same
+                // order, ranges with its bounds and its co-badges.
+                if let winner = active.min(by: { ($0.width, $0.order) < ($1.width, $1.order) }) {
                     ids.append(winner.brand)
                     let original = brands[winner.brand]
-                    for c in covering.dropFirst() where !ids.contains(c.brand) {
+                    extra.removeAll(keepingCapacity: true)
+                    for c in active where c.order != winner.order {
                         let sameBounds = c.width == winner.width && c.low == winner.low
-                        if sameBounds || original.coBadgeIDs.contains(brands[c.brand].id) { ids.append(c.brand) }
+                        if sameBounds || original.coBadgeIDs.contains(brands[c.brand].id) { extra.append(c) }
                     }
+                    if extra.count > 1 { extra.sort { ($0.width, $0.order) < ($1.width, $1.order) } }
+                    for c in extra where !ids.contains(c.brand) { ids.append(c.brand) }
                 }
                 let answer: UInt16
                 if let known = answerIndex[ids] {

@@ -1,13 +1,19 @@
 /// The 8-digit IIN space (`00000000…99999999`) cut into sorted, disjoint segments, each labelled
-/// with the id of the range group that answers for it, plus a direct index on the first five
+/// with the id of the range group that answers for it, plus a direct index on the first six
 /// digits so a lookup binary-searches only a handful of segments.
 struct IINSegments: Sendable {
     /// One entry per segment, ascending: the segment's start in the high 32 bits and the value
     /// answering for it (``none`` in gaps) in the low 32 bits, so a lookup touches one array.
     /// The first segment starts at 0.
     let entries: [UInt64]
-    /// For each 5-digit prefix `p` (0…100 000): the segment containing `p × 1000`.
+    /// For each 6-digit prefix `p` (0…1 000 000): the segment containing `p × 100`.
+    ///
+    /// Six digits rather than five (4 MB instead of 400 KB): with a million ranges a five-digit
+    /// bucket spans about 20 segments, a binary search of five dependent cache misses in the
+    /// 16 MB entry array; a six-digit bucket spans about two (`iin-lookup/1M`, Benchmarks/README.md).
     let buckets: [UInt32]
+    /// Keys per bucket.
+    static let bucketWidth: UInt32 = 100
 
     static let none = UInt32.max
     static let spaceEnd: UInt64 = 100_000_000
@@ -54,10 +60,11 @@ struct IINSegments: Sendable {
             position = following
         }
         self.entries = zip(starts, values).map { UInt64($0) << 32 | UInt64($1) }
-        var buckets = [UInt32](repeating: 0, count: 100_001)
+        let bucketCount = Int(IINSegments.spaceEnd) / Int(IINSegments.bucketWidth)
+        var buckets = [UInt32](repeating: 0, count: bucketCount + 1)
         var segment = 0
-        for prefix in 0...100_000 {
-            let key = UInt32(prefix) * 1000
+        for prefix in 0...bucketCount {
+            let key = UInt32(prefix) * IINSegments.bucketWidth
             while segment + 1 < starts.count && starts[segment + 1] <= key { segment += 1 }
             buckets[prefix] = UInt32(segment)
         }
@@ -66,7 +73,7 @@ struct IINSegments: Sendable {
 
     /// The group answering for an 8-digit key, or ``none``.
     func value(at key: UInt32) -> UInt32 {
-        let prefix = Int(key / 1000)
+        let prefix = Int(key / IINSegments.bucketWidth)
         let limit = (UInt64(key) + 1) << 32  // entries below this start at or before `key`
         return entries.withUnsafeBufferPointer { entries in
             buckets.withUnsafeBufferPointer { buckets in

@@ -4,7 +4,9 @@ import CSECore
 ///
 /// ## Engines
 /// Every pattern is first compiled by ICU (`NSRegularExpression`, no options), so a pattern is
-/// valid exactly when ICU accepts it. Then:
+/// valid exactly when ICU accepts it; the patterns of the built-in products
+/// (``icuAcceptedPatterns``, each checked against ICU by a test) skip that check, so a process that
+/// only uses them never loads ICU's data. Then:
 /// - **Built-in engine** (``usesBuiltinEngine`` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
 ///   short inputs or a Pike VM for long ones. Start-anchored and fixed-length patterns also get an
@@ -37,6 +39,18 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public static let maximumInputLength = 65_536
     /// The longest value the ICU fallback matches, in UTF-16 code units.
     public static let maximumFallbackInputLength = 1_024
+
+    /// Patterns ICU is known to accept: those of the built-in products (`BuiltinProducts`). A
+    /// pattern in this set that the built-in engine also parses is compiled without asking ICU, so
+    /// `cse seal --product builtin:card` never initialises ICU (whose first regex compilation cost
+    /// a one-shot `cse seal` 8.1 M instructions, 16% of it; Benchmarks/README.md, round two).
+    /// `RegexValidatorTests` checks every entry with `NSRegularExpression`, and
+    /// `BuiltinProductsTests` that every built-in pattern is listed.
+    package static let icuAcceptedPatterns: Set<String> = [
+        "(?:0[1-9]|1[0-2])[0-9]{2}",
+        "^[0-9]{3}[0-9]?$",
+    ]
+
     /// How many ICU backtracking progress reports (one per 10,000 steps, so at most 2.5 million
     /// steps in all) one search, count or full match on the ICU fallback may take before it stops
     /// with ``CSEError/Code/regexStepLimitExceeded``. Only step reports count: the search runs in
@@ -89,7 +103,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             let node = try RegexParser.parse(pattern)
             let search = try RegexProgram(node, fullMatch: false)
             let full = try RegexProgram(node, fullMatch: true)
-            try RegexFoundationEngine.validate(pattern)
+            if !Self.icuAcceptedPatterns.contains(pattern) { try RegexFoundationEngine.validate(pattern) }
             let searchMachine = RegexMachine(search, fixedLength: node.fixedLength)
             let fullMachine = RegexMachine(full, fixedLength: nil)
             compiled = Compiled(pattern: pattern, engine: .builtin(search: searchMachine, fullMatch: fullMachine),
