@@ -4,7 +4,7 @@
 //   documented line splitting (LF or CRLF, final line without LF, over-long lines reported);
 // - selector 1–3: `cse validate --lines`, `cse iin --lines`, `cse seal --lines --demo`: exit
 //   code 0 or 1 and exactly one output line per input line (the documented batch contract).
-import CSECLI
+@testable import CSECLI  // LineReader is internal; the fuzz modules are built with -enable-testing
 import CSECore
 #if canImport(Glibc)
 import Glibc

@@ -42,7 +42,7 @@ extra_sources() {
 build_modules() {
     echo "fuzz: building the library modules (release, -sanitize=fuzzer,address) into $BUILD" >&2
     swift build -c release --build-path "$BUILD" --target CSECLI \
-        -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing -Xcc -fsanitize=fuzzer-no-link,address 2>&1 \
         | grep -E "error:|Build .*complete" >&2 || true
     test -f "$BUILD/release/Modules/CSECLI.swiftmodule" || { echo "fuzz: module build failed" >&2; exit 1; }
 }
