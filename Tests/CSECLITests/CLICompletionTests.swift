@@ -41,13 +41,13 @@ struct CLICompletionTests {
 
     @Test("a prefix narrows the subcommands", arguments: [
         (["cse", "enc"], ["encrypt"]),
-        (["cse", "s"], ["seal", "sign"]),
+        (["cse", "s"], ["seal", "session", "sign"]),
         (["cse", "help", "un"], ["unformat"]),
         (["cse", "--generate-completion-script", "f"], ["fish"]),
         (["cse", "--gen"], ["--generate-completion-script", "--generate-manual"]),
     ])
     func prefixes(words: [String], expected: [String]) throws {
-        #expect(try Self.bashCompletions(words) == expected)
+        #expect(try Self.bashCompletions(words).sorted() == expected.sorted())
     }
 
     @Test("every option of every command, nested ones too, is offered after '--', and nothing else")
@@ -133,7 +133,7 @@ struct CLICompletionTests {
 
     @Test("options are still completed after an option and its value")
     func afterAValue() throws {
-        #expect(try Self.bashCompletions(["cse", "seal", "--product", "builtin:card", "--se"]) == ["--session-id"])
+        #expect(try Self.bashCompletions(["cse", "seal", "--product", "builtin:card", "--se"]).sorted() == ["--session", "--session-id"])
         #expect(try Self.bashCompletions(["cse", "encrypt", "--kid", "k1", "--l"]) == ["--lines"])
     }
 
