@@ -175,6 +175,7 @@ void CCSEShims_output_section_end(void) {
             return;
         }
     }
+}
 
 /* HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 on the low-level SHA API, over the
  * concatenation of up to four parts. The same reason as MGF1: EVP_DigestInit_ex2/Update/Final

@@ -37,13 +37,14 @@ struct ClientAPIEmulator {
     }
 
     func session(
-        trust: TLSTrust = .system, requestTimeout: Duration = .seconds(10), maxResponseBytes: Int = 1 << 20,
+        trust: TLSTrust = .system, requestTimeout: Duration = .seconds(60), maxResponseBytes: Int = 1 << 20,
         events: EventCollector? = nil, dccVersion: String = "v1", host: String? = nil
     ) throws -> ClientAPISession {
         var configuration = ClientAPIConfiguration(clientMetaInfo: SessionFixtures.metaInfo)
         configuration.http.trust = trust
         configuration.http.requestTimeout = requestTimeout
-        configuration.http.deadline = .seconds(20)
+        // Generous: a full parallel `swift test` can starve the cooperative pool (see CSEHTTPTests).
+        configuration.http.deadline = .seconds(600)
         configuration.http.maxResponseBytes = maxResponseBytes
         configuration.http.backoffBase = .milliseconds(20)
         configuration.http.maxBackoff = .milliseconds(100)

@@ -32,12 +32,14 @@ final class Diagnostics: Sendable {
 }
 
 /// A real (libcurl) client with short limits and a diagnostics collector.
-func realClient(_ diagnostics: Diagnostics? = nil, trust: TLSTrust = .system, requestTimeout: Duration = .seconds(5),
+func realClient(_ diagnostics: Diagnostics? = nil, trust: TLSTrust = .system, requestTimeout: Duration = .seconds(60),
                 maxResponseBytes: Int = 1 << 20) throws -> HTTPClient {
     var configuration = HTTPClientConfiguration()
     configuration.trust = trust
     configuration.requestTimeout = requestTimeout
-    configuration.deadline = .seconds(15)
+    // Generous limits: in a full parallel `swift test` the CPU-bound suites can starve the
+    // cooperative pool for tens of seconds, and the deadline is wall time (see CSEHTTPTests).
+    configuration.deadline = .seconds(600)
     configuration.maxResponseBytes = maxResponseBytes
     configuration.backoffBase = .milliseconds(20)
     configuration.maxBackoff = .milliseconds(100)
