@@ -212,3 +212,21 @@ struct SealingInteropTests {
         }
     }
 }
+
+/// Issue #13 F12: the demo key is refused by its modulus, so a different exponent does not
+/// smuggle it past the sealer (the published factors decrypt whatever it seals).
+@Suite("Hardening round two: the demo key is refused by modulus")
+struct DemoKeyModulusTests {
+    @Test("the demo modulus with e = 65539 is refused like the demo key itself")
+    func otherExponentRefused() throws {
+        let demo = DemoKeys.testOnlyPublicKey
+        let sameModulus = try RSAPublicKey(modulus: demo.modulus, exponent: [0x01, 0x00, 0x03])
+        #expect(sameModulus != demo)
+        #expect(DemoKeys.isTestOnlyDemoKey(sameModulus))
+        let error = #expect(throws: CSEError.self) {
+            try PaymentRequestSealer.seal(try GoldenRequests.card(), publicKey: sameModulus, keyId: "k",
+                                          clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+        }
+        #expect(error?.code == .paymentsDemoKeyRefused)
+    }
+}

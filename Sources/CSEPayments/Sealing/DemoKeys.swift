@@ -76,8 +76,12 @@ public enum DemoKeys {
         PublicKeyResponse(keyId: testOnlyKeyId, key: testOnlyPublicKey)
     }
 
-    /// Whether `key` is the demo public key (compared by modulus and exponent).
+    /// Whether `key` uses the demo key's modulus, whatever its exponent.
+    ///
+    /// The refusal is by modulus: the published factors of the demo modulus decrypt what any
+    /// exponent seals to it (issue #13 F12: e = 65539 with the demo modulus slipped through a
+    /// whole-key comparison).
     public static func isTestOnlyDemoKey(_ key: RSAPublicKey) -> Bool {
-        key == testOnlyPublicKey
+        key.modulus == testOnlyPublicKey.modulus
     }
 }
