@@ -155,7 +155,7 @@ struct WorldlineWebhookVerifyCommand: CLICommand {
 
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
-        guard let body = StandardStreams.readAll(limit: 16 << 20) else {
+        guard let body = try StandardStreams.readAll(limit: 16 << 20) else {
             throw CSEError(.cliInputTooLarge, "standard input is larger than 16 MiB", context: ["limit": String(16 << 20)])
         }
         let valid = try WorldlineWebhook.isValid(signature: signature, body: body, secret: secret)
