@@ -104,7 +104,16 @@ static const int cse_deferred_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void cse_die(int sig) {
     signal(sig, SIG_DFL);
+    /* The caller may be a thread that blocks the signal (libdispatch's workers block them all, and
+     * a handler blocks its own signal): unblock it here, then send it to this thread and, should
+     * that still not end the process, to the process, which any thread that does not block it
+     * takes. Both calls are async-signal-safe. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     raise(sig);
+    kill(getpid(), sig);
 }
 
 static void cse_interrupt_handler(int sig) {
