@@ -101,9 +101,12 @@ int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *targ
 static _Atomic unsigned int cse_interrupt_state = 0;
 static const int cse_deferred_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* Ends the process by `sig`. The signal is sent to the process, not raised in the calling
+ * thread: the caller may be a libdispatch worker, which blocks SIGINT and SIGTERM, so a raise()
+ * there would stay pending forever; the main thread unblocked them (CCSEShims_defer_interrupts). */
 static void cse_die(int sig) {
     signal(sig, SIG_DFL);
-    raise(sig);
+    kill(getpid(), sig);
 }
 
 static void cse_interrupt_handler(int sig) {
