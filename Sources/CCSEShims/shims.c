@@ -102,6 +102,9 @@ int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *targ
 static _Atomic unsigned int cse_interrupt_state = 0;
 static const int cse_deferred_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* Ends the process by `sig`. The caller may be a libdispatch worker, which blocks SIGINT and
+ * SIGTERM, so a raise() there alone would stay pending forever; the main thread unblocked them
+ * (CCSEShims_defer_interrupts). */
 static void cse_die(int sig) {
     signal(sig, SIG_DFL);
     /* The caller may be a thread that blocks the signal (libdispatch's workers block them all, and

@@ -213,6 +213,14 @@ struct HardeningInterruptTests {
             data.append(chunk)
         }
         kill(process.processIdentifier, signal)
+        // A hang guard, not a timing assertion: a process the signal did not end is killed so
+        // the test fails on its termination status instead of waiting forever.
+        let pid = process.processIdentifier
+        let guardTimer = DispatchSource.makeTimerSource()
+        guardTimer.schedule(deadline: .now() + 120)
+        guardTimer.setEventHandler { kill(pid, SIGKILL) }
+        guardTimer.resume()
+        defer { guardTimer.cancel() }
         data.append(output.fileHandleForReading.readDataToEndOfFile())
         process.waitUntilExit()
         return (Array(data), process)
