@@ -10,7 +10,7 @@ extension CSEError.Code {
 /// never falls back to a weaker source.
 ///
 /// Draws of up to 512 bytes are served from a per-thread block of `RAND_bytes` output
-/// (``RandomPool``: fork-safe, cleansed as served, failing closed); larger draws call `RAND_bytes`
+/// (`RandomPool`: fork-safe, cleansed as served, failing closed); larger draws call `RAND_bytes`
 /// directly.
 public enum SecureRandom {
     /// Fills `buffer` from the CSPRNG.

@@ -18,7 +18,7 @@ public import CSECrypto
 public enum APSSignature {
     /// The string that is hashed, as bytes: phrase, sorted `name=value` pairs, phrase.
     ///
-    /// - Warning: The result contains the phrase. Wipe it after use (``sign(_:phrase:algorithm:)``
+    /// - Warning: The result contains the phrase. Wipe it after use (`sign(_:phrase:algorithm:)`
     ///   does); never log it.
     /// - Parameters:
     ///   - parameters: The request or response parameters (a `signature` member is ignored).

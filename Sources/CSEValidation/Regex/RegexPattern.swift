@@ -5,7 +5,7 @@ import CSECore
 /// ## Engines
 /// Every pattern is first compiled by ICU (`NSRegularExpression`, no options), so a pattern is
 /// valid exactly when ICU accepts it; the patterns of the built-in products
-/// (``icuAcceptedPatterns``, each checked against ICU by a test) skip that check, so a process that
+/// (`icuAcceptedPatterns`, each checked against ICU by a test) skip that check, so a process that
 /// only uses them never loads ICU's data. Then:
 /// - **Built-in engine** (``usesBuiltinEngine`` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
