@@ -83,7 +83,7 @@ run_target() {
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     if [[ $status -ne 0 ]]; then
-        grep -E "ERROR: |fuzz invariant broken|Test unit written|SUMMARY" "$log" | head -20 >&2 || tail -30 "$log" >&2
+        grep -E "ERROR: |fuzz invariant broken|Test unit written|SUMMARY" "$log" | sed -n 1,20p >&2 || tail -30 "$log" >&2
         echo "$target runs=${runs:-?} seconds=$((SECONDS - started)) exec/s=${rate:-?} result=FAILED (log: $log)"
         return 1
     fi
