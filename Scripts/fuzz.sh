@@ -56,7 +56,10 @@ link_target() {
     done
     mkdir -p "$BUILD/bin"
     # shellcheck disable=SC2046
+    # The fuzz drivers are part of the package: they may use its `package` helpers, so they are
+    # compiled with the package name SwiftPM gives the root package (its directory, lowercased).
     swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld \
+        -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" \
         -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny \
         -I "$BUILD/release/Modules" \
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \

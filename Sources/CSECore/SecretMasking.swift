@@ -1,5 +1,5 @@
 /// Masks secrets before they can reach an error, a log line or a `description`.
-public enum SecretMasking {
+package enum SecretMasking {
     /// Masks a primary account number (card number) to at most its first 6 and last 4 digits,
     /// replacing every other character with `*`, as PCI DSS 3.4 permits.
     ///
@@ -10,7 +10,7 @@ public enum SecretMasking {
     ///
     /// - Parameter pan: A card number, possibly formatted with spaces.
     /// - Returns: The masked form, the same length as the digits-only input.
-    public static func maskPAN(_ pan: String) -> String {
+    package static func maskPAN(_ pan: String) -> String {
         let chars = Array(pan.unicodeScalars.filter { $0 != " " })
         guard chars.count > 10 else { return String(repeating: "*", count: chars.count) }
         var out = String.UnicodeScalarView()
@@ -23,7 +23,7 @@ public enum SecretMasking {
     /// Replaces a secret with a fixed marker that reveals only its length class.
     /// - Parameter secret: A CVV, key, phrase or plaintext.
     /// - Returns: `<redacted N chars>`.
-    public static func redact(_ secret: String) -> String {
+    package static func redact(_ secret: String) -> String {
         "<redacted \(secret.unicodeScalars.count) chars>"
     }
 
@@ -42,7 +42,7 @@ public enum SecretMasking {
     ///   - name: The untrusted name.
     ///   - limit: The most scalars kept (32 by default).
     /// - Returns: The printable name, or a redaction marker.
-    public static func echoName(_ name: String, limit: Int = 32) -> String {
+    package static func echoName(_ name: String, limit: Int = 32) -> String {
         var digits = 0
         for scalar in name.unicodeScalars where scalar.value >= 0x30 && scalar.value <= 0x39 {
             digits += 1

@@ -1,7 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
-import CSEPayments
+@_spi(Testing) import CSEPayments
 import CSEValidation
 import Foundation
 import TestSupport

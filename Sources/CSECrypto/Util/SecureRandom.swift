@@ -11,7 +11,7 @@ extension CSEError.Code {
 public enum SecureRandom {
     /// Fills `buffer` from the CSPRNG.
     /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
         guard buffer.count > 0 else { return }
         guard CCSEShims_RAND_bytes(buffer.baseAddress!, buffer.count) == 1 else {
             CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)

@@ -35,7 +35,7 @@ public struct APSResponseVerification: Hashable, Sendable, CustomStringConvertib
 extension APSSignature {
     /// Request parameters that APS does not echo: the request's own `signature` (the response
     /// has its own) and the card security code, which is never returned.
-    public static let notEchoed: Set<String> = ["signature", "card_security_code"]
+    package static let notEchoed: Set<String> = ["signature", "card_security_code"]
 
     /// Verifies a response: its `signature` (with the SHA response phrase) and that every request
     /// parameter comes back unchanged, as the APS guides promise ("every parameter the merchant

@@ -26,7 +26,7 @@ public enum APSSignature {
     /// - Returns: The bytes to hash.
     /// - Throws: ``CSEError/Code/apsSignatureEmptyPhrase`` or
     ///   ``CSEError/Code/apsSignatureUnsupportedValue`` (the context names the parameter).
-    public static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
+    package static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
         guard !phrase.isEmpty else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
         let names = parameters.keys.filter { $0 != "signature" }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -76,7 +76,7 @@ public enum APSSignature {
 
     /// The text of a parameter value as it is signed and echoed, or `nil` for arrays, `null` and
     /// objects.
-    public static func scalarText(_ value: JSONValue) -> String? {
+    package static func scalarText(_ value: JSONValue) -> String? {
         switch value {
         case .string(let s): return s
         case .number(let n): return n

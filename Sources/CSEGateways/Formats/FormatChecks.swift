@@ -175,11 +175,11 @@ enum FormatChecks {
 
 /// HTTP Basic credentials (RFC 7617 §2) as Paysafe's API keys are given: base64 of
 /// `username:password`.
-public enum BasicCredentials {
+package enum BasicCredentials {
     /// Whether `key` is canonical, padded standard base64 (RFC 4648 §4) of UTF-8 text that holds a
     /// `:` with a non-empty username before it and a non-empty password after it. The decoded
     /// bytes are wiped before returning.
-    public static func isWellFormed(_ key: String) -> Bool {
+    package static func isWellFormed(_ key: String) -> Bool {
         guard var bytes = try? Base64.decode(key, alphabet: .standard, padding: .required) else { return false }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1,

@@ -12,7 +12,7 @@ public struct NonceSource: Sendable {
     /// Always the same 16 bytes. **Tests only** (golden payloads): a repeated nonce defeats the
     /// payload's replay protection. Any other length makes sealing fail with
     /// ``CSEError/Code/paymentsInvalidNonce``.
-    public static func unsafeFixed(_ bytes: [UInt8]) -> NonceSource {
+    @_spi(Testing) public static func unsafeFixed(_ bytes: [UInt8]) -> NonceSource {
         NonceSource { () throws(CSEError) -> [UInt8] in bytes }
     }
 

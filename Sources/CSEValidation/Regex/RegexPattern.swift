@@ -103,7 +103,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern runs on the built-in linear-time engine rather than ICU.
-    public var usesBuiltinEngine: Bool {
+    package var usesBuiltinEngine: Bool {
         if case .builtin = engine { return true }
         return false
     }
