@@ -1,4 +1,5 @@
 import CSECore
+import Dispatch
 
 /// Exit codes of `cse`, documented in the README.
 enum ExitCode {
@@ -20,6 +21,47 @@ protocol CLICommand: Sendable {
     /// Runs the command and returns its exit code.
     /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
     func run() throws(CSEError) -> Int32
+}
+
+/// A `cse` subcommand whose work is network I/O: its body is `async`, and the tool waits for it.
+///
+/// The library's network calls are `async`; `cse` itself is a synchronous process, so the default
+/// ``run()`` runs ``runAsync()`` as a task and blocks the calling thread (never a cooperative-pool
+/// thread) until it finishes.
+protocol AsyncCLICommand: CLICommand {
+    /// Runs the command and returns its exit code.
+    /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
+    func runAsync() async throws(CSEError) -> Int32
+}
+
+extension AsyncCLICommand {
+    /// Runs ``runAsync()`` to completion and returns its result.
+    func run() throws(CSEError) -> Int32 {
+        try AsyncBridge.wait { () async throws(CSEError) -> Int32 in try await self.runAsync() }
+    }
+}
+
+/// Waits on a semaphore for an async body run as a task.
+enum AsyncBridge {
+    private final class Outcome: @unchecked Sendable {
+        // Written once by the task before it signals; read after the wait returns.
+        var result: Result<Int32, CSEError> = .success(ExitCode.failure)
+    }
+
+    static func wait(_ body: @escaping @Sendable () async throws(CSEError) -> Int32) throws(CSEError) -> Int32 {
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do throws(CSEError) {
+                outcome.result = .success(try await body())
+            } catch {
+                outcome.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.result.get()
+    }
 }
 
 /// The `cse` entry point: dispatches to subcommands and implements the help, version and
@@ -45,10 +87,7 @@ public enum CommandLineTool {
             SUBCOMMANDS:
 
             """
-        for command in commands {
-            let name = command.spec.name
-            text += "  " + name + String(repeating: " ", count: max(1, 24 - name.count)) + command.spec.abstract + "\n"
-        }
+        text += CommandTree.listing(CommandTree.children(of: []))
         text += "\n  See 'cse help <subcommand>' for detailed help.\n"
         return text
     }
@@ -67,25 +106,27 @@ public enum CommandLineTool {
             StandardStreams.out(version + "\n")
             return ExitCode.success
         case "help":
-            guard arguments.count > 1 else { StandardStreams.out(helpText); return ExitCode.success }
-            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-                return usageFailure(UsageError("Unknown subcommand '\(SafeEcho.name(arguments[1]))'."), usage: "cse <subcommand>", helpHint: "cse --help")
+            let path = Array(arguments.dropFirst())
+            guard !path.isEmpty else { StandardStreams.out(helpText); return ExitCode.success }
+            if let match = CommandTree.command(matching: path), match.wordCount == path.count {
+                StandardStreams.out(match.command.spec.helpText)
+                return ExitCode.success
             }
-            StandardStreams.out(command.spec.helpText)
-            return ExitCode.success
+            if let group = CommandTree.group(path) {
+                StandardStreams.out(CommandTree.helpText(of: group))
+                return ExitCode.success
+            }
+            return usageFailure(UsageError("Unknown subcommand '\(SafeEcho.name(path.joined(separator: " ")))'."), usage: "cse <subcommand>", helpHint: "cse --help")
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == first }) else {
-            let what = first.hasPrefix("-")
-                ? "Unknown option '\(first.prefix { $0 == "-" })\(SafeEcho.name(String(first.drop { $0 == "-" })))'."
-                : "Unknown subcommand '\(SafeEcho.name(first))'."
-            return usageFailure(UsageError(what), usage: "cse <subcommand>", helpHint: "cse --help")
+        guard let (command, wordCount) = CommandTree.command(matching: arguments) else {
+            return groupOrUnknown(arguments)
         }
         let spec = command.spec
         let instance: any CLICommand
         do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: spec)
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst(wordCount)), spec: spec)
             if parsed.helpRequested {
                 StandardStreams.out(spec.helpText)
                 return ExitCode.success
@@ -100,6 +141,26 @@ public enum CommandLineTool {
             StandardStreams.err("Error: \(error.description)\n")
             return ExitCode.failure
         }
+    }
+
+    /// No command matched: a group name alone (or with `--help`) prints the group's help; anything
+    /// else is an unknown subcommand or option at the deepest group reached.
+    private static func groupOrUnknown(_ arguments: [String]) -> Int32 {
+        let path = CommandTree.groupPrefix(of: arguments)
+        let rest = arguments.dropFirst(path.count)
+        let usage = path.isEmpty ? "cse <subcommand>" : "cse \(path.joined(separator: " ")) <subcommand>"
+        let hint = path.isEmpty ? "cse --help" : "cse \(path.joined(separator: " ")) --help"
+        if let group = CommandTree.group(path) {
+            if rest.isEmpty || rest.first == "-h" || rest.first == "--help" {
+                StandardStreams.out(CommandTree.helpText(of: group))
+                return ExitCode.success
+            }
+        }
+        let word = rest.first ?? ""
+        let what = word.hasPrefix("-")
+            ? "Unknown option '\(word.prefix { $0 == "-" })\(SafeEcho.name(String(word.drop { $0 == "-" })))'."
+            : "Unknown subcommand '\(SafeEcho.name(word))'."
+        return usageFailure(UsageError(what), usage: usage, helpHint: hint)
     }
 
     private static func usageFailure(_ error: UsageError, usage: String, helpHint: String) -> Int32 {

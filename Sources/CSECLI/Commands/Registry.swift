@@ -9,3 +9,8 @@ extension CommandLineTool {
         SignCommand.self, VerifyCommand.self,
     ]
 }
+
+extension CommandLineTool {
+    /// Every command group (a command whose name starts with a group's name belongs to it).
+    static let groups: [CommandGroup] = []
+}
