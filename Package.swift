@@ -40,10 +40,12 @@ let package = Package(
         .target(name: "CSEValidation", dependencies: ["CSECore"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
+        // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
+        .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto"]),
         .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways"]),
 
         // MARK: Tools.
-        .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
+        .target(name: "CSECLI", dependencies: ["CSEKit", "CSEDemoKeys", "CCSEShims"]),
         .executableTarget(name: "cse", dependencies: ["CSECLI"]),
         .executableTarget(
             name: "cse-bench",
@@ -52,7 +54,7 @@ let package = Package(
         ),
 
         // MARK: Tests.
-        .target(name: "TestSupport", dependencies: ["CSECore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSECore", "CSEDemoKeys"], path: "Tests/TestSupport"),
         .testTarget(name: "CSECoreTests", dependencies: ["CSECore", "TestSupport"]),
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),

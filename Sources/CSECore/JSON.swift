@@ -318,7 +318,7 @@ private struct JSONParser {
         return materialize ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : ""
     }
 
-    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    func isDigit(_ b: UInt8) -> Bool { b.isASCIIDigit }
 
     /// Reads a string token. With `keep` off the text is checked (escapes, control characters,
     /// UTF-8) exactly as with it on, but an ASCII string without escapes is not copied and `""`

@@ -6,7 +6,7 @@
 /// a given value is always the same bytes (unlike Apple's `JSONSerialization`, which escapes `/`
 /// and orders keys by hash).
 package enum JSONWriter {
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static var hexDigits: [UInt8] { Base16.digits }
 
     /// Appends `string` as a quoted, escaped JSON string.
     package static func appendString(_ string: String, to output: inout [UInt8]) {

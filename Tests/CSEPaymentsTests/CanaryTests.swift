@@ -4,6 +4,7 @@ import CSEJOSE
 @_spi(Testing) import CSEPayments
 import CSEValidation
 import Foundation
+import TestSupport
 import Testing
 
 /// Canary values pushed through every failure path of the module: no error reason, context,

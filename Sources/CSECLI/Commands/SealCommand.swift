@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEDemoKeys
 import CSEPayments
 import CSEValidation
 
@@ -65,7 +66,7 @@ struct SealCommand: CLICommand {
         if lines { return runLines(product: product, sealer: sealer, context: context) }
 
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
-        defer { for i in input.indices { input[i] = 0 } }
+        defer { secureZero(&input) }
         let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionId: true)
         guard let session = parsed.clientSessionId ?? sessionId else {
             throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")

@@ -99,14 +99,13 @@ struct BatchRunner: Sendable {
 
     /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data.
     static func errorLine(number: Int, error: CSEError) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"line":"#.utf8)
-        out.append(contentsOf: String(number).utf8)
-        out.append(contentsOf: #","error":{"code":"#.utf8)
-        JSONWriter.appendString(error.code.rawValue, to: &out)
-        out.append(contentsOf: #","message":"#.utf8)
-        JSONWriter.appendString(error.description, to: &out)
-        out.append(contentsOf: "}}".utf8)
-        return out
+        var detail = JSONObjectWriter()
+        detail.string("code", error.code.rawValue)
+        detail.string("message", error.description)
+        var out = JSONObjectWriter()
+        out.int("line", number)
+        out.serialized("error", detail.finish())
+        return out.finish()
     }
 }
 

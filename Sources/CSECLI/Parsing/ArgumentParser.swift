@@ -1,3 +1,5 @@
+import CSECore
+
 /// A usage error: the command line itself is wrong. `cse` prints `Error: …`, the usage line and a
 /// hint to stderr and exits 64 (`EX_USAGE`).
 struct UsageError: Error, Sendable, Equatable {
@@ -29,7 +31,7 @@ struct ParsedArguments: Sendable, Equatable {
     /// The integer value of `--name`, or a usage error when it is not a decimal integer.
     func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard let value = Int(text), text.utf8.allSatisfy({ $0.isASCIIDigit }) else {
             throw UsageError("The value for '--\(name)' must be a non-negative integer.")
         }
         return value

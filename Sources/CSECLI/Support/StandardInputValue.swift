@@ -18,7 +18,7 @@ enum StandardInputValue {
             bytes.removeLast()
             if bytes.last == 0x0D { bytes.removeLast() }
         }
-        defer { for i in bytes.indices { bytes[i] = 0 } }
+        defer { secureZero(&bytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")
         }

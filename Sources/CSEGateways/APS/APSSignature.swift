@@ -52,8 +52,8 @@ public enum APSSignature {
     public static func sign(_ parameters: JSONObject, phrase: String,
                             algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
         var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { wipe(&bytes) }
-        return hex(try algorithm.digest.hash(bytes))
+        defer { secureZero(&bytes) }
+        return Base16.encode(try algorithm.digest.hash(bytes))
     }
 
     /// Checks a signature in constant time (over the digest bytes; hex case is ignored).
@@ -68,9 +68,9 @@ public enum APSSignature {
     public static func isValid(_ signature: String, for parameters: JSONObject, phrase: String,
                                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
         var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { wipe(&bytes) }
+        defer { secureZero(&bytes) }
         let expected = try algorithm.digest.hash(bytes)
-        guard let received = unhex(signature), received.count == expected.count else { return false }
+        guard let received = Base16.decode(signature), received.count == expected.count else { return false }
         return ConstantTime.equals(received, expected)
     }
 
@@ -103,44 +103,5 @@ public enum APSSignature {
             try appendValue(member, name: name + "." + key, nested: true, to: &out)
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = 0 }
-        }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func unhex(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
-            case 0x41...0x46: return c - 0x41 + 10
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
     }
 }

@@ -1,3 +1,5 @@
+import CSECore
+
 /// Calendar dates written `YYYY-MM-DD` (ISO 8601 extended format, proleptic Gregorian).
 package enum CalendarDateText {
     /// Whether `text` is exactly `YYYY-MM-DD` with a year 0001–9999, a month 01–12 and a day that
@@ -8,7 +10,7 @@ package enum CalendarDateText {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range {
-                guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+                guard b[i].isASCIIDigit else { return nil }
                 value = value * 10 + Int(b[i] - 0x30)
             }
             return value

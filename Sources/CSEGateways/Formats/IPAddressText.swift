@@ -1,3 +1,5 @@
+import CSECore
+
 /// Textual IP addresses as customers' devices report them.
 package enum IPAddressText {
     /// Whether `text` is an IPv4 dotted quad: four decimal octets 0–255 separated by `.`, with no
@@ -15,7 +17,7 @@ package enum IPAddressText {
                 value = 0; digits = 0; leadingZero = false
                 continue
             }
-            guard byte >= 0x30 && byte <= 0x39 else { return false }
+            guard byte.isASCIIDigit else { return false }
             if leadingZero { return false }
             if digits == 0 && byte == 0x30 { leadingZero = true }
             value = value * 10 + Int(byte - 0x30)
@@ -69,6 +71,6 @@ package enum IPAddressText {
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+        b.isASCIIDigit || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
     }
 }

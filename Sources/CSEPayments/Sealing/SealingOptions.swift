@@ -27,7 +27,8 @@ public struct SealingOptions: Sendable {
     /// Seal even when ``PaymentRequest/validate(in:)`` reports errors. Default `false`: an
     /// invalid request is refused with ``CSEError/Code/paymentsInvalidRequest``.
     public var allowInvalidRequest: Bool
-    /// Accept the bundled TEST-ONLY ``DemoKeys`` public key. Default `false`.
+    /// Accept a key whose modulus is on the deny-list of published keys (the TEST-ONLY demo key of
+    /// `cse demo` and the tests). Default `false`.
     public var allowDemoKey: Bool
     /// The month validation treats as now; `nil` (the default) reads the system clock at each seal.
     public var currentMonth: CalendarMonth?
