@@ -28,7 +28,7 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN
 
 TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEKit CSECLI CCSEShims CMontgomeryIFMA)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 

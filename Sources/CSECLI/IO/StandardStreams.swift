@@ -41,10 +41,11 @@ enum StandardStreams {
 }
 
 /// Reads standard input line by line in fixed-size chunks, so memory stays bounded however large
-/// the input is. Lines longer than the limit are reported, not buffered without end.
-struct LineReader {
+/// the input is. Lines longer than the limit are reported, not buffered without end. `package`
+/// (not internal) for the `cli-lines` fuzz driver, which checks it against a model.
+package struct LineReader {
     /// One input line.
-    enum Line: Sendable {
+    package enum Line: Sendable {
         /// A complete line (without its `\n` or `\r\n`).
         case text([UInt8])
         /// A line longer than the limit; its bytes were discarded.
@@ -59,13 +60,13 @@ struct LineReader {
     private var discarding = false
 
     /// Creates a reader for `fd` (standard input by default).
-    init(fd: Int32 = 0, maxLineBytes: Int) {
+    package init(fd: Int32 = 0, maxLineBytes: Int) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
     }
 
     /// The next line, or `nil` at end of input. A final line without `\n` is still returned.
-    mutating func next() -> Line? {
+    package mutating func next() -> Line? {
         while true {
             if let nl = buffer[start...].firstIndex(of: 0x0A) {
                 var end = nl
