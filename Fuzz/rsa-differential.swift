@@ -6,7 +6,7 @@
 // back. Keys: the TEST-ONLY demo key (2048 bits) and the fuzz keys (2051 and 3072 bits).
 import CSECore
 @_spi(Testing) import CSECrypto
-import CSEPayments
+import CSEDemoKeys
 
 let rsaKeys: [RSAPrivateKey] = {
     do {
