@@ -69,19 +69,25 @@ enum AsyncBridge {
 /// else is internal (tests use `@testable import CSECLI`); a new subcommand is an internal
 /// `CLICommand` listed in `commands`.
 public enum CommandLineTool {
-    /// The tool and library version.
-    static let version = "0.1.0"
+    /// The tool and library version (one definition for the whole package: `CSEKitVersion`).
+    static let version = CSEKitVersion.current
 
+
+    /// The one-line summary of `cse`, shown by `cse --help` and in the manual's NAME section.
+    static let abstract = "Client-side encryption (JWE) and validation of payment customer input."
 
     /// The top-level help text.
     static var helpText: String {
         var text = """
-            OVERVIEW: Client-side encryption (JWE) and validation of payment customer input.
+            OVERVIEW: \(abstract)
 
             USAGE: cse <subcommand>
 
             OPTIONS:
               --version               Show the version.
+              --generate-completion-script <shell>
+                                      Print a completion script for bash, zsh or fish.
+              --generate-manual       Print the manual page (mdoc) for cse.
               -h, --help              Show help information.
 
             SUBCOMMANDS:
@@ -104,6 +110,14 @@ public enum CommandLineTool {
             return ExitCode.success
         case "--version":
             StandardStreams.out(version + "\n")
+            return ExitCode.success
+        case _ where first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script="):
+            return generateCompletionScript(arguments)
+        case "--generate-manual":
+            guard arguments.count == 1 else {
+                return usageFailure(UsageError("Unexpected argument after '--generate-manual'."), usage: "cse --generate-manual", helpHint: "cse --help")
+            }
+            StandardStreams.out(ManualPage.mdoc())
             return ExitCode.success
         case "help":
             let path = Array(arguments.dropFirst())
@@ -161,6 +175,27 @@ public enum CommandLineTool {
             ? "Unknown option '\(word.prefix { $0 == "-" })\(SafeEcho.name(String(word.drop { $0 == "-" })))'."
             : "Unknown subcommand '\(SafeEcho.name(word))'."
         return usageFailure(UsageError(what), usage: usage, helpHint: hint)
+    }
+
+    /// `cse --generate-completion-script bash|zsh|fish` (also `--generate-completion-script=SHELL`).
+    private static func generateCompletionScript(_ arguments: [String]) -> Int32 {
+        let usage = "cse --generate-completion-script <shell>"
+        var words = arguments
+        if let eq = words[0].firstIndex(of: "=") {
+            words = [String(words[0][..<eq]), String(words[0][words[0].index(after: eq)...])] + words.dropFirst()
+        }
+        guard words.count >= 2 else {
+            return usageFailure(UsageError("Missing value for '--generate-completion-script <shell>'."), usage: usage, helpHint: "cse --help")
+        }
+        guard words.count == 2 else {
+            return usageFailure(UsageError("Unexpected argument at position 2."), usage: usage, helpHint: "cse --help")
+        }
+        guard let shell = CompletionShell(rawValue: words[1]) else {
+            let names = CompletionShell.allCases.map(\.rawValue).joined(separator: ", ")
+            return usageFailure(UsageError("Unknown shell '\(SafeEcho.name(words[1]))'; use one of \(names)."), usage: usage, helpHint: "cse --help")
+        }
+        StandardStreams.out(CompletionScripts.script(for: shell))
+        return ExitCode.success
     }
 
     private static func usageFailure(_ error: UsageError, usage: String, helpHint: String) -> Int32 {

@@ -1,6 +1,6 @@
 /// Writes one JSON object (RFC 8259 §4) member by member, in the order given, as UTF-8 bytes: the
 /// package's one way to print a flat JSON object without building a ``JSONValue`` first. Names and
-/// string values are escaped with ``JSONWriter``; nothing is spliced by hand.
+/// string values are escaped with `JSONWriter`; nothing is spliced by hand.
 ///
 ///     var object = JSONObjectWriter()
 ///     object.int("line", 3)

@@ -134,7 +134,7 @@ package enum JSONWriter {
 }
 
 extension JSONValue {
-    /// The compact, deterministic serialization (see ``JSONWriter``) as UTF-8 bytes.
+    /// The compact, deterministic serialization (see `JSONWriter`) as UTF-8 bytes.
     public var serializedBytes: [UInt8] {
         var out: [UInt8] = []
         JSONWriter.append(self, to: &out)

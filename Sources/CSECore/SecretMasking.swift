@@ -1,5 +1,5 @@
 /// Masks secrets before they can reach an error, a log line or a `description`.
-package enum SecretMasking {
+public enum SecretMasking {
     /// Masks a primary account number (card number) to at most its first 6 and last 4 digits,
     /// replacing every other character with `*`, as PCI DSS 3.4 permits.
     ///
@@ -10,7 +10,7 @@ package enum SecretMasking {
     ///
     /// - Parameter pan: A card number, possibly formatted with spaces.
     /// - Returns: The masked form, the same length as the digits-only input.
-    package static func maskPAN(_ pan: String) -> String {
+    public static func maskPAN(_ pan: String) -> String {
         let chars = Array(pan.unicodeScalars.filter { $0 != " " })
         guard chars.count > 10 else { return String(repeating: "*", count: chars.count) }
         var out = String.UnicodeScalarView()
@@ -23,7 +23,7 @@ package enum SecretMasking {
     /// Replaces a secret with a fixed marker that reveals only its length class.
     /// - Parameter secret: A CVV, key, phrase or plaintext.
     /// - Returns: `<redacted N chars>`.
-    package static func redact(_ secret: String) -> String {
+    public static func redact(_ secret: String) -> String {
         "<redacted \(secret.unicodeScalars.count) chars>"
     }
 

@@ -1,3 +1,4 @@
+@testable import CSECLI
 import Testing
 import TestSupport
 
@@ -19,7 +20,7 @@ struct CLIContractTests {
     func version() throws {
         let result = try CommandRunner.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.out == "0.1.0\n")
+        #expect(result.out == CommandLineTool.version + "\n")
     }
 
     @Test("'help <sub>' and '<sub> --help' print the same subcommand help to stdout", arguments: ["demo", "seal", "validate", "format", "unformat", "iin", "check", "encrypt", "decrypt", "keygen"])

@@ -2,7 +2,7 @@ import CSECore
 import CSEPayments
 import CSEValidation
 
-/// The JSON shapes `cse` prints, written with ``JSONWriter`` so member order is fixed.
+/// The JSON shapes `cse` prints, written with `JSONWriter` so member order is fixed.
 enum OutputJSON {
     /// `{"valid":…,"errors":[{"field":…,"code":…,<params in key order>},…]}`, optionally led by
     /// `"line":N`.

@@ -7,6 +7,10 @@ internal import CCSEShims
 /// (`CMontgomeryIFMA`). On the project machine `encryptOAEP` with it is 1.39× the OpenSSL engine
 /// at 2048 bits and 2.43× at 4096 (Benchmarks/README.md, `rsa-engine/ifma/…`).
 ///
+/// Coverage: on a CPU without AVX-512 IFMA no test can reach this type (keys get no IFMA
+/// operation there), so `Scripts/coverage.sh` reports it uncovered on such machines; where the CPU
+/// has IFMA, the OAEP vector, cross-engine and GMP differential tests run it.
+///
 /// Built at key import only when the CPU has AVX-512 IFMA, the exponent is 65537 and the modulus
 /// size has a kernel (415–4,158 bits); otherwise the key has no IFMA operation and
 /// ``RSAEngine/ifma`` uses the OpenSSL one. Correctness is the same evidence as for the other

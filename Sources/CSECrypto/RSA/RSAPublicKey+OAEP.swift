@@ -70,7 +70,7 @@ extension RSAPublicKey {
     /// randomness (the JWE encryptor draws CEK, IV and seed in one `RAND_bytes` call).
     ///
     /// - Warning: The seed must be fresh CSPRNG output for every message; see
-    ///   ``encryptOAEP(_:hash:label:engine:insecureFixedSeed:)``.
+    ///   `encryptOAEP(_:hash:label:engine:insecureFixedSeed:)`.
     package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, freshSeed seed: UnsafeRawBufferPointer,
                              engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {

@@ -148,7 +148,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     ///     ``ciphertextByteCount(plaintextByteCount:)`` bytes.
     ///   - tag: Receives the tag at its start; at least ``tagByteCount`` bytes.
     /// - Returns: The number of ciphertext bytes written.
-    /// - Throws: As ``seal(plaintext:key:iv:aad:)``, and ``CSEError/Code/outputBufferTooSmall``.
+    /// - Throws: As ``seal(plaintext:key:iv:aad:)-(RawSpan,_,RawSpan,RawSpan)``, and ``CSEError/Code/outputBufferTooSmall``.
     public func seal(
         plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan,
         ciphertext: inout MutableRawSpan, tag: inout MutableRawSpan

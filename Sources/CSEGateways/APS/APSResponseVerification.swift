@@ -42,7 +42,7 @@ extension APSSignature {
     /// sends in the request is received in the response, even the optional ones").
     ///
     /// `card_number` may come back masked in the documents' form (first 6 and last 4 digits, the
-    /// rest `*`, as ``SecretMasking/maskPAN(_:)`` writes it); ``notEchoed`` parameters are not
+    /// rest `*`, as ``SecretMasking/maskPAN(_:)`` writes it); `notEchoed` parameters are not
     /// compared.
     /// - Parameters:
     ///   - request: The parameters that were sent.
@@ -50,7 +50,7 @@ extension APSSignature {
     ///   - responsePhrase: The SHA response phrase.
     ///   - algorithm: The account's SHA type.
     /// - Returns: The verdict; an unsigned response has `signatureValid == false`.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)``.
+    /// - Throws: Any error of `signingBytes(_:phrase:)`.
     public static func verifyResponse(request: JSONObject, response: JSONObject, responsePhrase: String,
                                       algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> APSResponseVerification {
         var signatureValid = false

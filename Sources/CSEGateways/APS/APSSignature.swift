@@ -48,7 +48,7 @@ public enum APSSignature {
     ///   - phrase: The SHA request phrase (or response phrase, to check a response).
     ///   - algorithm: The account's SHA type; SHA-256 by default.
     /// - Returns: The digest in lowercase hex.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
+    /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
     public static func sign(_ parameters: JSONObject, phrase: String,
                             algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
         var bytes = try signingBytes(parameters, phrase: phrase)
@@ -64,7 +64,7 @@ public enum APSSignature {
     ///   - algorithm: The account's SHA type.
     /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
     ///   length is simply invalid.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)`` (malformed parameters, empty phrase).
+    /// - Throws: Any error of `signingBytes(_:phrase:)` (malformed parameters, empty phrase).
     public static func isValid(_ signature: String, for parameters: JSONObject, phrase: String,
                                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
         var bytes = try signingBytes(parameters, phrase: phrase)

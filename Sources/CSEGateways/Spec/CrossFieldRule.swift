@@ -7,7 +7,7 @@ public struct CrossFieldRule: Hashable, Sendable {
         case valueIn(field: String, values: [String])
         /// The parameter is present and non-empty (`true`) or absent or empty (`false`).
         case present(field: String, Bool)
-        /// A caller-supplied context value (``ValidationContextValues``) is one of the listed
+        /// A caller-supplied context value (``GatewayValidationContext/values``) is one of the listed
         /// values; `["true"]` tests a flag.
         case contextIn(key: String, values: [String])
     }

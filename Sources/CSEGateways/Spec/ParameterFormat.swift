@@ -1,7 +1,7 @@
 /// A value format a parameter must have beyond its characters and length: an e-mail address, an
 /// IP address, an amount in minor units, a card number, and so on.
 ///
-/// An open set of names (the tables' `format.type`); ``FormatChecks`` implements each. Formats
+/// An open set of names (the tables' `format.type`); `FormatChecks` implements each. Formats
 /// that depend on another parameter name it in ``relatedField`` (the currency of an amount, the
 /// card number of a security code).
 public struct ParameterFormat: Hashable, Sendable, CustomStringConvertible {
@@ -47,7 +47,7 @@ public struct ParameterFormat: Hashable, Sendable, CustomStringConvertible {
         /// Lower- or upper-case hexadecimal digits.
         public static let hex = Kind(rawValue: "hex")
 
-        /// Every kind ``FormatChecks`` implements.
+        /// Every kind `FormatChecks` implements.
         public static let known: Set<Kind> = [.email, .ipAddress, .minorUnitAmount, .decimalAmount, .currencyCode,
                                               .countryAlpha2, .countryAlpha3, .date, .cardNumber, .securityCode,
                                               .integer, .month, .basicCredentials, .applePayPaymentData, .hex]

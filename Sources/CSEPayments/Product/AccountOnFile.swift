@@ -61,7 +61,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     public let paymentProductId: String?
     /// The stored attributes.
     public let attributes: [AccountOnFileAttribute]
-    /// The label template, from `displayHints` or `displayHintsList` (see ``decode(_:_:)``).
+    /// The label template, from `displayHints` or `displayHintsList` (see `AccountOnFile.decode(_:_:)`).
     public let labelTemplate: [LabelTemplateItem]
 
     /// Creates an account on file.

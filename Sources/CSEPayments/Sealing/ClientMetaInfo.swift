@@ -26,8 +26,8 @@ public struct ClientMetaInfo: Hashable, Sendable {
         }
     }
 
-    /// The CSEKit version reported in ``sdkIdentifier``.
-    public static let sdkVersion = "0.1.0"
+    /// The CSEKit version reported in ``sdkIdentifier`` (the release version, `cse --version`).
+    public static let sdkVersion = CSEKitVersion.current
 
     /// `<system>/<version>`, for example `Linux/6.1.0`.
     public var platformIdentifier: String

@@ -1,6 +1,6 @@
 import CSECore
 
-/// Writes the plaintext of `encryptedCustomerInput` (reference §1.3) with ``JSONWriter``, never
+/// Writes the plaintext of `encryptedCustomerInput` (reference §1.3) with `JSONWriter`, never
 /// through a dictionary, so the bytes are fixed:
 ///
 ///     {"clientSessionId":"…","nonce":"<32 lowercase hex>","paymentProductId":1,

@@ -8,7 +8,7 @@ import CSEValidation
 ///
 /// The JWE is compact serialization (RFC 7516 §7.1) with `alg` `RSA-OAEP` and `enc`
 /// `A256CBC-HS512` by default (the Worldline wire format, reference §1.2) and `kid` = the
-/// Client API `keyId`. The payload is written by ``CustomerInputPayload`` in a fixed key order.
+/// Client API `keyId`. The payload is written by `CustomerInputPayload` in a fixed key order.
 /// A sealer is immutable and `Sendable`: build it once per key and seal from any thread.
 ///
 ///     let sealer = try PaymentRequestSealer(publicKeyResponse: PublicKeyResponse(json: body))

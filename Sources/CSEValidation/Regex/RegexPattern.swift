@@ -5,7 +5,7 @@ import CSECore
 /// ## Engines
 /// Every pattern is first compiled by ICU (`NSRegularExpression`, no options), so a pattern is
 /// valid exactly when ICU accepts it. Then:
-/// - **Built-in engine** (``usesBuiltinEngine`` is `true`): patterns in the common subset run on
+/// - **Built-in engine** (`usesBuiltinEngine` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
 ///   short inputs or a Pike VM for long ones. Start-anchored and fixed-length patterns also get an
 ///   ASCII DFA (at most 64 states) that answers match counts of ASCII values without backtracking. Both follow ICU/Perl leftmost-first priority, so
@@ -15,7 +15,7 @@ import CSECore
 ///   \x{h…}` and any escaped ASCII punctuation; classes `[…]`/`[^…]` with ranges and those
 ///   escapes; `.`; anchors `^ $ \A \z \Z \b \B`; groups `(…)` and `(?:…)`; alternation `|`;
 ///   greedy and lazy quantifiers `* + ? {n} {n,} {n,m}` (bounds ≤ 1,000).
-/// - **ICU fallback** (``usesBuiltinEngine`` is `false`): anything else (lookaround,
+/// - **ICU fallback** (`usesBuiltinEngine` is `false`): anything else (lookaround,
 ///   backreferences, named groups, `\p{…}`, nested sets, inline flags, possessive quantifiers,
 ///   repeated sub-patterns that can match empty…) runs on `NSRegularExpression`. ICU backtracks,
 ///   so this engine only accepts values up to ``maximumFallbackInputLength`` UTF-16 units; with

@@ -1,6 +1,6 @@
 /// A Pike VM (Thompson NFA simulation with thread priority, as in RE2's NFA): all threads advance
 /// in lock-step over the input, in priority order, and a match cuts every lower-priority thread.
-/// It gives the same leftmost-first match as ``RegexBacktracker`` in O(instructions × n) time and
+/// It gives the same leftmost-first match as `RegexBacktracker` in O(instructions × n) time and
 /// O(instructions) memory, so it serves inputs too long for the backtracker's visited set.
 struct RegexPikeVM: RegexSearcher {
     private struct ThreadList {
