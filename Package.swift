@@ -53,10 +53,12 @@ let package = Package(
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
         // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
         .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
+        // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
+        .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto"]),
         .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
 
         // MARK: Tools.
-        .target(name: "CSECLI", dependencies: ["CSEKit", "CCSEShims"]),
+        .target(name: "CSECLI", dependencies: ["CSEKit", "CSEDemoKeys", "CCSEShims"]),
         // The Swift runtime and Foundation are linked statically into `cse`: a one-shot process
         // then skips the dynamic loader's symbol binding of ~20 Swift libraries (a third of the
         // instructions of one `cse seal`; Benchmarks/README.md, "Start-up"). The driver's
@@ -78,7 +80,7 @@ let package = Package(
         ),
 
         // MARK: Tests.
-        .target(name: "TestSupport", dependencies: ["CSECore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSECore", "CSEDemoKeys"], path: "Tests/TestSupport"),
         .testTarget(name: "CSECoreTests", dependencies: ["CSECore", "TestSupport"]),
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),

@@ -4,7 +4,7 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
-import CSEPayments
+import CSEDemoKeys
 
 let decryptor: JWEDecryptor = {
     do { return try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()) } catch { fatalError("demo key: \(error)") }

@@ -5,8 +5,8 @@
 // 16th input the ciphertext is also decrypted with the private key and must give the message
 // back. Keys: the TEST-ONLY demo key (2048 bits) and the fuzz keys (2051 and 3072 bits).
 import CSECore
-import CSECrypto
-import CSEPayments
+@_spi(Testing) import CSECrypto
+import CSEDemoKeys
 
 let rsaKeys: [RSAPrivateKey] = {
     do {

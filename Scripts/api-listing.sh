@@ -20,7 +20,11 @@ graphs=".build/api-listing/symbolgraph"
 rm -rf "$graphs"; mkdir -p "$graphs"
 # dump-symbol-graph exits 1 because the synthesized test-runner modules (CSEKitPackageTests,
 # CSEKitPackageDiscoveredTests) have no symbol graph; any other error is fatal.
-swift package dump-symbol-graph --skip-synthesized-members --include-spi-symbols >.build/api-listing.log 2>&1 || true
+# API_LISTING_SCRATCH_PATH=DIR builds in DIR instead of .build (CI: keeps the coverage build intact).
+scratch=()
+[[ -n ${API_LISTING_SCRATCH_PATH:-} ]] && scratch=(--scratch-path "$API_LISTING_SCRATCH_PATH")
+mkdir -p .build
+swift package "${scratch[@]}" dump-symbol-graph --skip-synthesized-members --include-spi-symbols >.build/api-listing.log 2>&1 || true
 if grep -E '^error:' .build/api-listing.log | grep -vqE "for '[A-Za-z]+Package(Discovered)?Tests'"; then
     grep -E '^error:' .build/api-listing.log >&2; echo "dump-symbol-graph failed" >&2; exit 2
 fi
@@ -28,7 +32,7 @@ src=$(sed -nE 's/^Files written to (.*)$/\1/p' .build/api-listing.log | tail -1)
 [[ -d $src ]] || { echo "no symbol graph directory in the dump-symbol-graph output" >&2; exit 2; }
 cp "$src"/*.symbols.json "$graphs"/
 
-modules=$(swift package describe --type json | python3 -c '
+modules=$(swift package "${scratch[@]}" describe --type json | python3 -c '
 import json, sys
 for t in json.load(sys.stdin)["targets"]:
     if t.get("module_type") == "SwiftTarget" and t["type"] == "library" and t["path"].startswith("Sources/"):

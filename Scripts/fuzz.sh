@@ -28,7 +28,7 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN
 
 TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSECLI CCSEShims CMontgomeryIFMA)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
@@ -56,7 +56,10 @@ link_target() {
     done
     mkdir -p "$BUILD/bin"
     # shellcheck disable=SC2046
+    # The fuzz drivers are part of the package: they may use its `package` helpers, so they are
+    # compiled with the package name SwiftPM gives the root package (its directory, lowercased).
     swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld \
+        -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" \
         -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny \
         -I "$BUILD/release/Modules" \
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \

@@ -230,7 +230,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
             ("cardSource", try cardSource.jsonValue()),
             ("transaction", .object(JSONObject([("amount", amount.jsonValue)]))),
         ])).serializedBytes
-        defer { CustomerInputPayload.wipe(&body) }
+        defer { secureZero(&body) }
         let response = try await send(.currencyConversion, path: ["services", "dccrate"], method: .post, body: body)
         return try CurrencyConversionResponse(json: response.body)
     }
@@ -245,7 +245,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         var body = JSONValue.object(JSONObject([
             ("amountOfMoney", amount.jsonValue), ("cardSource", try cardSource.jsonValue()),
         ])).serializedBytes
-        defer { CustomerInputPayload.wipe(&body) }
+        defer { secureZero(&body) }
         let response = try await send(.surchargeCalculation, path: ["services", "surchargecalculation"], method: .post, body: body)
         return try SurchargeCalculationResponse(json: response.body)
     }

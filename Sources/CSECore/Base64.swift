@@ -74,7 +74,7 @@ public enum Base64 {
     /// - Returns: The number of bytes written (``encodedLength(of:padding:)``), or 0 when `output`
     ///   is too small, in which case nothing is written.
     @discardableResult
-    public static func encode(
+    package static func encode(
         _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, alphabet: Alphabet = .standard,
         padding: Bool = true
     ) -> Int {
@@ -136,7 +136,7 @@ public enum Base64 {
     ///   - output: The buffer to append ASCII bytes to.
     ///   - alphabet: ``Alphabet/standard`` or ``Alphabet/url``.
     ///   - padding: Whether to write `=` padding.
-    public static func encode(
+    package static func encode(
         _ bytes: UnsafeRawBufferPointer, appendingTo output: inout [UInt8], alphabet: Alphabet = .standard,
         padding: Bool = true
     ) {
@@ -178,7 +178,7 @@ public enum Base64 {
     /// - Returns: The decoded bytes.
     /// - Throws: ``CSEError/Code/base64InvalidCharacter``, ``CSEError/Code/base64InvalidPadding``,
     ///   ``CSEError/Code/base64InvalidLength`` or ``CSEError/Code/base64NonCanonical``.
-    public static func decode(
+    package static func decode(
         _ text: UnsafeRawBufferPointer, alphabet: Alphabet = .standard, padding: PaddingRule = .required
     ) throws(CSEError) -> [UInt8] {
         let table = alphabet.isURL ? urlTable : standardTable
@@ -256,7 +256,10 @@ public enum Base64 {
         }
     }
 
-    /// Decodes base64 text strictly (see ``decode(_:alphabet:padding:)-(UnsafeRawBufferPointer,_,_)``).
+    /// Decodes base64 text strictly (RFC 4648 §3.3, §3.5): any character outside `alphabet`,
+    /// padding that breaks `padding`, an impossible length or non-zero trailing bits are errors.
+    /// - Throws: ``CSEError/Code/base64InvalidCharacter``, ``CSEError/Code/base64InvalidPadding``,
+    ///   ``CSEError/Code/base64InvalidLength`` or ``CSEError/Code/base64NonCanonical``.
     public static func decode(
         _ text: some StringProtocol, alphabet: Alphabet = .standard, padding: PaddingRule = .required
     ) throws(CSEError) -> [UInt8] {

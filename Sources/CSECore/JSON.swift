@@ -125,23 +125,24 @@ extension JSONValue {
     ///   - limits: Size and depth limits.
     /// - Returns: The value.
     /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
         try run(bytes, limits: limits, materialize: true)
     }
 
-    /// Checks that `bytes` is one JSON document ``parse(_:limits:)-(UnsafeRawBufferPointer,_)``
-    /// accepts, without building the value: the same grammar, limits and errors (code and
+    /// Checks that `bytes` is one JSON document `parse` accepts, without building the value: the same grammar, limits and errors (code and
     /// offset), but no arrays, objects or value strings are allocated. For callers that pass a
     /// document on verbatim (`cse encrypt --lines`).
     /// - Parameters:
     ///   - bytes: The UTF-8 document.
     ///   - limits: Size and depth limits.
     /// - Throws: The `json.*` ``CSEError`` that `parse` would throw.
-    public static func validate(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) {
+    package static func validate(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) {
         _ = try run(bytes, limits: limits, materialize: false)
     }
 
-    /// ``validate(_:limits:)-(UnsafeRawBufferPointer,_)`` for any byte collection.
+    /// Checks that `bytes` is one JSON document (RFC 8259) that `parse(_:limits:)`
+    /// accepts, without building the value: the same grammar, limits and errors (code and offset).
+    /// - Throws: The `json.*` ``CSEError`` that `parse` would throw.
     public static func validate(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) {
         _ = try run(contiguous: bytes, limits: limits, materialize: false)
     }
@@ -169,7 +170,9 @@ extension JSONValue {
         return value
     }
 
-    /// Parses a JSON document from any byte collection (see ``parse(_:limits:)-(UnsafeRawBufferPointer,_)``).
+    /// Parses one JSON document (RFC 8259) from any byte collection: strict UTF-8, no duplicate
+    /// member names, within `limits`.
+    /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
     public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
         try run(contiguous: bytes, limits: limits, materialize: true)
     }
@@ -183,7 +186,7 @@ extension JSONValue {
 private struct JSONParser {
     let bytes: UnsafeRawBufferPointer
     let maxDepth: Int
-    /// `false` for ``JSONValue/validate(_:limits:)-(UnsafeRawBufferPointer,_)``: every check
+    /// `false` for `JSONValue.validate(_:limits:)`: every check
     /// runs, but containers, numbers and value strings are not built (member names still are,
     /// for the duplicate check) and the returned value is a placeholder.
     let materialize: Bool
@@ -316,7 +319,7 @@ private struct JSONParser {
         return materialize ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : ""
     }
 
-    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    func isDigit(_ b: UInt8) -> Bool { b.isASCIIDigit }
 
     /// Reads a string token. With `keep` off the text is checked (escapes, control characters,
     /// UTF-8) exactly as with it on, but an ASCII string without escapes is not copied and `""`

@@ -5,11 +5,11 @@
 /// Everything else, including `/` and non-ASCII text, is written as raw UTF-8, so the output of
 /// a given value is always the same bytes (unlike Apple's `JSONSerialization`, which escapes `/`
 /// and orders keys by hash).
-public enum JSONWriter {
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+package enum JSONWriter {
+    private static var hexDigits: [UInt8] { Base16.digits }
 
     /// Appends `string` as a quoted, escaped JSON string.
-    public static func appendString(_ string: String, to output: inout [UInt8]) {
+    package static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(0x22)
         var string = string
         string.withUTF8 { utf8 in
@@ -40,7 +40,7 @@ public enum JSONWriter {
     /// The most bytes ``write(string:to:)`` can write for `string`: two quotes plus six per
     /// UTF-8 byte (the `\u00XX` form).
     /// - Parameter string: The string to be written.
-    public static func maximumQuotedLength(of string: String) -> Int { 2 + 6 * string.utf8.count }
+    package static func maximumQuotedLength(of string: String) -> Int { 2 + 6 * string.utf8.count }
 
     /// Writes `string` as a quoted, escaped JSON string at `out`, byte for byte what
     /// ``appendString(_:to:)`` appends, for writers that fill one exactly sized buffer instead of
@@ -49,7 +49,7 @@ public enum JSONWriter {
     ///   - string: The string to write.
     ///   - out: The destination, with room for ``maximumQuotedLength(of:)`` bytes.
     /// - Returns: The number of bytes written.
-    public static func write(string: String, to out: UnsafeMutableRawPointer) -> Int {
+    package static func write(string: String, to out: UnsafeMutableRawPointer) -> Int {
         var string = string
         return string.withUTF8 { utf8 in
             var o = 0
@@ -107,7 +107,7 @@ public enum JSONWriter {
 
     /// Appends the compact serialization of `value` (no insignificant whitespace, members in
     /// their stored order).
-    public static func append(_ value: JSONValue, to output: inout [UInt8]) {
+    package static func append(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let b): output.append(contentsOf: (b ? "true" : "false").utf8)
@@ -134,7 +134,7 @@ public enum JSONWriter {
 }
 
 extension JSONValue {
-    /// The compact, deterministic serialization (see ``JSONWriter``) as UTF-8 bytes.
+    /// The compact, deterministic serialization (see `JSONWriter`) as UTF-8 bytes.
     public var serializedBytes: [UInt8] {
         var out: [UInt8] = []
         JSONWriter.append(self, to: &out)

@@ -42,7 +42,7 @@ public enum SecretMasking {
     ///   - name: The untrusted name.
     ///   - limit: The most scalars kept (32 by default).
     /// - Returns: The printable name, or a redaction marker.
-    public static func echoName(_ name: String, limit: Int = 32) -> String {
+    package static func echoName(_ name: String, limit: Int = 32) -> String {
         var digits = 0
         for scalar in name.unicodeScalars where scalar.value >= 0x30 && scalar.value <= 0x39 {
             digits += 1

@@ -4,7 +4,7 @@
 extension Array where Element == UInt8 {
     /// `withUnsafeBytes` that preserves a typed `CSEError`.
     @inlinable
-    public func withCSEBytes<R>(_ body: (UnsafeRawBufferPointer) throws(CSEError) -> R) throws(CSEError) -> R {
+    package func withCSEBytes<R>(_ body: (UnsafeRawBufferPointer) throws(CSEError) -> R) throws(CSEError) -> R {
         let result: Result<R, CSEError> = withUnsafeBytes { buffer in
             Result { () throws(CSEError) -> R in try body(buffer) }
         }
@@ -13,7 +13,7 @@ extension Array where Element == UInt8 {
 
     /// `withUnsafeMutableBytes` that preserves a typed `CSEError`.
     @inlinable
-    public mutating func withCSEMutableBytes<R>(
+    package mutating func withCSEMutableBytes<R>(
         _ body: (UnsafeMutableRawBufferPointer) throws(CSEError) -> R
     ) throws(CSEError) -> R {
         let result: Result<R, CSEError> = withUnsafeMutableBytes { buffer in

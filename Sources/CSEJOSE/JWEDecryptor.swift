@@ -55,7 +55,7 @@ public struct JWEDecryptor: Sendable {
     }
 
     /// Decrypts a compact JWE given as ASCII bytes (see ``decrypt(_:)-(String)``).
-    public func decrypt(_ compact: UnsafeRawBufferPointer) throws(CSEError) -> JWEDecrypted {
+    package func decrypt(_ compact: UnsafeRawBufferPointer) throws(CSEError) -> JWEDecrypted {
         let parts = try JWECompactParts(compact, limits: limits)
         let header = try JWEHeader(json: parts.header)
         if let expectedKeyId, !header.keyId.isByteEqual(to: expectedKeyId) {

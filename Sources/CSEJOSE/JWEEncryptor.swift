@@ -54,7 +54,7 @@ public struct JWEEncryptor: Sendable {
     /// Encrypts `plaintext` into a JWE compact serialization.
     /// - Throws: ``CSEError/Code/jweTooLarge``, or ``CSEError/Code/randomFailure`` when the CSPRNG
     ///   fails (there is no fallback).
-    public func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
+    package func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
         let enc = header.encryption.algorithm
         let keyCount = enc.keyByteCount, ivCount = enc.ivByteCount
         // One CSPRNG call per message: CEK ‖ IV ‖ OAEP seed, in a zeroing buffer.
@@ -67,7 +67,8 @@ public struct JWEEncryptor: Sendable {
         }
     }
 
-    /// Encrypts bytes (see ``encrypt(_:)-(UnsafeRawBufferPointer)``).
+    /// Encrypts `plaintext` into a JWE compact serialization (RFC 7516 §7.1) with a fresh CEK, IV
+    /// and OAEP seed from one CSPRNG call.
     public func encrypt(_ plaintext: [UInt8]) throws(CSEError) -> String {
         let result: Result<String, CSEError> = plaintext.withUnsafeBytes { buffer in
             do throws(CSEError) { return .success(try encrypt(buffer)) } catch { return .failure(error) }
@@ -85,7 +86,7 @@ public struct JWEEncryptor: Sendable {
     }
 
     /// The deterministic core, with the CEK, IV and OAEP seed supplied. Known-answer tests call it
-    /// directly; production calls always go through ``encrypt(_:)-(UnsafeRawBufferPointer)``.
+    /// directly; production calls always go through the randomised `encrypt(_:)`.
     package func encrypt(
         _ plaintext: UnsafeRawBufferPointer, cek: SecureBytes, iv: UnsafeRawBufferPointer,
         oaepSeed: UnsafeRawBufferPointer

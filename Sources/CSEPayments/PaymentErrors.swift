@@ -27,8 +27,8 @@ extension CSEError.Code {
     public static let paymentsInvalidRequest = Self("payments.invalidRequest")
     /// The client session id is empty or contains control characters.
     public static let paymentsInvalidClientSessionId = Self("payments.invalidClientSessionId")
-    /// Sealing with the bundled TEST-ONLY demo key was refused; pass `allowDemoKey: true` to use it
-    /// deliberately.
+    /// Sealing with a key whose private key is published (the TEST-ONLY demo key modulus, with any
+    /// exponent) was refused; pass `allowDemoKey: true` to use it deliberately.
     public static let paymentsDemoKeyRefused = Self("payments.demoKeyRefused")
 }
 

@@ -86,6 +86,20 @@ struct CLICryptoCommandTests {
         #expect(allowed.out.split(separator: ".").count == 5)
     }
 
+    // Regression (issue #13, F12): the demo modulus with e = 65539 was accepted without --demo.
+    @Test("encrypt refuses the demo modulus with another public exponent unless --demo is given")
+    func demoModulusOtherExponentRefused() throws {
+        let dir = try CommandRunner.temporaryDirectory()
+        let sameModulus = try RSAPublicKey(modulus: DemoKeys.testOnlyPublicKey.modulus, exponent: [0x01, 0x00, 0x03])
+        try sameModulus.pemRepresentation.write(toFile: dir + "/e65539.pem", atomically: true, encoding: .utf8)
+        let refused = try CommandRunner.run(["encrypt", "--key", dir + "/e65539.pem"], input: "{}")
+        #expect(refused.status == 1)
+        #expect(refused.err.hasPrefix("Error: payments.demoKeyRefused"))
+        #expect(refused.out.isEmpty)
+        let allowed = try CommandRunner.run(["encrypt", "--key", dir + "/e65539.pem", "--demo", "--kid", "demo"], input: "{}")
+        #expect(allowed.status == 0)
+    }
+
     @Test("a tampered JWE gives the one uniform decryption error")
     func tampered() throws {
         let encrypted = try CommandRunner.run(["encrypt", "--key", Self.publicKey], input: "{\"a\":1}").out

@@ -2,9 +2,10 @@ import CSECore
 import CSECrypto
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
-@Suite("Content encryption: concurrent use")
+@Suite("Content encryption: concurrent use", .tags(.concurrency))
 struct ContentEncryptionThreadTests {
     /// One shared key, IV and reference result per algorithm, computed up front on the test's thread.
     private struct Reference: Sendable {

@@ -72,7 +72,7 @@ struct DigestTests {
         #expect(out == (try DigestAlgorithm.sha256.hash(message)))
     }
 
-    @Test("hashing from 8 threads at once gives the same digests")
+    @Test("hashing from 8 threads at once gives the same digests", .tags(.concurrency))
     func concurrent() async throws {
         let expected = try DigestAlgorithm.sha1.hash(Array("abc".utf8))
         let results = await withTaskGroup(of: Bool.self) { group in

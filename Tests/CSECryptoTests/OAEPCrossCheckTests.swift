@@ -1,4 +1,4 @@
-@testable import CSECrypto
+@_spi(Testing) @testable import CSECrypto
 import CSECore
 import Testing
 import TestSupport

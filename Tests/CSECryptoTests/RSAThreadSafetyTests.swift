@@ -1,12 +1,13 @@
 import CSECore
 import CSECrypto
 import Foundation
+import TestSupport
 import Testing
 
 /// One key shared by 8 threads, each encrypting 1,000 times (alternating engines and hashes); every
 /// ciphertext must decrypt. Real threads, not tasks, so the per-thread OpenSSL and GMP scratch
 /// contexts are exercised on distinct threads.
-@Suite("RSA thread safety")
+@Suite("RSA thread safety", .tags(.concurrency))
 struct RSAThreadSafetyTests {
     final class Results: @unchecked Sendable {
         private let lock = NSLock()

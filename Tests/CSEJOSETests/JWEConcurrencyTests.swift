@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("JWE: one encryptor and one key shared by many threads")
+@Suite("JWE: one encryptor and one key shared by many threads", .tags(.concurrency))
 struct JWEConcurrencyTests {
     @Test("8 threads × 1,000 encryptions with one encryptor all decrypt to their own plaintext")
     func eightThreads() throws {

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("built-in products")
+@Suite("built-in products", .tags(.concurrency))
 struct BuiltinProductsTests {
     @Test("the embedded JSON equals the Vectors/products file byte for byte", arguments: [
         ("products/card.json", BuiltinProducts.card.id),

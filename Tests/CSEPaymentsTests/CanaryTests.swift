@@ -1,9 +1,10 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
-import CSEPayments
+@_spi(Testing) import CSEPayments
 import CSEValidation
 import Foundation
+import TestSupport
 import Testing
 
 /// Canary values pushed through every failure path of the module: no error reason, context,

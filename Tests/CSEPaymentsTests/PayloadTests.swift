@@ -51,9 +51,9 @@ struct PayloadTests {
     func golden(name: String) throws {
         let bytes = name == "card-request.json"
             ? CustomerInputPayload.bytes(for: try GoldenRequests.card(), clientSessionId: GoldenRequests.cardSession,
-                                         nonce: CustomerInputPayload.hex(GoldenRequests.nonceA))
+                                         nonce: Base16.encode(GoldenRequests.nonceA))
             : CustomerInputPayload.bytes(for: try GoldenRequests.accountOnFile(), clientSessionId: GoldenRequests.accountSession,
-                                         nonce: CustomerInputPayload.hex(GoldenRequests.nonceB))
+                                         nonce: Base16.encode(GoldenRequests.nonceB))
         #expect(bytes == (try GoldenRequests.golden(name)), "case \(name)")
     }
 
@@ -91,14 +91,14 @@ struct PayloadTests {
 
     @Test("nonces are 32 lowercase hex characters")
     func nonceHex() {
-        #expect(CustomerInputPayload.hex(GoldenRequests.nonceA) == "000102030405060708090a0b0c0d0e0f")
-        #expect(CustomerInputPayload.hex(GoldenRequests.nonceB) == "ffeeddccbbaa99887766554433221100")
+        #expect(Base16.encode(GoldenRequests.nonceA) == "000102030405060708090a0b0c0d0e0f")
+        #expect(Base16.encode(GoldenRequests.nonceB) == "ffeeddccbbaa99887766554433221100")
     }
 
     @Test("wipe zeroes the payload buffer")
     func wipe() {
         var bytes = Array("4242424242424242".utf8)
-        CustomerInputPayload.wipe(&bytes)
+        secureZero(&bytes)
         #expect(bytes == [UInt8](repeating: 0, count: 16))
     }
 }

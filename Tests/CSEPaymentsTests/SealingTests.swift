@@ -1,7 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
-import CSEPayments
+@_spi(Testing) import CSEPayments
 import CSEValidation
 import Foundation
 import TestSupport
@@ -66,8 +66,22 @@ struct SealingTests {
                                                    options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         let plaintext = try JWEDecryptor(privateKey: other).decrypt(sealed.encryptedCustomerInput).plaintext.unsafeCopyToArray()
         #expect(try JSONValue.parse(plaintext)["paymentProductId"] == .number("1"))
-        #expect(DemoKeys.isTestOnlyDemoKey(DemoKeys.testOnlyPublicKey) && !DemoKeys.isTestOnlyDemoKey(other.publicKey))
+        #expect(try RefusedKeys.isRefused(DemoKeys.testOnlyPublicKey) && !RefusedKeys.isRefused(other.publicKey))
         #expect(try DemoKeys.testOnlyPrivateKey().publicKey == DemoKeys.testOnlyPublicKey)
+    }
+
+    // Regression (issue #13, F12): the refusal compared the whole key, so the demo modulus with
+    // e = 65539 was sealed to without allowDemoKey, and the published factors decrypt it.
+    @Test("the demo modulus is refused with any public exponent, not only with the demo key's e = 65537")
+    func demoModulusRefusedWithOtherExponent() throws {
+        let sameModulus = try RSAPublicKey(modulus: DemoKeys.testOnlyPublicKey.modulus, exponent: [0x01, 0x00, 0x03])
+        #expect(sameModulus != DemoKeys.testOnlyPublicKey)
+        #expect(try RefusedKeys.isRefused(sameModulus))
+        let error = caught { () throws(CSEError) in
+            try PaymentRequestSealer(publicKey: sameModulus, keyId: "k")
+        }
+        #expect(error?.code == .paymentsDemoKeyRefused)
+        #expect(throws: Never.self) { try PaymentRequestSealer(publicKey: sameModulus, keyId: "k", options: SealingOptions(allowDemoKey: true)) }
     }
 
     @Test("an invalid request is refused, naming fields and codes; allowInvalidRequest seals it anyway")
@@ -172,7 +186,7 @@ struct SealingInteropTests {
         #expect(headers == [#"{"alg": "RSA-OAEP", "enc": "A256CBC-HS512", "kid": "csekit-demo-key-TEST-ONLY"}"#])
     }
 
-    @Test("10,000 seals from 4 threads: 10,000 distinct nonces, all decrypt (in-process; a sample through jwcrypto)")
+    @Test("10,000 seals from 4 threads: 10,000 distinct nonces, all decrypt (in-process; a sample through jwcrypto)", .tags(.concurrency))
     func concurrentBatch() async throws {
         let sealer = try demoSealer()
         let request = try GoldenRequests.card()
@@ -222,7 +236,7 @@ struct DemoKeyModulusTests {
         let demo = DemoKeys.testOnlyPublicKey
         let sameModulus = try RSAPublicKey(modulus: demo.modulus, exponent: [0x01, 0x00, 0x03])
         #expect(sameModulus != demo)
-        #expect(DemoKeys.isTestOnlyDemoKey(sameModulus))
+        #expect(try RefusedKeys.isRefused(sameModulus))
         let error = #expect(throws: CSEError.self) {
             try PaymentRequestSealer.seal(try GoldenRequests.card(), publicKey: sameModulus, keyId: "k",
                                           clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))

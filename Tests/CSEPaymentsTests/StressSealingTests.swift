@@ -5,13 +5,14 @@ import CSEPayments
 import CSEValidation
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Many threads, one sealer (one key), one product plan and one IIN table: every sealed payload
 /// must decrypt to exactly the request its thread built (no cross-talk between threads), and every
 /// nonce must be present and distinct (none lost or repeated). Run it under the thread sanitizer
 /// with `swift test --sanitize=thread --filter StressSealingTests` (.ci/run does).
-@Suite("Stress: 8 threads seal 20,000 requests with one key, one plan and one IIN table")
+@Suite("Stress: 8 threads seal 20,000 requests with one key, one plan and one IIN table", .tags(.concurrency))
 struct StressSealingTests {
     static let threads = 8
     static let sealsPerThread = 2_500

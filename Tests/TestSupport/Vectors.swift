@@ -1,3 +1,4 @@
+import CSECore
 import Foundation
 
 /// Locates test data for the test targets without bundle machinery.
@@ -33,32 +34,14 @@ public enum TestPaths {
     }
 }
 
-/// Hex helpers for vectors.
+/// Hex for test vectors: CSECore's `Base16`, trapping on malformed test data.
 public enum Hex {
     /// Decodes lower- or upper-case hex; traps on malformed test data.
     public static func decode(_ hex: String) -> [UInt8] {
-        let chars = Array(hex.utf8)
-        precondition(chars.count % 2 == 0, "odd-length hex in test vector")
-        var out = [UInt8]()
-        out.reserveCapacity(chars.count / 2)
-        func nibble(_ c: UInt8) -> UInt8 {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: preconditionFailure("bad hex digit in test vector")
-            }
-        }
-        var i = 0
-        while i < chars.count { out.append(nibble(chars[i]) << 4 | nibble(chars[i + 1])); i += 2 }
-        return out
+        guard let bytes = Base16.decode(hex) else { preconditionFailure("malformed hex in test vector") }
+        return bytes
     }
 
     /// Encodes bytes as lower-case hex.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String { Base16.encode(bytes) }
 }

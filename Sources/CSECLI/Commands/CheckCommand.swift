@@ -95,7 +95,7 @@ struct CheckCommand: CLICommand {
         guard bytes.count == 5 || bytes.count == 7, bytes[2] == UInt8(ascii: "/") else { return value }
         var digits = bytes
         digits.remove(at: 2)
-        guard digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return value }
+        guard digits.allSatisfy({ $0.isASCIIDigit }) else { return value }
         return String(decoding: digits, as: UTF8.self)
     }
 }

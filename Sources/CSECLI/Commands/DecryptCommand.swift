@@ -45,10 +45,9 @@ struct DecryptCommand: CLICommand {
                     guard let text = plaintext.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
                         throw CSEError(.cliNotText, "the plaintext is not UTF-8 text")
                     }
-                    var out: [UInt8] = Array(#"{"plaintext":"#.utf8)
-                    JSONWriter.appendString(text, to: &out)
-                    out.append(UInt8(ascii: "}"))
-                    return .output(out)
+                    var out = JSONObjectWriter()
+                    out.string("plaintext", text)
+                    return .output(out.finish())
                 } catch {
                     return .failure(error)
                 }

@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEDemoKeys
 import CSEJOSE
 import CSEPayments
 import CSEValidation

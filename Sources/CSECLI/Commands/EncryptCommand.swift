@@ -49,7 +49,7 @@ struct EncryptCommand: CLICommand {
     /// Encrypts standard input.
     func run() throws(CSEError) -> Int32 {
         let material = try KeySource.load(keyPath)
-        if !allowDemoKey && DemoKeys.isTestOnlyDemoKey(material.publicKey) {
+        if !allowDemoKey, try RefusedKeys.isRefused(material.publicKey) {
             throw CSEError(.paymentsDemoKeyRefused, "refusing the bundled TEST-ONLY demo key; pass --demo to use it deliberately")
         }
         let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
@@ -57,10 +57,9 @@ struct EncryptCommand: CLICommand {
             let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {
                     try JSONValue.validate(line)
-                    var out: [UInt8] = Array(#"{"jwe":""#.utf8)
-                    out.append(contentsOf: try encryptor.encrypt(line).utf8)
-                    out.append(contentsOf: #""}"#.utf8)
-                    return .output(out)
+                    var out = JSONObjectWriter()
+                    out.string("jwe", try encryptor.encrypt(line))
+                    return .output(out.finish())
                 } catch {
                     return .failure(error)
                 }

@@ -40,6 +40,13 @@ enum GatewayValidation {
     /// - Throws: `json.*` errors for unreadable input, `gateway.*` errors otherwise.
     static func report(gateway: String, operation: String, input: [UInt8],
                               partnerSharedKey: Bool = false) throws(CSEError) -> ([UInt8], Bool) {
+        let validation = try result(gateway: gateway, operation: operation, input: input, partnerSharedKey: partnerSharedKey)
+        return (try render(validation, gateway: gateway), validation.isValid)
+    }
+
+    /// Parses `input` and validates it against the gateway's rules for `operation`.
+    static func result(gateway: String, operation: String, input: [UInt8],
+                       partnerSharedKey: Bool = false) throws(CSEError) -> GatewayValidationResult {
         let json = try JSONValue.parse(input)
         let result: GatewayValidationResult
         switch gateway {
@@ -48,6 +55,12 @@ enum GatewayValidation {
         case "paysafe": result = try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
         default: result = try GatewayTables.spec(gateway: gateway, operation: operation).validate(json: json)
         }
+        return result
+    }
+
+    /// `{["line":N,]"valid":…,"errors":[…]}` for a result; Paysafe errors carry Paysafe's own error
+    /// object with a fresh correlation id.
+    static func render(_ result: GatewayValidationResult, gateway: String, line: Int? = nil) throws(CSEError) -> [UInt8] {
         let correlationId = gateway.isByteEqual(to: "paysafe") && !result.isValid ? try PaysafeError.newCorrelationId() : ""
         var errors: [JSONValue] = []
         for error in result.errors {
@@ -64,7 +77,10 @@ enum GatewayValidation {
             }
             errors.append(.object(object))
         }
-        let report = JSONValue.object(JSONObject([("valid", .bool(result.isValid)), ("errors", .array(errors))]))
-        return (report.serializedBytes, result.isValid)
+        var report = JSONObjectWriter()
+        if let line { report.int("line", line) }
+        report.bool("valid", result.isValid)
+        report.value("errors", .array(errors))
+        return report.finish()
     }
 }

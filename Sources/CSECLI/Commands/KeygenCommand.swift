@@ -49,13 +49,12 @@ struct KeygenCommand: CLICommand {
         let key = try RSAPrivateKey.generate(bits: bits)
         let id: String
         if let keyId { id = keyId } else { id = try Self.randomUUID() }
-        var response: [UInt8] = Array(#"{"keyId":"#.utf8)
-        JSONWriter.appendString(id, to: &response)
-        response.append(contentsOf: #","publicKey":"#.utf8)
-        JSONWriter.appendString(Base64.encode(key.publicKey.derRepresentation), to: &response)
-        response.append(contentsOf: "}\n".utf8)
+        var object = JSONObjectWriter()
+        object.string("keyId", id)
+        object.string("publicKey", Base64.encode(key.publicKey.derRepresentation))
+        let response = object.finish() + [UInt8(ascii: "\n")]
         var privatePEM = Array(try key.pemRepresentation.utf8)
-        defer { for i in privatePEM.indices { privatePEM[i] = 0 } }
+        defer { secureZero(&privatePEM) }
         let contents = [privatePEM, Array(key.publicKey.pemRepresentation.utf8), response]
         for (index, path) in paths.enumerated() {
             try Files.writeAtomically(contents[index], to: path, mode: Self.files[index].mode, replacing: force)
@@ -67,11 +66,6 @@ struct KeygenCommand: CLICommand {
 
     /// A version-4 UUID from the CSPRNG (RFC 9562 §5.4), lower case.
     static func randomUUID() throws(CSEError) -> String {
-        var b = try SecureRandom.bytes(16)
-        b[6] = b[6] & 0x0F | 0x40
-        b[8] = b[8] & 0x3F | 0x80
-        let hex = b.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        try SecureRandom.uuidV4()
     }
 }

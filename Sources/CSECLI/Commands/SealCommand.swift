@@ -1,6 +1,7 @@
 import CSEClientAPI
 import CSECore
 import CSECrypto
+import CSEDemoKeys
 import CSEPayments
 import CSEValidation
 
@@ -99,7 +100,7 @@ struct SealCommand: CLICommand {
         if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionId: platformSessionId) }
 
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
-        defer { for i in input.indices { input[i] = 0 } }
+        defer { secureZero(&input) }
         let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionId: platformSessionId == nil)
         guard let session = platformSessionId ?? parsed.clientSessionId ?? sessionId else {
             throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")

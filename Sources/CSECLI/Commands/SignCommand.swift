@@ -7,7 +7,7 @@ import CSEGateways
 enum PhraseFile {
     static func read(_ path: String) throws(CSEError) -> String {
         var bytes = try Files.read(path, limit: 4096)
-        defer { for i in bytes.indices { bytes[i] = 0 } }
+        defer { secureZero(&bytes) }
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }

@@ -1,4 +1,5 @@
 import CSECore
+import CSEGateways
 import CSEPayments
 import CSEValidation
 
@@ -68,8 +69,11 @@ struct ValidateCommand: CLICommand {
         if lines {
             let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
-                    let (report, valid) = try GatewayValidation.report(gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
-                    return valid ? .output(report) : .rejected(Array(#"{"line":\#(number),"#.utf8) + report.dropFirst())
+                    let result = try GatewayValidation.result(gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
+                    // A rejected line's report is led by its line number; a valid line's is not.
+                    return result.isValid
+                        ? .output(try GatewayValidation.render(result, gateway: gateway))
+                        : .rejected(try GatewayValidation.render(result, gateway: gateway, line: number))
                 } catch {
                     return .failure(error)
                 }
@@ -97,7 +101,7 @@ struct ValidateCommand: CLICommand {
             return failures == 0 ? ExitCode.success : ExitCode.failure
         }
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
-        defer { for i in input.indices { input[i] = 0 } }
+        defer { secureZero(&input) }
         let errors = try FieldValuesInput(json: input, product: product, acceptsSessionId: true).request.validate(in: context)
         StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
         return errors.isEmpty ? ExitCode.success : ExitCode.failure

@@ -128,14 +128,13 @@ struct BatchRunner: Sendable {
     /// `{"line":N,"error":{"code":"…","message":"…"}}` — the message never contains input data
     /// (and passes through ``SafeEcho/text(_:limit:)`` like every error `cse` prints).
     static func errorLine(number: Int, error: CSEError) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"line":"#.utf8)
-        out.append(contentsOf: String(number).utf8)
-        out.append(contentsOf: #","error":{"code":"#.utf8)
-        JSONWriter.appendString(error.code.rawValue, to: &out)
-        out.append(contentsOf: #","message":"#.utf8)
-        JSONWriter.appendString(SafeEcho.text(error.description, limit: SafeEcho.errorLineLimit), to: &out)
-        out.append(contentsOf: "}}".utf8)
-        return out
+        var detail = JSONObjectWriter()
+        detail.string("code", error.code.rawValue)
+        detail.string("message", SafeEcho.text(error.description, limit: SafeEcho.errorLineLimit))
+        var out = JSONObjectWriter()
+        out.int("line", number)
+        out.serialized("error", detail.finish())
+        return out.finish()
     }
 }
 

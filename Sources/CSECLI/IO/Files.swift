@@ -117,7 +117,7 @@ enum Files {
             if data.last == 0x0D { data.removeLast() }
         }
         guard data.count <= limit else {
-            for i in data.indices { data[i] = 0 }
+            secureZero(&data)
             throw inputTooLarge(limit)
         }
         return data

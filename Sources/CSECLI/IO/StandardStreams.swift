@@ -162,10 +162,11 @@ private final class FirstFailure: @unchecked Sendable {
 }
 
 /// Reads standard input line by line in fixed-size chunks, so memory stays bounded however large
-/// the input is. Lines longer than the limit are reported, not buffered without end.
-struct LineReader {
+/// the input is. Lines longer than the limit are reported, not buffered without end. `package`
+/// (not internal) for the `cli-lines` fuzz driver, which checks it against a model.
+package struct LineReader {
     /// One input line.
-    enum Line: Sendable {
+    package enum Line: Sendable {
         /// A complete line (without its `\n` or `\r\n`).
         case text([UInt8])
         /// A line longer than the limit; its bytes were discarded.
@@ -181,7 +182,7 @@ struct LineReader {
     private var discarding = false
 
     /// Creates a reader for `fd` (standard input by default).
-    init(fd: Int32 = 0, maxLineBytes: Int) {
+    package init(fd: Int32 = 0, maxLineBytes: Int) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
     }
@@ -189,7 +190,7 @@ struct LineReader {
     /// The next line, or `nil` at end of input. A final line without `\n` is still returned.
     /// - Throws: ``CSEError/Code/cliRead`` when reading fails; a partial line read before the
     ///   failure is not returned.
-    mutating func next() throws(CSEError) -> Line? {
+    package mutating func next() throws(CSEError) -> Line? {
         while true {
             if let nl = buffer[start...].firstIndex(of: 0x0A) {
                 var end = nl

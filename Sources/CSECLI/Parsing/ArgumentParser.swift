@@ -35,7 +35,7 @@ struct ParsedArguments: Sendable, Equatable {
     /// The integer value of `--name`, or a usage error when it is not a decimal integer.
     func integer(_ name: String) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard let value = Int(text), text.utf8.allSatisfy({ $0.isASCIIDigit }) else {
             throw UsageError("The value for '--\(name)' must be a non-negative integer.")
         }
         return value

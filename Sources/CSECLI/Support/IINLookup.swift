@@ -29,7 +29,7 @@ struct IINLookup: Sendable {
     func details(for value: String) throws(CSEError) -> IINDetails {
         var digits = 0
         for byte in value.utf8 where byte != 0x20 {
-            guard byte >= 0x30 && byte <= 0x39 else {
+            guard byte.isASCIIDigit else {
                 throw CSEError(.cliNotDigits, "the input is not a card number: only digits and spaces are accepted")
             }
             digits += 1

@@ -1,4 +1,5 @@
 import CSEValidation
+import CSECore
 
 /// The `--now YYYY-MM` option: the month expiry checks treat as the current one.
 enum MonthOption {
@@ -9,7 +10,7 @@ enum MonthOption {
         guard let text else { return nil }
         let bytes = Array(text.utf8)
         guard bytes.count == 7, bytes[4] == UInt8(ascii: "-"),
-              bytes.enumerated().allSatisfy({ $0.offset == 4 || ($0.element >= 0x30 && $0.element <= 0x39) }),
+              bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.element.isASCIIDigit }),
               let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
               let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
               let value = CalendarMonth(year: year, month: month)

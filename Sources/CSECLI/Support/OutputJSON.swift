@@ -2,7 +2,7 @@ import CSECore
 import CSEPayments
 import CSEValidation
 
-/// The JSON shapes `cse` prints, written with ``JSONWriter`` so member order is fixed.
+/// The JSON shapes `cse` prints, written with `JSONWriter` so member order is fixed.
 enum OutputJSON {
     /// `{"valid":…,"errors":[{"field":…,"code":…,<params in key order>},…]}`, optionally led by
     /// `"line":N`.
@@ -45,12 +45,10 @@ enum OutputJSON {
 
     /// `{"encryptedCustomerInput":"…","encodedClientMetaInfo":"…"}`.
     static func sealed(_ sealed: SealedPaymentRequest) -> [UInt8] {
-        var out: [UInt8] = Array(#"{"encryptedCustomerInput":"#.utf8)
-        JSONWriter.appendString(sealed.encryptedCustomerInput, to: &out)
-        out.append(contentsOf: #","encodedClientMetaInfo":"#.utf8)
-        JSONWriter.appendString(sealed.encodedClientMetaInfo, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        var out = JSONObjectWriter()
+        out.string("encryptedCustomerInput", sealed.encryptedCustomerInput)
+        out.string("encodedClientMetaInfo", sealed.encodedClientMetaInfo)
+        return out.finish()
     }
 
     /// `{"status":…,"productId":…,"isAllowedInContext":…,"countryCode":…,"cardType":…,

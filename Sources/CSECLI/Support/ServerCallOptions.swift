@@ -60,7 +60,7 @@ struct ServerCallOptions: Sendable {
             return try CredentialsDocument(bytes: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }
         var bytes = try Files.read(credentialsSpec, limit: CredentialsDocument.maximumByteCount)
-        defer { SecureBytes.wipe(&bytes) }
+        defer { secureZero(&bytes) }
         return try CredentialsDocument(bytes: bytes)
     }
 
@@ -84,7 +84,7 @@ struct ServerCallOptions: Sendable {
 enum ServerSecretFile {
     static func read(_ path: String) throws(CSEError) -> SecureBytes {
         var bytes = try Files.read(path, limit: 4096)
-        defer { SecureBytes.wipe(&bytes) }
+        defer { secureZero(&bytes) }
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }

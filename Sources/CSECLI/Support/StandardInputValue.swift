@@ -15,7 +15,7 @@ enum StandardInputValue {
     ///   ``limit``, `cli.notText` when it is not UTF-8, `cli.read` when reading fails.
     static func read() throws(CSEError) -> String {
         var bytes = try Files.readStandardInput(limit: limit)
-        defer { for i in bytes.indices { bytes[i] = 0 } }
+        defer { secureZero(&bytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")
         }

@@ -174,8 +174,5 @@ struct DERReader {
         CSEError(.derTruncated, "DER input ends inside \(what)", context: context)
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return "0x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
-    }
+    private static func hex(_ byte: UInt8) -> String { "0x" + Base16.encode(CollectionOfOne(byte)) }
 }

@@ -122,11 +122,11 @@ struct PEMDocument {
     }
 
     private static func isLabelCharacter(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x20
+        (0x41...0x5A).contains(byte) || byte.isASCIIDigit || byte == 0x20
     }
 
     private static func isBase64Character(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte.isASCIIDigit
             || byte == 0x2B || byte == 0x2F || byte == 0x3D
     }
 

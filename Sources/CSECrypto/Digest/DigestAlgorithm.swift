@@ -68,7 +68,7 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter bytes: The message.
     /// - Returns: The ``byteCount``-byte digest.
     /// - Throws: ``CSEError/Code/digestFailure`` if OpenSSL fails (allocation or provider failure).
-    public func hash(_ bytes: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
+    package func hash(_ bytes: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         try out.withCSEMutableBytes { (buffer) throws(CSEError) in
             try hash(bytes, UnsafeRawBufferPointer(start: nil, count: 0), into: buffer.baseAddress!)

@@ -174,7 +174,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
 
     /// Whether ``RSAEngine/ifma`` runs the AVX-512 IFMA kernel for this key rather than falling
     /// back to ``RSAEngine/openSSL`` (it needs the CPU feature, e = 65537 and 415–4,158 bits).
-    public var hasIFMAKernel: Bool { backing.ifma != nil }
+    package var hasIFMAKernel: Bool { backing.ifma != nil }
 
     /// The precomputed public operation of `engine`.
     func publicOperation(_ engine: RSAEngine) -> any RSAPublicOperation {

@@ -26,7 +26,7 @@ public struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
     /// GMP `mpz_powm`.
     public static let gmp = RSAEngine(backing: .gmp)
     /// The AVX-512 IFMA kernel where ``isIFMAAvailable`` and the key qualify
-    /// (``RSAPublicKey/hasIFMAKernel``), otherwise exactly ``openSSL``.
+    /// (`RSAPublicKey/hasIFMAKernel`), otherwise exactly ``openSSL``.
     public static let ifma = RSAEngine(backing: .ifma)
     /// Whether this CPU (and OS) supports AVX-512F and AVX-512 IFMA.
     public static var isIFMAAvailable: Bool { IFMAPublicOperation.isAvailable }

@@ -22,7 +22,7 @@ extension RSAPrivateKey {
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
     /// - Throws: ``CSEError/Code/rsaDecryptionFailed``.
-    public func decryptOAEP(_ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
+    package func decryptOAEP(_ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
                             label: [UInt8] = []) throws(CSEError) -> SecureBytes {
         guard ciphertext.count == publicKey.byteCount, let md = hash.openSSLDigest else { throw Self.decryptionFailed() }
         if label.isEmpty {
@@ -107,8 +107,13 @@ extension RSAPrivateKey {
         return plaintext.slice(0..<length)
     }
 
-    /// Decrypts an RSAES-OAEP ciphertext (see
-    /// ``decryptOAEP(_:hash:label:)-(UnsafeRawBufferPointer,_,_)``).
+    /// Decrypts an RSAES-OAEP ciphertext (RFC 8017 §7.1.2) with OpenSSL. Every failure, whatever its
+    /// cause, throws the same ``CSEError/Code/rsaDecryptionFailed`` error with the same message.
+    /// - Parameters:
+    ///   - ciphertext: C, exactly k bytes.
+    ///   - hash: The OAEP and MGF1 hash (`.sha1` for JOSE `RSA-OAEP`, `.sha256` for `RSA-OAEP-256`).
+    ///   - label: L, empty by default.
+    /// - Returns: M in a zeroing buffer.
     public func decryptOAEP(_ ciphertext: [UInt8], hash: DigestAlgorithm, label: [UInt8] = []) throws(CSEError) -> SecureBytes {
         try ciphertext.withCSEBytes { (bytes) throws(CSEError) in try decryptOAEP(bytes, hash: hash, label: label) }
     }

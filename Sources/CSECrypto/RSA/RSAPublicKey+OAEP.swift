@@ -14,12 +14,22 @@ extension RSAPublicKey {
     ///   - engine: Which implementation computes m^e mod n.
     /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
     /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
-    public func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8] = [],
+    package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8] = [],
                             engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
         try encryptOAEP(message, hash: hash, label: label, engine: engine, fixedSeed: nil)
     }
 
-    /// Encrypts `message` with RSAES-OAEP (see ``encryptOAEP(_:hash:label:engine:)-(UnsafeRawBufferPointer,_,_,_)``).
+    /// Encrypts `message` with RSAES-OAEP (RFC 8017 §7.1.1): EME-OAEP encoding with `hash` and MGF1
+    /// over the same hash, a fresh seed from ``SecureRandom``, then RSAEP with `engine`. JOSE
+    /// `RSA-OAEP` is `hash: .sha1`; `RSA-OAEP-256` is `hash: .sha256` (RFC 7518 §4.3). The encoded
+    /// message, seed and masks are zeroed before returning.
+    /// - Parameters:
+    ///   - message: M, at most k − 2·hLen − 2 bytes (``maximumOAEPMessageLength(hash:)``).
+    ///   - hash: The OAEP and MGF1 hash.
+    ///   - label: L, empty by default (JOSE uses the empty label).
+    ///   - engine: Which implementation computes m^e mod n.
+    /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
+    /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
     public func encryptOAEP(_ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
                             engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
         try message.withCSEBytes { (bytes) throws(CSEError) in
@@ -28,7 +38,7 @@ extension RSAPublicKey {
     }
 
     /// Encrypts a secret such as a JWE content-encryption key with RSAES-OAEP (see
-    /// ``encryptOAEP(_:hash:label:engine:)-(UnsafeRawBufferPointer,_,_,_)``).
+    /// the array form of `encryptOAEP(_:hash:label:engine:)`).
     public func encryptOAEP(_ message: SecureBytes, hash: DigestAlgorithm, label: [UInt8] = [],
                             engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
         try message.withUnsafeBytes { (bytes) throws(CSEError) in
@@ -43,7 +53,7 @@ extension RSAPublicKey {
     /// - Parameters:
     ///   - insecureFixedSeed: The seed, exactly `hash.byteCount` bytes.
     /// - Throws: `rsa.badSeedLength`, and the errors of the randomised variant.
-    public func encryptOAEP(_ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
+    @_spi(Testing) public func encryptOAEP(_ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
                             engine: RSAEngine = .default, insecureFixedSeed seed: [UInt8]) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {
             throw CSEError(.rsaBadSeedLength, "an OAEP seed must have the hash length",
@@ -60,7 +70,7 @@ extension RSAPublicKey {
     /// randomness (the JWE encryptor draws CEK, IV and seed in one `RAND_bytes` call).
     ///
     /// - Warning: The seed must be fresh CSPRNG output for every message; see
-    ///   ``encryptOAEP(_:hash:label:engine:insecureFixedSeed:)``.
+    ///   `encryptOAEP(_:hash:label:engine:insecureFixedSeed:)`.
     package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, freshSeed seed: UnsafeRawBufferPointer,
                              engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {

@@ -5,13 +5,14 @@ public enum ConstantTime {
     /// Compares two byte buffers with `CRYPTO_memcmp`. Buffers of different length are unequal,
     /// and that length check is the only data-dependent branch (lengths are public in JOSE).
     /// - Returns: `true` when both buffers hold the same bytes.
-    public static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    package static func equals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard a.count > 0 else { return true }
         return CCSEShims_CRYPTO_memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 
-    /// Compares two byte arrays in constant time (see ``equals(_:_:)-(UnsafeRawBufferPointer,_)``).
+    /// Compares two byte arrays in constant time with `CRYPTO_memcmp`. Arrays of different length
+    /// are unequal, and that length check is the only data-dependent branch.
     public static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in equals(pa, pb) } }
     }

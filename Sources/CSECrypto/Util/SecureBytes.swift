@@ -81,18 +81,6 @@ public struct SecureBytes: Sendable {
     }
 }
 
-extension SecureBytes {
-    /// Zeroes an ordinary byte array in place with `OPENSSL_cleanse`, which the optimiser cannot
-    /// drop: for transient copies of secrets that had to live in an `Array` (a file's bytes, a
-    /// string to sign, a request body with card data).
-    package static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            CCSEShims_OPENSSL_cleanse(base, buffer.count)
-        }
-    }
-}
-
 extension SecureBytes: Equatable {
     /// Constant-time equality: the comparison time depends only on the lengths.
     public static func == (lhs: SecureBytes, rhs: SecureBytes) -> Bool {

@@ -15,7 +15,7 @@ extension CSEError.Code {
 public enum SecureRandom {
     /// Fills `buffer` from the CSPRNG.
     /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
         guard buffer.count > 0 else { return }
         if buffer.count <= RandomPool.largestPooledDraw {
             do throws(CSEError) {
@@ -41,6 +41,16 @@ public enum SecureRandom {
         }
         if let failure { throw failure }
         return out
+    }
+
+    /// A version-4 UUID (RFC 9562 §5.4) from the CSPRNG, in lower case: `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`.
+    /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
+    package static func uuidV4() throws(CSEError) -> String {
+        var b = try bytes(16)
+        b[6] = b[6] & 0x0F | 0x40
+        b[8] = b[8] & 0x3F | 0x80
+        let c = Array(Base16.encode(b))
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
     }
 
     /// `count` random bytes in a zeroing buffer (for keys and CEKs).

@@ -35,7 +35,7 @@ public struct APSResponseCode: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/apsResponseCodeMalformed``.
     public init(_ text: String) throws(CSEError) {
         let utf8 = Array(text.utf8)
-        guard utf8.count == 5, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard utf8.count == 5, utf8.allSatisfy({ $0.isASCIIDigit }) else {
             throw CSEError(.apsResponseCodeMalformed, "an APS response_code is five digits (2 status + 3 message)")
         }
         status = String(decoding: utf8[0..<2], as: UTF8.self)

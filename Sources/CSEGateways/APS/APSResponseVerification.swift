@@ -36,14 +36,14 @@ public struct APSResponseVerification: Hashable, Sendable, CustomStringConvertib
 extension APSSignature {
     /// Request parameters that APS does not echo: the request's own `signature` (the response
     /// has its own) and the card security code, which is never returned.
-    public static let notEchoed: Set<String> = ["signature", "card_security_code"]
+    package static let notEchoed: Set<String> = ["signature", "card_security_code"]
 
     /// Verifies a response: its `signature` (with the SHA response phrase) and that every request
     /// parameter comes back unchanged, as the APS guides promise ("every parameter the merchant
     /// sends in the request is received in the response, even the optional ones").
     ///
     /// `card_number` may come back masked in the documents' form (first 6 and last 4 digits, the
-    /// rest `*`, as ``SecretMasking/maskPAN(_:)`` writes it); ``notEchoed`` parameters are not
+    /// rest `*`, as ``SecretMasking/maskPAN(_:)`` writes it); `notEchoed` parameters are not
     /// compared.
     /// - Parameters:
     ///   - request: The parameters that were sent.
@@ -51,7 +51,7 @@ extension APSSignature {
     ///   - responsePhrase: The SHA response phrase.
     ///   - algorithm: The account's SHA type.
     /// - Returns: The verdict; an unsigned response has `signatureValid == false`.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)``.
+    /// - Throws: Any error of `signingBytes(_:phrase:)`.
     public static func verifyResponse(request: JSONObject, response: JSONObject, responsePhrase: String,
                                       algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> APSResponseVerification {
         var signatureValid = false

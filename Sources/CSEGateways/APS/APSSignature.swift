@@ -26,13 +26,14 @@ public enum APSSignature {
     /// - Returns: The bytes to hash.
     /// - Throws: ``CSEError/Code/apsSignatureEmptyPhrase`` or
     ///   ``CSEError/Code/apsSignatureUnsupportedValue`` (the context names the parameter).
-    public static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
+    package static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
         var phraseBytes = Array(phrase.utf8)
-        defer { wipe(&phraseBytes) }
+        defer { secureZero(&phraseBytes) }
         return try phraseBytes.withCSEBytes { (bytes) throws(CSEError) in try signingBytes(parameters, phraseBytes: bytes) }
     }
 
-    /// ``signingBytes(_:phrase:)`` with the phrase as raw UTF-8 bytes (from a wiping buffer).
+    /// ``signingBytes(_:phrase:)`` with the phrase as raw UTF-8 bytes (from a wiping buffer): the
+    /// one implementation behind the `String` and ``SecureBytes`` entry points.
     static func signingBytes(_ parameters: JSONObject, phraseBytes phrase: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
         guard phrase.count > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
         let names = parameters.keys.filter { $0 != "signature" }
@@ -47,7 +48,7 @@ public enum APSSignature {
                 try appendValue(parameters[name]!, name: name, nested: false, to: &out)
             }
         } catch {
-            wipe(&out)
+            secureZero(&out)
             throw error
         }
         out.append(contentsOf: phrase)
@@ -60,8 +61,8 @@ public enum APSSignature {
     public static func sign(_ parameters: JSONObject, phrase: SecureBytes,
                             algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
         var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
-        defer { wipe(&bytes) }
-        return hex(try algorithm.digest.hash(bytes))
+        defer { secureZero(&bytes) }
+        return Base16.encode(try algorithm.digest.hash(bytes))
     }
 
     /// Checks a signature in constant time with the phrase held in a wiping buffer (see
@@ -69,7 +70,7 @@ public enum APSSignature {
     public static func isValid(_ signature: String, for parameters: JSONObject, phrase: SecureBytes,
                                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
         var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
-        defer { wipe(&bytes) }
+        defer { secureZero(&bytes) }
         return matches(signature, expected: try algorithm.digest.hash(bytes))
     }
 
@@ -79,12 +80,12 @@ public enum APSSignature {
     ///   - phrase: The SHA request phrase (or response phrase, to check a response).
     ///   - algorithm: The account's SHA type; SHA-256 by default.
     /// - Returns: The digest in lowercase hex.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
+    /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
     public static func sign(_ parameters: JSONObject, phrase: String,
                             algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
         var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { wipe(&bytes) }
-        return hex(try algorithm.digest.hash(bytes))
+        defer { secureZero(&bytes) }
+        return Base16.encode(try algorithm.digest.hash(bytes))
     }
 
     /// Checks a signature in constant time (over the digest bytes; hex case is ignored).
@@ -95,23 +96,23 @@ public enum APSSignature {
     ///   - algorithm: The account's SHA type.
     /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
     ///   length is simply invalid.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)`` (malformed parameters, empty phrase).
+    /// - Throws: Any error of `signingBytes(_:phrase:)` (malformed parameters, empty phrase).
     public static func isValid(_ signature: String, for parameters: JSONObject, phrase: String,
                                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
         var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { wipe(&bytes) }
+        defer { secureZero(&bytes) }
         return matches(signature, expected: try algorithm.digest.hash(bytes))
     }
 
-    /// Whether hex `signature` equals the digest `expected`, compared in constant time.
+    /// Whether hex `signature` (either case) equals the digest `expected`, compared in constant time.
     static func matches(_ signature: String, expected: [UInt8]) -> Bool {
-        guard let received = unhex(signature), received.count == expected.count else { return false }
+        guard let received = Base16.decode(signature), received.count == expected.count else { return false }
         return ConstantTime.equals(received, expected)
     }
 
     /// The text of a parameter value as it is signed and echoed, or `nil` for arrays, `null` and
     /// objects.
-    public static func scalarText(_ value: JSONValue) -> String? {
+    package static func scalarText(_ value: JSONValue) -> String? {
         switch value {
         case .string(let s): return s
         case .number(let n): return n
@@ -138,41 +139,5 @@ public enum APSSignature {
             try appendValue(member, name: name + "." + key, nested: true, to: &out)
         }
         out.append(UInt8(ascii: "}"))
-    }
-
-    /// Zeroes the bytes in a way the optimiser cannot drop (``SecureBytes/wipe(_:)``).
-    static func wipe(_ bytes: inout [UInt8]) { SecureBytes.wipe(&bytes) }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func unhex(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x61...0x66: return c - 0x61 + 10
-            case 0x41...0x46: return c - 0x41 + 10
-            default: return nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
     }
 }

@@ -1,14 +1,16 @@
+import CSECore
+
 /// Calendar dates written `YYYY-MM-DD` (ISO 8601 extended format, proleptic Gregorian).
-public enum CalendarDateText {
+package enum CalendarDateText {
     /// Whether `text` is exactly `YYYY-MM-DD` with a year 0001–9999, a month 01–12 and a day that
     /// exists in that month (29 February only in leap years).
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         let b = Array(text.utf8)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for i in range {
-                guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+                guard b[i].isASCIIDigit else { return nil }
                 value = value * 10 + Int(b[i] - 0x30)
             }
             return value

@@ -39,7 +39,7 @@ enum FormatChecks {
             guard b.count == 2, let m = Int(text), (1...12).contains(m) else { return fail() }
             return nil
         case .hex:
-            return text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) } ? nil : fail()
+            return text.utf8.allSatisfy { $0.isASCIIDigit || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) } ? nil : fail()
         case .integer:
             return integer(text, format: format, limits: limits)
         case .minorUnitAmount:
@@ -66,7 +66,7 @@ enum FormatChecks {
     /// `-?[0-9]+` without leading zeros, as Int64, or `nil`.
     static func parseInteger(_ text: String) -> Int64? {
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0.isASCIIDigit }),
               digits == "0" || digits.first != "0" else { return nil }
         return Int64(text)
     }
@@ -83,7 +83,7 @@ enum FormatChecks {
 
     static func integer(_ text: String, format: ParameterFormat, limits: [String: String]) -> FormatFailure? {
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0.isASCIIDigit }) else {
             return FormatFailure(.format, limits)
         }
         guard digits == "0" || digits.first != "0" else { return FormatFailure(.format, limits) }
@@ -92,7 +92,7 @@ enum FormatChecks {
 
     static func minorUnitAmount(_ text: String, format: ParameterFormat, limits: [String: String],
                                 in validator: SpecValidator) -> FormatFailure? {
-        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), !text.isEmpty,
+        guard text.utf8.allSatisfy({ $0.isASCIIDigit }), !text.isEmpty,
               text == "0" || text.first != "0" else { return FormatFailure(.format, limits) }
         if let field = format.relatedField, let code = validator.value(field).text,
            let currency = Currency(code: code), isUpperASCII(code, count: 3), currency.minorUnits == nil {
@@ -129,7 +129,7 @@ enum FormatChecks {
     }
 
     static func cardNumber(_ text: String) -> FormatFailure? {
-        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), !text.isEmpty else {
+        guard text.utf8.allSatisfy({ $0.isASCIIDigit }), !text.isEmpty else {
             return FormatFailure(.format, ["format": "cardNumber"])
         }
         if let brand = CardBrandTable.embedded.brand(forPartialNumber: text) {
@@ -156,7 +156,7 @@ enum FormatChecks {
             return nil
         }
         let count = text.utf8.count
-        guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), (3...4).contains(count) else {
+        guard text.utf8.allSatisfy({ $0.isASCIIDigit }), (3...4).contains(count) else {
             return FormatFailure(.length, ["minLength": "3", "maxLength": "4"])
         }
         return nil
@@ -175,20 +175,20 @@ enum FormatChecks {
 
 /// HTTP Basic credentials (RFC 7617 §2) as Paysafe's API keys are given: base64 of
 /// `username:password`.
-public enum BasicCredentials {
+package enum BasicCredentials {
     /// Whether `key` is canonical, padded standard base64 (RFC 4648 §4) of UTF-8 text that holds a
     /// `:` with a non-empty username before it and a non-empty password after it. The decoded
     /// bytes are wiped before returning.
-    public static func isWellFormed(_ key: String) -> Bool {
+    package static func isWellFormed(_ key: String) -> Bool {
         var text = Array(key.utf8)
-        defer { APSSignature.wipe(&text) }
+        defer { secureZero(&text) }
         return text.withUnsafeBytes { isWellFormed(utf8: $0) }
     }
 
     /// ``isWellFormed(_:)`` for a key given as UTF-8 bytes (for example from a wiping buffer).
-    public static func isWellFormed(utf8 key: UnsafeRawBufferPointer) -> Bool {
+    package static func isWellFormed(utf8 key: UnsafeRawBufferPointer) -> Bool {
         guard var bytes = try? Base64.decode(key, alphabet: .standard, padding: .required) else { return false }
-        defer { APSSignature.wipe(&bytes) }
+        defer { secureZero(&bytes) }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1,
               String(validating: bytes, as: UTF8.self) != nil else { return false }
         return !bytes.contains { $0 < 0x20 || $0 == 0x7F }

@@ -1,9 +1,11 @@
+import CSECore
+
 /// Textual IP addresses as customers' devices report them.
-public enum IPAddressText {
+package enum IPAddressText {
     /// Whether `text` is an IPv4 dotted quad: four decimal octets 0–255 separated by `.`, with no
     /// leading zeros (so `010.1.1.1` is rejected, as RFC 6943 §3.1.1 advises against
     /// octal-looking forms) and nothing else.
-    public static func isIPv4(_ text: Substring) -> Bool {
+    package static func isIPv4(_ text: Substring) -> Bool {
         var octets = 0
         var value = 0
         var digits = 0
@@ -15,7 +17,7 @@ public enum IPAddressText {
                 value = 0; digits = 0; leadingZero = false
                 continue
             }
-            guard byte >= 0x30 && byte <= 0x39 else { return false }
+            guard byte.isASCIIDigit else { return false }
             if leadingZero { return false }
             if digits == 0 && byte == 0x30 { leadingZero = true }
             value = value * 10 + Int(byte - 0x30)
@@ -26,13 +28,13 @@ public enum IPAddressText {
     }
 
     /// Whether `text` is an IPv4 dotted quad (see ``isIPv4(_:)-(Substring)``).
-    public static func isIPv4(_ text: String) -> Bool { isIPv4(Substring(text)) }
+    package static func isIPv4(_ text: String) -> Bool { isIPv4(Substring(text)) }
 
     /// Whether `text` is an IPv6 address in the text forms of RFC 4291 §2.2: eight groups of one
     /// to four hex digits, at most one `::` standing for one or more zero groups, and optionally
     /// a final dotted-quad IPv4 address counting as two groups. Zone ids (`%eth0`) and brackets
     /// are not part of an address and are rejected.
-    public static func isIPv6(_ text: String) -> Bool {
+    package static func isIPv6(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard utf8.count >= 2, utf8.count <= 45 else { return false }
         var groups = 0
@@ -69,6 +71,6 @@ public enum IPAddressText {
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+        b.isASCIIDigit || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
     }
 }

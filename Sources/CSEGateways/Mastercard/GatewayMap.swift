@@ -8,7 +8,7 @@ public import CSECore
 /// is rejected with ``CSEError/Code/gatewayMapConflict`` instead of silently dropping data.
 ///
 /// The JSON form is canonical: object members are sorted by name (UTF-8 byte order) at every
-/// level and written compactly by ``JSONWriter``, so equal maps always give the same bytes, and
+/// level and written compactly by `JSONWriter`, so equal maps always give the same bytes, and
 /// parsing those bytes gives the same map back.
 ///
 ///     var map = GatewayMap()

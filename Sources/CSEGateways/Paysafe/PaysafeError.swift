@@ -45,12 +45,7 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A fresh correlation id: a version-4 UUID (RFC 9562 §5.4) from the CSPRNG, lower case.
     /// - Throws: ``CSEError/Code/randomFailure`` if the CSPRNG fails.
     public static func newCorrelationId() throws(CSEError) -> String {
-        var b = try SecureRandom.bytes(16)
-        b[6] = b[6] & 0x0F | 0x40
-        b[8] = b[8] & 0x3F | 0x80
-        let hex = APSSignature.hex(b)
-        let c = Array(hex)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        try SecureRandom.uuidV4()
     }
 
     /// `code: detailedMessage (correlationId)`.

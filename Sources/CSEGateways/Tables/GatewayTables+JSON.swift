@@ -1,5 +1,6 @@
 // The embedded gateway tables. Each literal is byte for byte the file under Vectors/gateways/
 // (GatewayTablesTests checks it); edit the JSON file and re-embed it, never this copy alone.
+// swift-format-ignore-file
 
 extension GatewayTables {
     /// The bytes of `Vectors/gateways/aps-sdk-token.json`.

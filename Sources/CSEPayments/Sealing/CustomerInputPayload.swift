@@ -1,9 +1,6 @@
 import CSECore
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Writes the plaintext of `encryptedCustomerInput` (reference §1.3) with ``JSONWriter``, never
+/// Writes the plaintext of `encryptedCustomerInput` (reference §1.3) with `JSONWriter`, never
 /// through a dictionary, so the bytes are fixed:
 ///
 ///     {"clientSessionId":"…","nonce":"<32 lowercase hex>","paymentProductId":1,
@@ -15,7 +12,7 @@ import Glibc
 /// - `tokenize` is present only when `true` (Worldline);
 /// - `paymentValues` holds the non-empty unmasked values in product field order.
 package enum CustomerInputPayload {
-    /// The payload bytes. The caller wipes them after use (see ``wipe(_:)``).
+    /// The payload bytes. The caller zeroes them after use (`secureZero`).
     /// - Parameter productID: The `paymentProductId` to write; the product's id by default (the
     ///   sealer passes ``PlatformProductIDs/sealedProductID(for:)``).
     package static func bytes(for request: PaymentRequest, clientSessionId: String, nonce: String,
@@ -82,27 +79,7 @@ package enum CustomerInputPayload {
     /// `0` or a non-zero ASCII digit followed by digits, at most 18 digits (fits `Int64`).
     package static func isCanonicalInteger(_ text: String) -> Bool {
         let utf8 = text.utf8
-        guard let first = utf8.first, utf8.count <= 18, utf8.allSatisfy({ $0 &- 0x30 < 10 }) else { return false }
+        guard let first = utf8.first, utf8.count <= 18, utf8.allSatisfy({ $0.isASCIIDigit }) else { return false }
         return first != 0x30 || utf8.count == 1
-    }
-
-    /// 32 lowercase hex characters for 16 nonce bytes.
-    package static func hex(_ bytes: [UInt8]) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Overwrites the bytes with zeros in a way the optimiser keeps (`explicit_bzero`).
-    package static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-            explicit_bzero(base, buffer.count)
-        }
     }
 }

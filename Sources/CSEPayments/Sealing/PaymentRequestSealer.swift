@@ -28,15 +28,16 @@ public struct PaymentRequestSealer: Sendable {
     ///   - algorithm: `RSA-OAEP` (default) or `RSA-OAEP-256`.
     ///   - encryption: `A256CBC-HS512` (default) or another allowed `enc`.
     ///   - options: Validation, nonce, clock, demo-key and meta-info options.
-    /// - Throws: ``CSEError/Code/paymentsDemoKeyRefused`` for the TEST-ONLY demo key unless
+    /// - Throws: ``CSEError/Code/paymentsDemoKeyRefused`` for a key whose modulus is on the
+    ///   deny-list of published keys (the TEST-ONLY demo key, with any exponent) unless
     ///   `options.allowDemoKey`; `jwe.keyTooSmall` for keys under 2048 bits.
     public init(
         publicKey: RSAPublicKey, keyId: String, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
     ) throws(CSEError) {
-        if !options.allowDemoKey && DemoKeys.isTestOnlyDemoKey(publicKey) {
+        if !options.allowDemoKey, try RefusedKeys.isRefused(publicKey) {
             throw CSEError(.paymentsDemoKeyRefused,
-                           "refusing the bundled TEST-ONLY demo key; pass allowDemoKey: true to use it deliberately")
+                           "refusing a key whose private key is published (the TEST-ONLY demo key modulus); pass allowDemoKey: true to use it deliberately")
         }
         self.keyId = keyId
         self.options = options
@@ -85,8 +86,8 @@ public struct PaymentRequestSealer: Sendable {
             throw CSEError(.paymentsInvalidNonce, "a nonce must be 16 bytes", context: ["bytes": String(nonceBytes.count)])
         }
         var payload = CustomerInputPayload.bytes(
-            for: request, clientSessionId: clientSessionId, nonce: CustomerInputPayload.hex(nonceBytes), productID: productID)
-        defer { CustomerInputPayload.wipe(&payload) }
+            for: request, clientSessionId: clientSessionId, nonce: Base16.encode(nonceBytes), productID: productID)
+        defer { secureZero(&payload) }
         let jwe = try encryptor.encrypt(payload)
         return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo)
     }

@@ -12,7 +12,7 @@ public struct NonceSource: Sendable {
     /// Always the same 16 bytes. **Tests only** (golden payloads): a repeated nonce defeats the
     /// payload's replay protection. Any other length makes sealing fail with
     /// ``CSEError/Code/paymentsInvalidNonce``.
-    public static func unsafeFixed(_ bytes: [UInt8]) -> NonceSource {
+    @_spi(Testing) public static func unsafeFixed(_ bytes: [UInt8]) -> NonceSource {
         NonceSource { () throws(CSEError) -> [UInt8] in bytes }
     }
 
@@ -27,7 +27,8 @@ public struct SealingOptions: Sendable {
     /// Seal even when ``PaymentRequest/validate(in:)`` reports errors. Default `false`: an
     /// invalid request is refused with ``CSEError/Code/paymentsInvalidRequest``.
     public var allowInvalidRequest: Bool
-    /// Accept the bundled TEST-ONLY ``DemoKeys`` public key. Default `false`.
+    /// Accept a key whose modulus is on the deny-list of published keys (the TEST-ONLY demo key of
+    /// `cse demo` and the tests). Default `false`.
     public var allowDemoKey: Bool
     /// The month validation treats as now; `nil` (the default) reads the system clock at each seal.
     public var currentMonth: CalendarMonth?

@@ -197,10 +197,10 @@ public struct MastercardSessionClient: Sendable {
         do throws(CSEError) {
             response = try await http.send(request)
         } catch {
-            SecureBytes.wipe(&bytes)
+            secureZero(&bytes)
             throw error
         }
-        SecureBytes.wipe(&bytes)
+        secureZero(&bytes)
         guard response.isSuccess else { throw Self.error(of: response) }
         let object = try ServerResponse.object(response, platform: "mastercard")
         if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response) }

@@ -120,10 +120,10 @@ public struct PaysafeTokenClient: Sendable {
         do throws(CSEError) {
             response = try await http.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
         } catch {
-            SecureBytes.wipe(&body)
+            secureZero(&body)
             throw error
         }
-        SecureBytes.wipe(&body)
+        secureZero(&body)
         guard response.isSuccess else { throw Self.error(of: response) }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }

@@ -26,7 +26,7 @@ public enum WorldlineWebhook {
         guard var tag = try? Base64.decode(trimmed, alphabet: .standard, padding: .required), tag.count == 32 else {
             return false
         }
-        defer { SecureBytes.wipe(&tag) }
+        defer { secureZero(&tag) }
         let message = Array(body)
         return try HMAC.isValidAuthenticationCode(tag.span.bytes, algorithm: .sha256, key: secret, message: message.span.bytes)
     }

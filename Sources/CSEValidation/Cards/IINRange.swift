@@ -1,3 +1,5 @@
+import CSECore
+
 /// An inclusive range of Issuer Identification Numbers (ISO/IEC 7812-1 §4.2): the leading digits
 /// of a card number.
 ///
@@ -56,7 +58,7 @@ public struct IINRange: Hashable, Sendable, CustomStringConvertible {
         var value: UInt32 = 0
         var count = 0
         for byte in text.utf8 {
-            guard byte &- 0x30 < 10, count < 8 else { return nil }
+            guard byte.isASCIIDigit, count < 8 else { return nil }
             value = value * 10 + UInt32(byte - 0x30)
             count += 1
         }

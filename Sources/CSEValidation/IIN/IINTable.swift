@@ -286,10 +286,10 @@ public struct IINTable: Sendable {
     }
 
     /// The number of disjoint segments the 8-digit space was cut into (gaps included).
-    public var segmentCount: Int { eightDigit.entries.count }
+    package var segmentCount: Int { eightDigit.entries.count }
 
     /// An estimate of the bytes the table holds: its arrays plus the interned strings' UTF-8.
-    public var approximateMemoryBytes: Int {
+    package var approximateMemoryBytes: Int {
         var total = rows.capacity * MemoryLayout<Row>.stride + eightDigit.memoryBytes
         if !sixDigitIsShared { total += sixDigit.memoryBytes }
         for names in [productNames, countryNames, issuerNames] {

@@ -1,3 +1,5 @@
+import CSECore
+
 /// The byte-level twin of ``MaskFormatter`` for the common case: an all-ASCII value without a
 /// `"\r\n"` pair, where every byte is one `Character`. Same rules, same output, without
 /// grapheme breaking or `Character` appends (cse-bench `mask-format/card16`: about 800 → 70 ns).
@@ -115,7 +117,7 @@ extension MaskPlaceholder {
     @inline(__always)
     func accepts(ascii byte: UInt8) -> Bool {
         switch self {
-        case .digit: byte &- 0x30 < 10
+        case .digit: byte.isASCIIDigit
         case .lowercase: byte &- 0x61 < 26
         case .uppercase: byte &- 0x41 < 26
         case .any: true

@@ -1,3 +1,5 @@
+import CSECore
+
 /// ICU's predefined classes, evaluated with the Swift standard library's Unicode tables.
 ///
 /// - `\d`: General_Category = Decimal_Number (`\p{Nd}`), so Arabic-Indic `٤` is a digit, as in ICU.
@@ -34,10 +36,10 @@ enum RegexPropertyClass: UInt8, Sendable {
 
     private static func asciiContains(_ cls: Self, _ b: UInt8) -> Bool {
         switch cls {
-        case .digit: return b >= 0x30 && b <= 0x39
+        case .digit: return b.isASCIIDigit
         case .space: return (b >= 0x09 && b <= 0x0D) || b == 0x20
         case .word:
-            return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+            return b.isASCIIDigit || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
         }
     }
 }

@@ -7,7 +7,7 @@ import CSECore
 /// valid exactly when ICU accepts it; the patterns of the built-in products
 /// (`icuAcceptedPatterns`, each checked against ICU by a test) skip that check, so a process that
 /// only uses them never loads ICU's data. Then:
-/// - **Built-in engine** (``usesBuiltinEngine`` is `true`): patterns in the common subset run on
+/// - **Built-in engine** (`usesBuiltinEngine` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
 ///   short inputs or a Pike VM for long ones. Start-anchored and fixed-length patterns also get an
 ///   ASCII DFA (at most 64 states) that answers match counts of ASCII values without backtracking. Both follow ICU/Perl leftmost-first priority, so
@@ -17,7 +17,7 @@ import CSECore
 ///   \x{h…}` and any escaped ASCII punctuation; classes `[…]`/`[^…]` with ranges and those
 ///   escapes; `.`; anchors `^ $ \A \z \Z \b \B`; groups `(…)` and `(?:…)`; alternation `|`;
 ///   greedy and lazy quantifiers `* + ? {n} {n,} {n,m}` (bounds ≤ 1,000).
-/// - **ICU fallback** (``usesBuiltinEngine`` is `false`): anything else (lookaround,
+/// - **ICU fallback** (`usesBuiltinEngine` is `false`): anything else (lookaround,
 ///   backreferences, named groups, `\p{…}`, nested sets, inline flags, possessive quantifiers,
 ///   repeated sub-patterns that can match empty…) runs on `NSRegularExpression`. ICU backtracks,
 ///   so this engine only accepts values up to ``maximumFallbackInputLength`` UTF-16 units; with
@@ -119,7 +119,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern runs on the built-in linear-time engine rather than ICU.
-    public var usesBuiltinEngine: Bool {
+    package var usesBuiltinEngine: Bool {
         if case .builtin = engine { return true }
         return false
     }

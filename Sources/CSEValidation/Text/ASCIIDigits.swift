@@ -1,13 +1,6 @@
-// The project's digit policy: only ASCII 0-9 are digits. Every validator and mask placeholder in
-// this module goes through these helpers, so the policy lives in one place.
-
-extension UInt8 {
-    /// The value of an ASCII digit byte (`0x30`...`0x39`), or `nil` for any other byte.
-    @inline(__always)
-    var asciiDigitValue: Int? {
-        (0x30...0x39).contains(self) ? Int(self &- 0x30) : nil
-    }
-}
+// The project's digit policy: only ASCII 0-9 are digits. The byte checks (`UInt8.isASCIIDigit`,
+// `asciiDigitValue`) live in CSECore/ASCII.swift; these are the Character-level forms.
+import CSECore
 
 extension Character {
     /// `true` only for the ten characters `0`...`9` (U+0030...U+0039) standing alone. A digit with
@@ -42,14 +35,7 @@ extension Character {
 /// Locale-free parsing of ASCII decimal text.
 enum ASCIIDecimal {
     /// Whether every UTF-8 byte of `text` is an ASCII digit. `false` for the empty string.
-    static func isAllDigits(_ text: String) -> Bool {
-        var any = false
-        for byte in text.utf8 {
-            guard byte.asciiDigitValue != nil else { return false }
-            any = true
-        }
-        return any
-    }
+    static func isAllDigits(_ text: String) -> Bool { text.isAllASCIIDigits }
 
     /// The result of parsing an integer.
     enum IntegerParse: Equatable {

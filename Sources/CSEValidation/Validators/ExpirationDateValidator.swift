@@ -1,3 +1,5 @@
+import CSECore
+
 /// A card expiry date, `MMYY` or `MMYYYY`, within a window around the injected clock.
 /// JSON key `expirationDate`.
 ///

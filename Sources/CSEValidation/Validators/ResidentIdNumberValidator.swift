@@ -1,3 +1,5 @@
+import CSECore
+
 /// A Chinese resident identity number (GB 11643-1999): 15 digits, or 17 digits plus an
 /// ISO 7064 MOD 11-2 check character. JSON key `residentIdNumber`.
 ///

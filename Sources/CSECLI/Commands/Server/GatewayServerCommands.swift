@@ -123,7 +123,7 @@ struct MastercardSessionUpdateCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 1 << 20)
-        defer { SecureBytes.wipe(&input) }
+        defer { secureZero(&input) }
         let update = try GatewayMap(parsing: input)
         ServerSecretFile.print(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
         return ExitCode.success
@@ -178,7 +178,7 @@ struct PaysafeTokenCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
-        defer { SecureBytes.wipe(&input) }
+        defer { secureZero(&input) }
         guard case .object(let object) = try JSONValue.parse(input) else {
             throw CSEError(.cliNotAnObject, "the card must be a JSON object")
         }

@@ -121,7 +121,7 @@ struct WorldlineSignCommand: CLICommand {
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
         var input = try Files.readStandardInput(limit: 1 << 20, keepingTrailingLineBreak: true)  // the string to sign ends with a line break
-        defer { SecureBytes.wipe(&input) }
+        defer { secureZero(&input) }
         guard let text = String(validating: input, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")
         }

@@ -1,5 +1,6 @@
-public import CSECore
-public import CSECrypto
+import CSECore
+import CSECrypto
+
 
 /// The bundled **TEST-ONLY** demo RSA-2048 key pair, so the CLI demo and the tests can seal and
 /// open payloads without a Client API call.
@@ -8,12 +9,12 @@ public import CSECrypto
 ///   the demo public key can be read by anyone. ``PaymentRequestSealer`` refuses the demo key
 ///   unless the caller passes `allowDemoKey: true`
 ///   (``CSEError/Code/paymentsDemoKeyRefused``). Never use it with real customer data.
-public enum DemoKeys {
+package enum DemoKeys {
     /// The demo key's `kid`; the name says what it is.
-    public static let testOnlyKeyId = "csekit-demo-key-TEST-ONLY"
+    package static let testOnlyKeyId = "csekit-demo-key-TEST-ONLY"
 
     /// The TEST-ONLY public key, PEM SubjectPublicKeyInfo.
-    public static let testOnlyPublicKeyPEM = """
+    package static let testOnlyPublicKeyPEM = """
         -----BEGIN PUBLIC KEY-----
         MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAiwEaSkLWLZnk2RYO4gdE
         BdJXM0NWJo+011khB4Qt6HIdKsNk/stbh4uAf0xfFTl05gDjo1o9eLhb8AQIWPGI
@@ -26,7 +27,7 @@ public enum DemoKeys {
         """
 
     /// The TEST-ONLY private key, PEM PKCS #8. Public knowledge: never protect anything with it.
-    public static let testOnlyPrivateKeyPEM = """
+    package static let testOnlyPrivateKeyPEM = """
         -----BEGIN PRIVATE KEY-----
         MIIEuwIBADANBgkqhkiG9w0BAQEFAASCBKUwggShAgEAAoIBAQCLARpKQtYtmeTZ
         Fg7iB0QF0lczQ1Ymj7TXWSEHhC3och0qw2T+y1uHi4B/TF8VOXTmAOOjWj14uFvw
@@ -58,7 +59,7 @@ public enum DemoKeys {
         """
 
     /// The TEST-ONLY public key.
-    public static let testOnlyPublicKey: RSAPublicKey = {
+    package static let testOnlyPublicKey: RSAPublicKey = {
         do { return try RSAPublicKey(pemRepresentation: testOnlyPublicKeyPEM) } catch {
             fatalError("the embedded demo public key does not parse: \(error)")
         }
@@ -67,21 +68,12 @@ public enum DemoKeys {
     /// The TEST-ONLY private key.
     /// - Throws: The key-import errors of `RSAPrivateKey(pemRepresentation:)` (not expected for
     ///   the embedded key).
-    public static func testOnlyPrivateKey() throws(CSEError) -> RSAPrivateKey {
+    package static func testOnlyPrivateKey() throws(CSEError) -> RSAPrivateKey {
         try RSAPrivateKey(pemRepresentation: testOnlyPrivateKeyPEM)
     }
 
     /// The TEST-ONLY public key as a Client API response, `keyId` ``testOnlyKeyId``.
-    public static var testOnlyPublicKeyResponse: PublicKeyResponse {
+    package static var testOnlyPublicKeyResponse: PublicKeyResponse {
         PublicKeyResponse(keyId: testOnlyKeyId, key: testOnlyPublicKey)
-    }
-
-    /// Whether `key` uses the demo key's modulus, whatever its exponent.
-    ///
-    /// The refusal is by modulus: the published factors of the demo modulus decrypt what any
-    /// exponent seals to it (issue #13 F12: e = 65539 with the demo modulus slipped through a
-    /// whole-key comparison).
-    public static func isTestOnlyDemoKey(_ key: RSAPublicKey) -> Bool {
-        key.modulus == testOnlyPublicKey.modulus
     }
 }

@@ -1,0 +1,31 @@
+/// Base16 (RFC 4648 §8): lowercase hexadecimal text, the package's one hex encoder and decoder.
+package enum Base16 {
+    /// The sixteen lowercase digits, indexed by nibble value.
+    package static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Two lowercase hex digits per byte, most significant nibble first.
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes hex text of either case; `nil` for an odd length or any non-hex character.
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let high = utf8[i].asciiHexDigitValue, let low = utf8[i + 1].asciiHexDigitValue else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
+}

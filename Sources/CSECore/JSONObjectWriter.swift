@@ -1,0 +1,65 @@
+/// Writes one JSON object (RFC 8259 §4) member by member, in the order given, as UTF-8 bytes: the
+/// package's one way to print a flat JSON object without building a ``JSONValue`` first. Names and
+/// string values are escaped with `JSONWriter`; nothing is spliced by hand.
+///
+///     var object = JSONObjectWriter()
+///     object.int("line", 3)
+///     object.string("code", error.code.rawValue)
+///     let bytes = object.finish()   // {"line":3,"code":"…"}
+package struct JSONObjectWriter {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private var isEmpty = true
+
+    /// Starts an empty object.
+    package init() {}
+
+    private mutating func name(_ name: String) {
+        if !isEmpty { bytes.append(UInt8(ascii: ",")) }
+        isEmpty = false
+        JSONWriter.appendString(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `"name":"value"`, escaped.
+    package mutating func string(_ name: String, _ value: String) {
+        self.name(name)
+        JSONWriter.appendString(value, to: &bytes)
+    }
+
+    /// `"name":value` for an integer.
+    package mutating func int(_ name: String, _ value: Int) {
+        self.name(name)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// `"name":true` or `"name":false`.
+    package mutating func bool(_ name: String, _ value: Bool) {
+        self.name(name)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// `"name":null`.
+    package mutating func null(_ name: String) {
+        self.name(name)
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    /// `"name":<value>` for any ``JSONValue``.
+    package mutating func value(_ name: String, _ value: JSONValue) {
+        self.name(name)
+        JSONWriter.append(value, to: &bytes)
+    }
+
+    /// `"name":<json>` where `json` is one complete, already serialized JSON value (for example
+    /// another writer's ``finish()``). The caller vouches that it is well formed.
+    package mutating func serialized(_ name: String, _ json: [UInt8]) {
+        self.name(name)
+        bytes.append(contentsOf: json)
+    }
+
+    /// Closes the object and returns its bytes.
+    package consuming func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
