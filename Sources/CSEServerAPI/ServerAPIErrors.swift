@@ -44,25 +44,25 @@ extension CSEError.Code {
     /// `response_code`): `aps.message.NNN`, for example `aps.message.008` (Signature mismatch).
     public static func apsMessage(_ message: String) -> Self { Self("aps.message." + message) }
     /// `aps.message.001`: Missing parameter.
-    public static let apsMissingParameter = apsMessage("001")
+    public static let apsMissingParameter = Self("aps.message.001")
     /// `aps.message.002`: Invalid parameter format.
-    public static let apsInvalidParameterFormat = apsMessage("002")
+    public static let apsInvalidParameterFormat = Self("aps.message.002")
     /// `aps.message.006`: Technical problem.
-    public static let apsTechnicalProblem = apsMessage("006")
+    public static let apsTechnicalProblem = Self("aps.message.006")
     /// `aps.message.008`: Signature mismatch (APS refused the request signature).
-    public static let apsSignatureMismatch = apsMessage("008")
+    public static let apsSignatureMismatch = Self("aps.message.008")
     /// `aps.message.009`: Invalid merchant identifier.
-    public static let apsInvalidMerchantIdentifier = apsMessage("009")
+    public static let apsInvalidMerchantIdentifier = Self("aps.message.009")
     /// `aps.message.010`: Invalid access code.
-    public static let apsInvalidAccessCode = apsMessage("010")
+    public static let apsInvalidAccessCode = Self("aps.message.010")
     /// `aps.message.032`: Invalid parameter length.
-    public static let apsInvalidParameterLength = apsMessage("032")
+    public static let apsInvalidParameterLength = Self("aps.message.032")
     /// `aps.message.051`: Technical error.
-    public static let apsTechnicalError = apsMessage("051")
+    public static let apsTechnicalError = Self("aps.message.051")
     /// `aps.message.068`: SDK service is inactive.
-    public static let apsSDKServiceInactive = apsMessage("068")
+    public static let apsSDKServiceInactive = Self("aps.message.068")
     /// `aps.message.070`: device_id mismatch.
-    public static let apsDeviceIDMismatch = apsMessage("070")
+    public static let apsDeviceIDMismatch = Self("aps.message.070")
 
     /// Mastercard Gateway `error.cause` `INVALID_REQUEST`: the request is malformed or fails
     /// validation (the context gives `field`, `validationType` and the explanation).
