@@ -55,7 +55,11 @@ let package = Package(
         .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
         .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto"]),
-        .target(name: "CSEKit", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
+        .target(
+            name: "CSEKit",
+            dependencies: [
+                "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI",
+            ]),
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CSEDemoKeys", "CCSEShims"]),
@@ -75,7 +79,10 @@ let package = Package(
             ]),
         .executableTarget(
             name: "cse-bench",
-            dependencies: ["CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL", "CCSEShims"],
+            dependencies: [
+                "CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL",
+                "CCSEShims",
+            ],
             path: "Benchmarks/cse-bench"
         ),
 

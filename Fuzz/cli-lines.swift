@@ -96,7 +96,8 @@ public func fuzzCLILines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let output = contents(stdout)
     let expected = modelLines(bytes, limit: 1 << 20).count
     let produced = output.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
-    require(output.isEmpty ? expected == 0 : output.last == 0x0A && produced == expected,
-            "\(produced) output lines for \(expected) input lines")
+    require(
+        output.isEmpty ? expected == 0 : output.last == 0x0A && produced == expected,
+        "\(produced) output lines for \(expected) input lines")
     return 0
 }

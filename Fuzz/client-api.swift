@@ -27,11 +27,16 @@ public func fuzzClientAPI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let again = try BasicPaymentProducts(json: list.jsonValue.serializedBytes)
             require(again == list, "products: the list does not re-decode from its own JSON")
             let kept = ProductRules.default.filter(list)
-            require(!kept.paymentProducts.contains { ProductRules.unsupportedProductIDs.contains($0.id) || ProductRules.walletProductIDs.contains($0.id) },
-                    "products: the rules kept a refused product")
-            require(kept.paymentProducts.map(\.id) == list.paymentProducts.map(\.id).filter {
-                !ProductRules.unsupportedProductIDs.contains($0) && !ProductRules.walletProductIDs.contains($0)
-            }, "products: the rules changed the order or dropped an allowed product")
+            require(
+                !kept.paymentProducts.contains {
+                    ProductRules.unsupportedProductIDs.contains($0.id) || ProductRules.walletProductIDs.contains($0.id)
+                },
+                "products: the rules kept a refused product")
+            require(
+                kept.paymentProducts.map(\.id)
+                    == list.paymentProducts.map(\.id).filter {
+                        !ProductRules.unsupportedProductIDs.contains($0) && !ProductRules.walletProductIDs.contains($0)
+                    }, "products: the rules changed the order or dropped an allowed product")
         } catch { expectCode(error, malformed, "products") }
     case 1:
         do throws(CSEError) {

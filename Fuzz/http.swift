@@ -98,7 +98,9 @@ private func percentDecoded(_ text: String) -> [UInt8] {
     var out: [UInt8] = []
     var index = 0
     while index < bytes.count {
-        if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+        if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+            let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+        {
             out.append(value)
             index += 3
         } else {

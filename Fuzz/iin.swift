@@ -66,8 +66,8 @@ struct NaiveIINModel {
             sawData = true
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 6,
-                  let low = Int(fields[0] + String(repeating: "0", count: max(0, 8 - fields[0].count))),
-                  let high = Int(fields[1] + String(repeating: "9", count: max(0, 8 - fields[1].count)))
+                let low = Int(fields[0] + String(repeating: "0", count: max(0, 8 - fields[0].count))),
+                let high = Int(fields[1] + String(repeating: "9", count: max(0, 8 - fields[1].count)))
             else { return nil }
             rows.append(Row(low: low, high: high, product: String(fields[2])))
         }

@@ -13,8 +13,9 @@ public func fuzzKeys(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     do throws(CSEError) {
         let material = try RSAKeyMaterial(contents: bytes)
         let key = material.publicKey
-        require(key.bitCount >= RSAPublicKey.minimumBitCount && key.bitCount <= RSAPublicKey.maximumBitCount,
-                "accepted a \(key.bitCount)-bit key")
+        require(
+            key.bitCount >= RSAPublicKey.minimumBitCount && key.bitCount <= RSAPublicKey.maximumBitCount,
+            "accepted a \(key.bitCount)-bit key")
         require(key.modulus.last.map { $0 & 1 == 1 } ?? false, "accepted an even modulus")
         require((try? RSAPublicKey(derRepresentation: key.derRepresentation)) == key, "SPKI round trip")
         require((try? RSAPublicKey(pemRepresentation: key.pemRepresentation)) == key, "PEM round trip")

@@ -19,8 +19,12 @@ public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(FuzzInput(data, size).bytes)
     // Differential: JSONValue.validate must give parse's verdict (code and offset) on every input.
     let parsed: String, validated: String
-    do throws(CSEError) { _ = try JSONValue.parse(bytes); parsed = "ok" } catch { parsed = "\(error.code)@\(error.context["offset"] ?? "")" }
-    do throws(CSEError) { try JSONValue.validate(bytes); validated = "ok" } catch { validated = "\(error.code)@\(error.context["offset"] ?? "")" }
+    do throws(CSEError) { _ = try JSONValue.parse(bytes); parsed = "ok" } catch {
+        parsed = "\(error.code)@\(error.context["offset"] ?? "")"
+    }
+    do throws(CSEError) { try JSONValue.validate(bytes); validated = "ok" } catch {
+        validated = "\(error.code)@\(error.context["offset"] ?? "")"
+    }
     require(parsed == validated, "JSONValue.validate disagrees with parse: \(validated) vs \(parsed)")
     let product: PaymentProduct
     do throws(CSEError) {

@@ -41,4 +41,3 @@ func checkRegex(pattern: String, value: String, context: ValidationContext) {
     let verdict = RegularExpressionValidator(regex).validate(value, in: context)
     if verdict.isValid { require((try? regex.numberOfMatches(in: value, limit: 2)) == 1, "valid without exactly one match") }
 }
-

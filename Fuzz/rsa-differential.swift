@@ -10,8 +10,10 @@ import CSEDemoKeys
 
 let rsaKeys: [RSAPrivateKey] = {
     do {
-        return [try DemoKeys.testOnlyPrivateKey(), try RSAPrivateKey(pemRepresentation: FuzzKeys.rsa2051PEM),
-                try RSAPrivateKey(pemRepresentation: FuzzKeys.rsa3072PEM)]
+        return [
+            try DemoKeys.testOnlyPrivateKey(), try RSAPrivateKey(pemRepresentation: FuzzKeys.rsa2051PEM),
+            try RSAPrivateKey(pemRepresentation: FuzzKeys.rsa3072PEM),
+        ]
     } catch { fatalError("fuzz keys: \(error)") }
 }()
 
@@ -37,8 +39,11 @@ public func fuzzRSADifferential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
         let viaIFMA = try key.publicKey.encryptOAEP(message, hash: hash, label: label, engine: .ifma, insecureFixedSeed: seed)
         require((try? viaGMP.get()) == viaIFMA, "IFMA and GMP ciphertexts differ")
     } catch {
-        if case .failure(let gmpError) = viaGMP { require(error.code == gmpError.code, "IFMA fails differently: \(error.code)") }
-        else { require(false, "IFMA failed where GMP succeeded: \(error.code)") }
+        if case .failure(let gmpError) = viaGMP {
+            require(error.code == gmpError.code, "IFMA fails differently: \(error.code)")
+        } else {
+            require(false, "IFMA failed where GMP succeeded: \(error.code)")
+        }
     }
     switch (viaOpenSSL, viaGMP) {
     case (.success(let a), .success(let b)):

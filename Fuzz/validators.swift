@@ -100,6 +100,8 @@ func checkSimpleValidators(_ value: String, _ other: String, context: Validation
     _ = LengthValidator(minLength: a, maxLength: b).validate(value, in: context)
     _ = RangeValidator(minValue: a, maxValue: b).validate(value, in: context)
     _ = FixedListValidator(allowedValues: [other, "x"]).validate(value, in: context)
-    _ = BoletoBancarioRequirednessValidator(fiscalNumberLength: b).validate(value, in: ValidationContext(
-        currentMonth: context.currentMonth, fieldValues: ["fiscalNumber": other]))
+    _ = BoletoBancarioRequirednessValidator(fiscalNumberLength: b).validate(
+        value,
+        in: ValidationContext(
+            currentMonth: context.currentMonth, fieldValues: ["fiscalNumber": other]))
 }

@@ -31,8 +31,9 @@ enum OAEPTiming {
     /// Welch's t and Cohen's d (pooled standard deviation) of `a` against `b`.
     static func compare(_ a: Summary, _ b: Summary) -> (t: Double, d: Double) {
         let t = (a.mean - b.mean) / (a.sd * a.sd / Double(a.count) + b.sd * b.sd / Double(b.count)).squareRoot()
-        let pooled = (((Double(a.count) - 1) * a.sd * a.sd + (Double(b.count) - 1) * b.sd * b.sd)
-                      / Double(a.count + b.count - 2)).squareRoot()
+        let pooled =
+            (((Double(a.count) - 1) * a.sd * a.sd + (Double(b.count) - 1) * b.sd * b.sd)
+            / Double(a.count + b.count - 2)).squareRoot()
         return (t, (a.mean - b.mean) / pooled)
     }
 
@@ -99,9 +100,12 @@ enum OAEPTiming {
                     let (ta, tb) = trimmed(a.map(pick), b.map(pick), percentile: percentile)
                     let sa = Summary(ta), sb = Summary(tb)
                     let (t, d) = compare(sa, sb)
-                    print(String(format: "%@, %@ ≤ p%.0f: A mean %.3f median %.3f sd %.3f (n %d) | B mean %.3f median %.3f sd %.3f (n %d) | A−B %+.3f µs, Welch t %.2f, Cohen's d %.3f",
-                                 name, clock, percentile * 100, sa.mean, sa.median, sa.sd, sa.count, sb.mean, sb.median, sb.sd, sb.count,
-                                 sa.mean - sb.mean, t, d))
+                    print(
+                        String(
+                            format:
+                                "%@, %@ ≤ p%.0f: A mean %.3f median %.3f sd %.3f (n %d) | B mean %.3f median %.3f sd %.3f (n %d) | A−B %+.3f µs, Welch t %.2f, Cohen's d %.3f",
+                            name, clock, percentile * 100, sa.mean, sa.median, sa.sd, sa.count, sb.mean, sb.median, sb.sd, sb.count,
+                            sa.mean - sb.mean, t, d))
                 }
             }
         }

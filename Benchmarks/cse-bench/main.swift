@@ -105,7 +105,8 @@ if CommandLine.arguments.dropFirst().first == "--oaep-timing" {
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
-let definitions = CryptoSuite.definitions + PayloadSuite.definitions + EncodingSuite.definitions
+let definitions =
+    CryptoSuite.definitions + PayloadSuite.definitions + EncodingSuite.definitions
     + ValidationSuite.definitions + CardRequestSuite.definitions + PaymentsSuite.definitions + ClientAPISuite.definitions
 
 if options.list {
@@ -152,24 +153,31 @@ print(Report.table(measurements, outcome: outcome, guidance: thresholds.guidance
 progress(String(format: "done in %.1f s", Double(nowNanoseconds() - started) / 1e9))
 
 if let path = options.jsonPath {
-    let bytes = Report.json(measurements, outcome: outcome, guidance: thresholds.guidance, machine: machine,
-                            configuration: configurationText)
+    let bytes = Report.json(
+        measurements, outcome: outcome, guidance: thresholds.guidance, machine: machine,
+        configuration: configurationText)
     do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch { fail("cannot write \(path): \(error)", status: 1) }
 }
 
 if options.checkPath != nil {
     for result in outcome.regressions {
-        print(String(format: "REGRESSION: %@ is %.3f against %@ (target %@, gate %.3f)", result.target.name, result.ratio,
-                     result.target.reference, result.target.summary, result.target.gateRatio))
+        print(
+            String(
+                format: "REGRESSION: %@ is %.3f against %@ (target %@, gate %.3f)", result.target.name, result.ratio,
+                result.target.reference, result.target.summary, result.target.gateRatio))
     }
     for result in outcome.improvements {
-        print(String(format: "improvement: %@ is %.3f against %@ (baseline %.3f)", result.target.name, result.ratio,
-                     result.target.reference, result.target.baseline ?? 0))
+        print(
+            String(
+                format: "improvement: %@ is %.3f against %@ (baseline %.3f)", result.target.name, result.ratio,
+                result.target.reference, result.target.baseline ?? 0))
     }
     let missed = outcome.results.filter { !$0.met && !$0.regressed }
     for result in missed {
         print(String(format: "target missed (not gated): %@ is %.3f, target %@", result.target.name, result.ratio, result.target.summary))
     }
-    print("check: exit \(outcome.exitCode) (\(outcome.results.count) ratios, \(outcome.regressions.count) regressions, \(outcome.improvements.count) improvements)")
+    print(
+        "check: exit \(outcome.exitCode) (\(outcome.results.count) ratios, \(outcome.regressions.count) regressions, \(outcome.improvements.count) improvements)"
+    )
     exit(outcome.exitCode)
 }

@@ -126,7 +126,8 @@ public enum CommandLineTool {
             return generateCompletionScript(arguments)
         case "--generate-manual":
             guard arguments.count == 1 else {
-                return usageFailure(UsageError("Unexpected argument after '--generate-manual'."), usage: "cse --generate-manual", helpHint: "cse --help")
+                return usageFailure(
+                    UsageError("Unexpected argument after '--generate-manual'."), usage: "cse --generate-manual", helpHint: "cse --help")
             }
             StandardStreams.out(ManualPage.mdoc())
             return ExitCode.success
@@ -141,7 +142,9 @@ public enum CommandLineTool {
                 StandardStreams.out(CommandTree.helpText(of: group))
                 return ExitCode.success
             }
-            return usageFailure(UsageError("Unknown subcommand '\(SafeEcho.name(path.joined(separator: " ")))'."), usage: "cse <subcommand>", helpHint: "cse --help")
+            return usageFailure(
+                UsageError("Unknown subcommand '\(SafeEcho.name(path.joined(separator: " ")))'."), usage: "cse <subcommand>",
+                helpHint: "cse --help")
         default:
             break
         }
@@ -181,7 +184,8 @@ public enum CommandLineTool {
             }
         }
         let word = rest.first ?? ""
-        let what = word.hasPrefix("-")
+        let what =
+            word.hasPrefix("-")
             ? "Unknown option '\(word.prefix { $0 == "-" })\(SafeEcho.name(String(word.drop { $0 == "-" })))'."
             : "Unknown subcommand '\(SafeEcho.name(word))'."
         return usageFailure(UsageError(what), usage: usage, helpHint: hint)
@@ -195,21 +199,25 @@ public enum CommandLineTool {
             words = [String(words[0][..<eq]), String(words[0][words[0].index(after: eq)...])] + words.dropFirst()
         }
         guard words.count >= 2 else {
-            return usageFailure(UsageError("Missing value for '--generate-completion-script <shell>'."), usage: usage, helpHint: "cse --help")
+            return usageFailure(
+                UsageError("Missing value for '--generate-completion-script <shell>'."), usage: usage, helpHint: "cse --help")
         }
         guard words.count == 2 else {
             return usageFailure(UsageError("Unexpected argument at position 2."), usage: usage, helpHint: "cse --help")
         }
         guard let shell = CompletionShell(rawValue: words[1]) else {
             let names = CompletionShell.allCases.map(\.rawValue).joined(separator: ", ")
-            return usageFailure(UsageError("Unknown shell '\(SafeEcho.name(words[1]))'; use one of \(names)."), usage: usage, helpHint: "cse --help")
+            return usageFailure(
+                UsageError("Unknown shell '\(SafeEcho.name(words[1]))'; use one of \(names)."), usage: usage, helpHint: "cse --help")
         }
         StandardStreams.out(CompletionScripts.script(for: shell))
         return ExitCode.success
     }
 
     private static func usageFailure(_ error: UsageError, usage: String, helpHint: String) -> Int32 {
-        StandardStreams.err("Error: \(SafeEcho.text(error.message, limit: SafeEcho.errorLineLimit))\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n")
+        StandardStreams.err(
+            "Error: \(SafeEcho.text(error.message, limit: SafeEcho.errorLineLimit))\nUsage: \(usage)\n  See '\(helpHint)' for more information.\n"
+        )
         return ExitCode.usage
     }
 }

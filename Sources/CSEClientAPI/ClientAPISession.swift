@@ -71,9 +71,10 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     ///     and for callers with their own HTTP stack.
     /// - Throws: `http.insecureURL` when `clientApiUrl` is plain `http` to anything but loopback;
     ///   the configuration errors of `HTTPClient`.
-    public init(sessionData: SessionData, configuration: ClientAPIConfiguration = ClientAPIConfiguration(),
-                transport: (any HTTPTransport)? = nil) throws(CSEError)
-    {
+    public init(
+        sessionData: SessionData, configuration: ClientAPIConfiguration = ClientAPIConfiguration(),
+        transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
         self.sessionData = sessionData
         self.configuration = configuration
         self.client = try HTTPClient(configuration: configuration.http, transport: transport)
@@ -135,8 +136,9 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// - Throws: The HTTP and status errors; ``CSEError/Code/clientAPIMalformedResponse``.
     public func basicPaymentProducts(for context: PaymentContext) async throws(CSEError) -> BasicPaymentProducts {
         if let cached = productLists.value(for: context) { return cached }
-        let response = try await send(.products, path: ["products"], method: .get,
-                                      query: context.queryItems + [(name: "hide", value: "fields")])
+        let response = try await send(
+            .products, path: ["products"], method: .get,
+            query: context.queryItems + [(name: "hide", value: "fields")])
         let list = configuration.productRules.filter(try BasicPaymentProducts(json: response.body))
         productLists.store(list, for: context)
         return list
@@ -208,9 +210,10 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         guard let bin = try IINBin.truncated(partialCardNumber) else { return .notEnoughDigits }
         let cacheKey = IINKey(bin: bin, context: context)
         if let cached = iin.value(for: cacheKey) { return cached }
-        let response = try await send(.iinDetails, path: ["services", "getIINdetails"], method: .post,
-                                      body: IINBin.body(bin: bin, context: context), retry: .idempotent,
-                                      acceptNotFound: true)
+        let response = try await send(
+            .iinDetails, path: ["services", "getIINdetails"], method: .post,
+            body: IINBin.body(bin: bin, context: context), retry: .idempotent,
+            acceptNotFound: true)
         let details = response.status == 404 ? IINDetails.unknown : try IINDetails(clientAPIJSON: response.body)
         iin.store(details, for: cacheKey)
         return details
@@ -223,13 +226,17 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     ///   - amount: The amount in the merchant's currency, sent as `transaction.amount`.
     /// - Throws: ``CSEError/Code/clientAPIInvalidCardNumber``; the HTTP and status errors;
     ///   ``CSEError/Code/clientAPIMalformedResponse``.
-    public func currencyConversionQuote(cardSource: CardSource, amount: AmountOfMoney) async throws(CSEError)
+    public func currencyConversionQuote(
+        cardSource: CardSource, amount: AmountOfMoney
+    ) async throws(CSEError)
         -> CurrencyConversionResponse
     {
-        var body = JSONValue.object(JSONObject([
-            ("cardSource", try cardSource.jsonValue()),
-            ("transaction", .object(JSONObject([("amount", amount.jsonValue)]))),
-        ])).serializedBytes
+        var body = JSONValue.object(
+            JSONObject([
+                ("cardSource", try cardSource.jsonValue()),
+                ("transaction", .object(JSONObject([("amount", amount.jsonValue)]))),
+            ])
+        ).serializedBytes
         defer { secureZero(&body) }
         let response = try await send(.currencyConversion, path: ["services", "dccrate"], method: .post, body: body)
         return try CurrencyConversionResponse(json: response.body)
@@ -239,12 +246,16 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// not retried.
     /// - Throws: ``CSEError/Code/clientAPIInvalidCardNumber``; the HTTP and status errors;
     ///   ``CSEError/Code/clientAPIMalformedResponse``.
-    public func surchargeCalculation(cardSource: CardSource, amount: AmountOfMoney) async throws(CSEError)
+    public func surchargeCalculation(
+        cardSource: CardSource, amount: AmountOfMoney
+    ) async throws(CSEError)
         -> SurchargeCalculationResponse
     {
-        var body = JSONValue.object(JSONObject([
-            ("amountOfMoney", amount.jsonValue), ("cardSource", try cardSource.jsonValue()),
-        ])).serializedBytes
+        var body = JSONValue.object(
+            JSONObject([
+                ("amountOfMoney", amount.jsonValue), ("cardSource", try cardSource.jsonValue()),
+            ])
+        ).serializedBytes
         defer { secureZero(&body) }
         let response = try await send(.surchargeCalculation, path: ["services", "surchargecalculation"], method: .post, body: body)
         return try SurchargeCalculationResponse(json: response.body)
@@ -300,8 +311,9 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         let unauthorized = response.status == 401 || response.status == 403
         return CSEError(
             unauthorized ? .clientAPIUnauthorized : .clientAPIHTTPStatus,
-            unauthorized ? "the platform refused the session (HTTP \(response.status)); it may have expired"
-                         : "the platform answered HTTP \(response.status)",
+            unauthorized
+                ? "the platform refused the session (HTTP \(response.status)); it may have expired"
+                : "the platform answered HTTP \(response.status)",
             context: context)
     }
 }

@@ -16,8 +16,9 @@ public struct AmountOfMoney: Hashable, Sendable, CustomStringConvertible {
             throw CSEError(.clientAPIInvalidContext, "the amount must be 0 to 12 digits of minor units", context: ["member": "amount"])
         }
         guard PaymentContext.isUpperLetters(currencyCode, count: 3) else {
-            throw CSEError(.clientAPIInvalidContext, "the currency code must be three upper-case letters (ISO 4217)",
-                           context: ["member": "currencyCode"])
+            throw CSEError(
+                .clientAPIInvalidContext, "the currency code must be three upper-case letters (ISO 4217)",
+                context: ["member": "currencyCode"])
         }
         self.amount = amount
         self.currencyCode = currencyCode
@@ -49,12 +50,14 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
     /// Creates a context.
     /// - Throws: ``CSEError/Code/clientAPIInvalidContext`` for a country that is not two
     ///   upper-case ASCII letters.
-    public init(amountOfMoney: AmountOfMoney, countryCode: String, isRecurring: Bool = false,
-                isInstallments: Bool = false) throws(CSEError)
-    {
+    public init(
+        amountOfMoney: AmountOfMoney, countryCode: String, isRecurring: Bool = false,
+        isInstallments: Bool = false
+    ) throws(CSEError) {
         guard Self.isUpperLetters(countryCode, count: 2) else {
-            throw CSEError(.clientAPIInvalidContext, "the country code must be two upper-case letters (ISO 3166-1)",
-                           context: ["member": "countryCode"])
+            throw CSEError(
+                .clientAPIInvalidContext, "the country code must be two upper-case letters (ISO 3166-1)",
+                context: ["member": "countryCode"])
         }
         self.amountOfMoney = amountOfMoney
         self.countryCode = countryCode
@@ -64,19 +67,23 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a context from an amount in minor units and a currency.
     /// - Throws: ``CSEError/Code/clientAPIInvalidContext``.
-    public init(amount: Int64, currencyCode: String, countryCode: String, isRecurring: Bool = false,
-                isInstallments: Bool = false) throws(CSEError)
-    {
-        try self.init(amountOfMoney: try AmountOfMoney(amount: amount, currencyCode: currencyCode),
-                      countryCode: countryCode, isRecurring: isRecurring, isInstallments: isInstallments)
+    public init(
+        amount: Int64, currencyCode: String, countryCode: String, isRecurring: Bool = false,
+        isInstallments: Bool = false
+    ) throws(CSEError) {
+        try self.init(
+            amountOfMoney: try AmountOfMoney(amount: amount, currencyCode: currencyCode),
+            countryCode: countryCode, isRecurring: isRecurring, isInstallments: isInstallments)
     }
 
     /// The query of the product calls, in the order WL-JS writes it: `countryCode`,
     /// `currencyCode`, `amount` (minor units, also when 0), `isRecurring` (`true`/`false`); then
     /// `isInstallments` only when `true` (the SDKs never send it).
     public var queryItems: [(name: String, value: String)] {
-        var items = [("countryCode", countryCode), ("currencyCode", amountOfMoney.currencyCode),
-                     ("amount", String(amountOfMoney.amount)), ("isRecurring", isRecurring ? "true" : "false")]
+        var items = [
+            ("countryCode", countryCode), ("currencyCode", amountOfMoney.currencyCode),
+            ("amount", String(amountOfMoney.amount)), ("isRecurring", isRecurring ? "true" : "false"),
+        ]
         if isInstallments { items.append(("isInstallments", "true")) }
         return items.map { (name: $0.0, value: $0.1) }
     }
@@ -85,10 +92,11 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
     /// "isRecurring":false,"isInstallments":false}` with JSON numbers and Booleans (WL-JS,
     /// WL-Android and the Connect reference; not WL-Swift's strings).
     public var jsonValue: JSONValue {
-        .object(JSONObject([
-            ("amountOfMoney", amountOfMoney.jsonValue), ("countryCode", .string(countryCode)),
-            ("isRecurring", .bool(isRecurring)), ("isInstallments", .bool(isInstallments)),
-        ]))
+        .object(
+            JSONObject([
+                ("amountOfMoney", amountOfMoney.jsonValue), ("countryCode", .string(countryCode)),
+                ("isRecurring", .bool(isRecurring)), ("isInstallments", .bool(isInstallments)),
+            ]))
     }
 
     /// The cache key part: `<amount>_<currency>_<country>_<recurring>_<installments>`.

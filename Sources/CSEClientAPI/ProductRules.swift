@@ -46,11 +46,12 @@ public struct ProductRules: Sendable {
 
     /// The list without the unsupported products and the wallets this host cannot use.
     public func filter(_ products: BasicPaymentProducts) -> BasicPaymentProducts {
-        BasicPaymentProducts(paymentProducts: products.paymentProducts.filter { product in
-            if Self.unsupportedProductIDs.contains(product.id) { return false }
-            if Self.walletProductIDs.contains(product.id) { return isWalletAvailable(Self.wallet(product)) }
-            return true
-        })
+        BasicPaymentProducts(
+            paymentProducts: products.paymentProducts.filter { product in
+                if Self.unsupportedProductIDs.contains(product.id) { return false }
+                if Self.walletProductIDs.contains(product.id) { return isWalletAvailable(Self.wallet(product)) }
+                return true
+            })
     }
 
     /// Refuses, before any call, a product id the SDKs refuse.
@@ -59,14 +60,15 @@ public struct ProductRules: Sendable {
     ///   than letters, digits, `-` and `_`.
     public func checkRequestable(productID: String) throws(CSEError) {
         guard !productID.isEmpty, productID.utf8.count <= 64,
-              productID.utf8.allSatisfy({ ($0 &- 0x30 < 10) || (($0 | 0x20) &- 0x61 < 26) || $0 == 0x2D || $0 == 0x5F })
+            productID.utf8.allSatisfy({ ($0 &- 0x30 < 10) || (($0 | 0x20) &- 0x61 < 26) || $0 == 0x2D || $0 == 0x5F })
         else {
             throw CSEError(.clientAPIInvalidArgument, "a product id is 1 to 64 letters, digits, '-' or '_'")
         }
         if Self.unsupportedProductIDs.contains(productID) {
-            throw CSEError(.clientAPIProductUnavailable,
-                           "this product cannot be used for encrypted customer input (the Worldline SDKs refuse it)",
-                           context: ["product": productID])
+            throw CSEError(
+                .clientAPIProductUnavailable,
+                "this product cannot be used for encrypted customer input (the Worldline SDKs refuse it)",
+                context: ["product": productID])
         }
     }
 
@@ -75,8 +77,9 @@ public struct ProductRules: Sendable {
     public func checkWallet(_ product: BasicPaymentProduct) throws(CSEError) {
         guard Self.walletProductIDs.contains(product.id) else { return }
         guard isWalletAvailable(Self.wallet(product)) else {
-            throw CSEError(.clientAPIProductUnavailable, "the wallet product is not available on this host",
-                           context: ["product": product.id])
+            throw CSEError(
+                .clientAPIProductUnavailable, "the wallet product is not available on this host",
+                context: ["product": product.id])
         }
     }
 

@@ -29,9 +29,10 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     /// Creates session data from its parts, with the same checks as ``init(json:)``.
     /// - Throws: ``CSEError/Code/clientAPIInvalidSession`` naming the bad member.
-    public init(clientSessionID: String, customerID: String, clientAPIURL: String, assetURL: String,
-                invalidTokens: [String] = []) throws(CSEError)
-    {
+    public init(
+        clientSessionID: String, customerID: String, clientAPIURL: String, assetURL: String,
+        invalidTokens: [String] = []
+    ) throws(CSEError) {
         try Self.checkIdentifier(clientSessionID, member: "clientSessionId")
         try Self.checkIdentifier(customerID, member: "customerId")
         self.clientSessionID = clientSessionID
@@ -93,11 +94,12 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// - Warning: It contains the session id in full: write it only where the session itself
     ///   may go (the client that uses it), never to a log.
     public var jsonValue: JSONValue {
-        .object(JSONObject([
-            ("clientSessionId", .string(clientSessionID)), ("customerId", .string(customerID)),
-            ("clientApiUrl", .string(clientAPIURL)), ("assetUrl", .string(assetURL)),
-            ("invalidTokens", .array(invalidTokens.map(JSONValue.string))),
-        ]))
+        .object(
+            JSONObject([
+                ("clientSessionId", .string(clientSessionID)), ("customerId", .string(customerID)),
+                ("clientApiUrl", .string(clientAPIURL)), ("assetUrl", .string(assetURL)),
+                ("invalidTokens", .array(invalidTokens.map(JSONValue.string))),
+            ]))
     }
 
     /// The session id masked for humans: its first four characters, then `…` and its length
@@ -123,9 +125,13 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     /// A mirror with the masked session id.
     public var customMirror: Mirror {
-        Mirror(self, children: ["clientSessionID": maskedClientSessionID, "customerID": customerID,
-                                "clientAPIURL": clientAPIURL, "assetURL": assetURL, "invalidTokens": invalidTokens.count],
-               displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "clientSessionID": maskedClientSessionID, "customerID": customerID,
+                "clientAPIURL": clientAPIURL, "assetURL": assetURL, "invalidTokens": invalidTokens.count,
+            ],
+            displayStyle: .struct)
     }
 
     // MARK: - Checks

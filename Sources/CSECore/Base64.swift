@@ -89,7 +89,8 @@ public enum Base64 {
             // Six bytes per step from an 8-byte big-endian load (so stop 8 bytes before the end).
             while i + 8 <= n {
                 let v = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let word = UInt64(pairs[Int(truncatingIfNeeded: v >> 52)])
+                let word =
+                    UInt64(pairs[Int(truncatingIfNeeded: v >> 52)])
                     | UInt64(pairs[Int(truncatingIfNeeded: (v >> 40) & 0xFFF)]) << 16
                     | UInt64(pairs[Int(truncatingIfNeeded: (v >> 28) & 0xFFF)]) << 32
                     | UInt64(pairs[Int(truncatingIfNeeded: (v >> 16) & 0xFFF)]) << 48
@@ -98,7 +99,8 @@ public enum Base64 {
                 o += 8
             }
             while i + 3 <= n {
-                let v = UInt32(input.load(fromByteOffset: i, as: UInt8.self)) << 16
+                let v =
+                    UInt32(input.load(fromByteOffset: i, as: UInt8.self)) << 16
                     | UInt32(input.load(fromByteOffset: i + 1, as: UInt8.self)) << 8
                     | UInt32(input.load(fromByteOffset: i + 2, as: UInt8.self))
                 let word = UInt32(pairs[Int(v >> 12)]) | UInt32(pairs[Int(v & 0xFFF)]) << 16

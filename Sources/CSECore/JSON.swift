@@ -150,7 +150,8 @@ extension JSONValue {
     /// `run` over any byte collection: its own storage when contiguous, else a copy.
     private static func run(contiguous bytes: some Collection<UInt8>, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
         let result: Result<JSONValue, CSEError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(CSEError) { return .success(try run(UnsafeRawBufferPointer(buffer), limits: limits, materialize: materialize)) } catch {
+            do throws(CSEError) { return .success(try run(UnsafeRawBufferPointer(buffer), limits: limits, materialize: materialize)) } catch
+            {
                 return .failure(error)
             }
         }
@@ -382,7 +383,8 @@ private struct JSONParser {
                     index += 2
                     let low = try parseHex4()
                     guard (0xDC00...0xDFFF).contains(low) else {
-                        throw CSEError(.jsonInvalidUnicode, "high surrogate not followed by a low surrogate", context: ["offset": String(index)])
+                        throw CSEError(
+                            .jsonInvalidUnicode, "high surrogate not followed by a low surrogate", context: ["offset": String(index)])
                     }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(scalar) {

@@ -48,9 +48,11 @@ public enum SecretMasking {
             digits += 1
             if digits >= 8 { return redact(name) }
         }
-        return String(String.UnicodeScalarView(name.unicodeScalars.prefix(limit).map {
-            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
-        }))
+        return String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.prefix(limit).map {
+                    $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
+                }))
     }
 
     /// The one rule for echoing a user-supplied identifier or dotted path (a JSON member name, a

@@ -3,9 +3,9 @@ internal import CCurl
 internal import COpenSSL
 internal import Synchronization
 #if canImport(Glibc)
-    internal import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-    internal import Musl
+internal import Musl
 #endif
 
 /// The default ``HTTPTransport``: libcurl (the Debian `libcurl4-openssl-dev` build, OpenSSL TLS).
@@ -34,7 +34,8 @@ public struct CurlTransport: HTTPTransport {
     ///   `http.transport` when libcurl cannot be initialised.
     public init(trust: TLSTrust = .system) throws(CSEError) {
         guard CurlGlobal.initialized == CURLE_OK else {
-            throw CSEError(.httpTransport, "libcurl could not be initialised", context: ["curlCode": String(CurlGlobal.initialized.rawValue)])
+            throw CSEError(
+                .httpTransport, "libcurl could not be initialised", context: ["curlCode": String(CurlGlobal.initialized.rawValue)])
         }
         if let path = trust.caFilePath { try Self.checkCAFile(path) }
         self.trust = trust
@@ -179,7 +180,9 @@ final class CurlAttempt: @unchecked Sendable {
     }
 
     static func cancelledError(_ request: HTTPRequest) -> CSEError {
-        CSEError(.httpCancelled, "the task was cancelled", context: ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path])
+        CSEError(
+            .httpCancelled, "the task was cancelled",
+            context: ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path])
     }
 
     // MARK: Options
@@ -201,7 +204,8 @@ final class CurlAttempt: @unchecked Sendable {
     private func check(_ code: CURLcode, _ option: CURLoption) throws(CSEError) {
         guard code == CURLE_OK else {
             throw CSEError(
-                .httpTransport, "libcurl refused an option", context: errorContext.merging(["curlCode": String(code.rawValue), "option": String(option.rawValue)]) { a, _ in a })
+                .httpTransport, "libcurl refused an option",
+                context: errorContext.merging(["curlCode": String(code.rawValue), "option": String(option.rawValue)]) { a, _ in a })
         }
     }
 
@@ -315,12 +319,14 @@ final class CurlAttempt: @unchecked Sendable {
             if isCancelled { return .failure(CSEError(.httpCancelled, "the task was cancelled", context: errorContext)) }
             let performed = curl_multi_perform(multi, &running)
             guard performed == CURLM_OK else {
-                return .failure(CSEError(.httpTransport, "libcurl failed to drive the transfer", context: curlContext(Int(performed.rawValue))))
+                return .failure(
+                    CSEError(.httpTransport, "libcurl failed to drive the transfer", context: curlContext(Int(performed.rawValue))))
             }
             if running == 0 { break }
             let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
             guard polled == CURLM_OK else {
-                return .failure(CSEError(.httpTransport, "libcurl failed to wait for the transfer", context: curlContext(Int(polled.rawValue))))
+                return .failure(
+                    CSEError(.httpTransport, "libcurl failed to wait for the transfer", context: curlContext(Int(polled.rawValue))))
             }
         }
         var remaining: Int32 = 0
@@ -352,7 +358,8 @@ final class CurlAttempt: @unchecked Sendable {
             return CSEError(.httpCancelled, "the task was cancelled", context: context)
         case CURLE_WRITE_ERROR where overLimit, CURLE_FILESIZE_EXCEEDED:
             return CSEError(
-                .httpResponseTooLarge, "the response is larger than the limit", context: context.merging(["limit": String(maxResponseBytes)]) { a, _ in a })
+                .httpResponseTooLarge, "the response is larger than the limit",
+                context: context.merging(["limit": String(maxResponseBytes)]) { a, _ in a })
         case CURLE_OPERATION_TIMEDOUT:
             return CSEError(.httpTimeout, "the attempt timed out", context: context)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
@@ -370,9 +377,11 @@ final class CurlAttempt: @unchecked Sendable {
             }
             let reason = String(cString: X509_verify_cert_error_string(verify))
             return CSEError(
-                .httpTLS, "the server certificate does not verify: \(reason)", context: context.merging(["x509Error": String(verify)]) { a, _ in a })
+                .httpTLS, "the server certificate does not verify: \(reason)",
+                context: context.merging(["x509Error": String(verify)]) { a, _ in a })
         case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-            CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_INITFAILED:
+            CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+            CURLE_SSL_ENGINE_INITFAILED:
             return CSEError(.httpTLS, "TLS failed: \(described)", context: context)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING:
             return CSEError(.httpTransport, "the server's reply is not valid HTTP/1.1: \(described)", context: context)

@@ -1,9 +1,9 @@
 public import CSECore
 internal import CSECrypto
 #if canImport(Glibc)
-    internal import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-    internal import Musl
+internal import Musl
 #endif
 
 /// One diagnostics event per attempt. Never contains header values, bodies or the query.
@@ -97,7 +97,9 @@ package struct HTTPClientEnvironment: Sendable {
     package static let live = HTTPClientEnvironment(
         now: { ContinuousClock.now },
         sleep: { (duration) async throws(CSEError) in
-            do { try await Task.sleep(for: duration) } catch { throw CSEError(.httpCancelled, "the task was cancelled during a retry backoff") }
+            do { try await Task.sleep(for: duration) } catch {
+                throw CSEError(.httpCancelled, "the task was cancelled during a retry backoff")
+            }
         },
         unixTime: { Int64(time(nil)) },
         random: { () throws(CSEError) in
@@ -135,7 +137,9 @@ public struct HTTPClient: Sendable {
     }
 
     /// A client with a substituted clock, sleep and randomness (tests).
-    package init(configuration: HTTPClientConfiguration, transport: (any HTTPTransport)?, environment: HTTPClientEnvironment) throws(CSEError) {
+    package init(
+        configuration: HTTPClientConfiguration, transport: (any HTTPTransport)?, environment: HTTPClientEnvironment
+    ) throws(CSEError) {
         try configuration.validate()
         self.configuration = configuration
         if let transport {

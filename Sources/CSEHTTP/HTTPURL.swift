@@ -1,8 +1,8 @@
 public import CSECore
 #if canImport(Glibc)
-    internal import Glibc
+internal import Glibc
 #elseif canImport(Musl)
-    internal import Musl
+internal import Musl
 #endif
 
 /// An absolute `http(s)` URL that CSEKit may call (RFC 3986 §3, RFC 9110 §4.2): `https` to any
@@ -129,7 +129,8 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// name and value percent-encoded (everything but the unreserved set, so a space is `%20`),
     /// pairs joined with `&`. No pairs removes the query.
     public func settingQuery(_ items: [(name: String, value: String)]) -> HTTPURL {
-        let query = items.isEmpty ? nil : items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }.joined(separator: "&")
+        let query =
+            items.isEmpty ? nil : items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }.joined(separator: "&")
         return HTTPURL(scheme: scheme, host: host, port: port, path: path, query: query)
     }
 

@@ -71,8 +71,9 @@ public struct JWEDecryptor: Sendable {
         // RFC 7516 §11.5: on any unwrap failure, carry on with a random CEK so the failure is
         // indistinguishable from a tag failure. The unwrap draws that CEK every time and picks
         // between it and the decrypted key without branching (issue #13 F08).
-        let cek = try privateKey.unwrapContentKeyOAEP(parts.encryptedKey, hash: header.algorithm.oaepHash,
-                                                      keyByteCount: enc.keyByteCount)
+        let cek = try privateKey.unwrapContentKeyOAEP(
+            parts.encryptedKey, hash: header.algorithm.oaepHash,
+            keyByteCount: enc.keyByteCount)
         do throws(CSEError) {
             let plaintext = try enc.open(
                 ciphertext: parts.ciphertext, key: cek, iv: parts.iv, aad: parts.encodedHeader, tag: parts.tag)
@@ -102,15 +103,19 @@ struct JWECompactParts {
             if dots.count > 4 { break }
         }
         guard dots.count == 4 else {
-            throw CSEError(.jweMalformed, "a compact JWE has exactly five segments", context: ["segments": dots.count > 4 ? ">5" : String(dots.count + 1)])
+            throw CSEError(
+                .jweMalformed, "a compact JWE has exactly five segments",
+                context: ["segments": dots.count > 4 ? ">5" : String(dots.count + 1)])
         }
         let bounds = [(0, dots[0]), (dots[0] + 1, dots[1]), (dots[1] + 1, dots[2]), (dots[2] + 1, dots[3]), (dots[3] + 1, compact.count)]
         var decoded: [[UInt8]] = []
         for (index, (start, end)) in bounds.enumerated() {
             do throws(CSEError) {
-                decoded.append(try Base64.decode(UnsafeRawBufferPointer(rebasing: compact[start..<end]), alphabet: .url, padding: .forbidden))
+                decoded.append(
+                    try Base64.decode(UnsafeRawBufferPointer(rebasing: compact[start..<end]), alphabet: .url, padding: .forbidden))
             } catch {
-                throw CSEError(.jweMalformed, "segment is not strict base64url", context: ["segment": String(index + 1), "cause": error.code.rawValue])
+                throw CSEError(
+                    .jweMalformed, "segment is not strict base64url", context: ["segment": String(index + 1), "cause": error.code.rawValue])
             }
         }
         guard !decoded[0].isEmpty else { throw CSEError(.jweMalformed, "empty protected header") }

@@ -105,18 +105,23 @@ public struct JWEEncryptor: Sendable {
             (scratch) throws(CSEError) -> String in
             let ciphertext = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<ciphertextCount])
             let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[ciphertextCount...])
-            let written = try enc.seal(plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes,
-                                       ciphertext: ciphertext, tag: tag)
-            return compact(encryptedKey: encryptedKey, iv: iv,
-                           ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<written]),
-                           tag: UnsafeRawBufferPointer(tag))
+            let written = try enc.seal(
+                plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes,
+                ciphertext: ciphertext, tag: tag)
+            return compact(
+                encryptedKey: encryptedKey, iv: iv,
+                ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<written]),
+                tag: UnsafeRawBufferPointer(tag))
         }
     }
 
     /// The five segments, written straight into the String's storage: no intermediate array.
-    private func compact(encryptedKey: [UInt8], iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
-                         tag: UnsafeRawBufferPointer) -> String {
-        let total = encodedHeader.count + 4
+    private func compact(
+        encryptedKey: [UInt8], iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
+        tag: UnsafeRawBufferPointer
+    ) -> String {
+        let total =
+            encodedHeader.count + 4
             + Base64.encodedLength(of: encryptedKey.count, padding: false)
             + Base64.encodedLength(of: iv.count, padding: false)
             + Base64.encodedLength(of: ciphertext.count, padding: false)
@@ -125,8 +130,9 @@ public struct JWEEncryptor: Sendable {
             let out = UnsafeMutableRawBufferPointer(buffer)
             var offset = 0
             func segment(_ bytes: UnsafeRawBufferPointer, dot: Bool) {
-                offset += Base64.encode(bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[offset...]),
-                                        alphabet: .url, padding: false)
+                offset += Base64.encode(
+                    bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[offset...]),
+                    alphabet: .url, padding: false)
                 if dot {
                     out[offset] = UInt8(ascii: ".")
                     offset += 1

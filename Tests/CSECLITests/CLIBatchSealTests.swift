@@ -61,20 +61,26 @@ struct CLIBatchSealTests {
             let line = JSONValue.object(JSONObject(object)).serialized
             let session = ownSession ? "session-\(index)" : "batch-session"
             guard index % 100 == 37 else {
-                cases.append(Case(line: line, values: [("cardNumber", pan), ("expiryDate", expiry), ("cvv", cvv), ("cardholderName", name)],
-                                  sessionId: session, failureKey: nil))
+                cases.append(
+                    Case(
+                        line: line, values: [("cardNumber", pan), ("expiryDate", expiry), ("cvv", cvv), ("cardholderName", name)],
+                        sessionId: session, failureKey: nil))
                 continue
             }
             switch (index / 100) % 5 {
             case 0:  // truncated JSON
                 cases.append(Case(line: String(line.dropLast(7)), values: nil, sessionId: session, failureKey: "error"))
             case 1:  // a field the product does not have
-                cases.append(Case(line: line.replacingOccurrences(of: "\"cvv\"", with: "\"cvc\""), values: nil, sessionId: session, failureKey: "error"))
+                cases.append(
+                    Case(
+                        line: line.replacingOccurrences(of: "\"cvv\"", with: "\"cvc\""), values: nil, sessionId: session,
+                        failureKey: "error"))
             case 2:
                 // A Luhn typo: validation rejects the line with its errors.
                 var typo = object
                 typo[0] = ("cardNumber", .string(String(pan.dropLast()) + String((Int(String(pan.last!))! + 1) % 10)))
-                cases.append(Case(line: JSONValue.object(JSONObject(typo)).serialized, values: nil, sessionId: session, failureKey: "errors"))
+                cases.append(
+                    Case(line: JSONValue.object(JSONObject(typo)).serialized, values: nil, sessionId: session, failureKey: "errors"))
             case 3:  // a control byte before the object
                 cases.append(Case(line: "\u{1}" + line, values: nil, sessionId: session, failureKey: "error"))
             default:  // an array, not an object
@@ -84,14 +90,18 @@ struct CLIBatchSealTests {
         return cases
     }
 
-    @Test("exactly 10,000 output lines in order; good lines decrypt with jwcrypto to their input; bad lines name their line number",
-          .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto (apt-get install python3-jwcrypto)"))
+    @Test(
+        "exactly 10,000 output lines in order; good lines decrypt with jwcrypto to their input; bad lines name their line number",
+        .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto (apt-get install python3-jwcrypto)"))
     func tenThousandLines() throws {
         let cases = Self.corpus()
         #expect(cases.filter { $0.failureKey != nil }.count == 100)
         let input = cases.map(\.line).joined(separator: "\n") + "\n"
-        let result = try CLIFixtures.run(["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON",
-                                          "--session-id", "batch-session", "--now", CLIFixtures.now], input)
+        let result = try CLIFixtures.run(
+            [
+                "seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON",
+                "--session-id", "batch-session", "--now", CLIFixtures.now,
+            ], input)
         #expect(result.status == 1, "some lines failed")
         #expect(result.err.isEmpty)
         let lines = CLIFixtures.lines(result.out)

@@ -46,9 +46,18 @@ struct CLICanaryTests {
             (validate + ["--lines"], invalidUTF8, "validate --lines: invalid UTF-8"),
             (["seal", "--product", "builtin:card", "--key", "@MISSING", "--session-id", "s"], Array(card.utf8), "seal: missing key file"),
             (["seal", "--product", "@MISSING", "--demo", "--session-id", "s"], Array(card.utf8), "seal: missing product file"),
-            (["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s"], Array(card.utf8), "seal: demo key refused"),
-            (["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--now", "2026-05", "--allow-invalid"], Array(card.utf8), "seal: no session id"),
-            (["seal", "--product", "builtin:card", "--key", "@PUBLIC", "--session-id", "s", "--allow-invalid"], Array(card.utf8), "seal: no kid"),
+            (
+                ["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s"], Array(card.utf8),
+                "seal: demo key refused"
+            ),
+            (
+                ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--now", "2026-05", "--allow-invalid"], Array(card.utf8),
+                "seal: no session id"
+            ),
+            (
+                ["seal", "--product", "builtin:card", "--key", "@PUBLIC", "--session-id", "s", "--allow-invalid"], Array(card.utf8),
+                "seal: no kid"
+            ),
             (["iin"], Array((pan + "x").utf8), "iin: letter"),
             (["iin"], Array((pan + pan).utf8), "iin: too many digits"),
             (["iin", "--lines"], Array(("\(pan)x\n\"\(pan)\n\(pan)\(cvv)\(pan)\n").utf8), "iin --lines"),

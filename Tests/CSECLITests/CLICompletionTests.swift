@@ -39,13 +39,15 @@ struct CLICompletionTests {
         #expect(offered.isSuperset(of: ["help", "--version", "--help", "-h", "--generate-completion-script", "--generate-manual"]))
     }
 
-    @Test("a prefix narrows the subcommands", arguments: [
-        (["cse", "enc"], ["encrypt"]),
-        (["cse", "s"], ["seal", "session", "sign"]),
-        (["cse", "help", "un"], ["unformat"]),
-        (["cse", "--generate-completion-script", "f"], ["fish"]),
-        (["cse", "--gen"], ["--generate-completion-script", "--generate-manual"]),
-    ])
+    @Test(
+        "a prefix narrows the subcommands",
+        arguments: [
+            (["cse", "enc"], ["encrypt"]),
+            (["cse", "s"], ["seal", "session", "sign"]),
+            (["cse", "help", "un"], ["unformat"]),
+            (["cse", "--generate-completion-script", "f"], ["fish"]),
+            (["cse", "--gen"], ["--generate-completion-script", "--generate-manual"]),
+        ])
     func prefixes(words: [String], expected: [String]) throws {
         #expect(try Self.bashCompletions(words).sorted() == expected.sorted())
     }
@@ -93,15 +95,20 @@ struct CLICompletionTests {
                 ]),
         ])
 
-    @Test("nested groups: members at each level, then the command's options and value completion", arguments: [
-        (["cse", ""], ["--generate-completion-script", "--generate-manual", "--help", "--version", "-h", "help", "mastercard", "session"]),
-        (["cse", "session", ""], ["--help", "-h", "publickey"]),
-        (["cse", "session", "publickey", "--"], ["--help", "--json", "--out"]),
-        (["cse", "mastercard", "s"], ["session"]),
-        (["cse", "mastercard", "session", "c"], ["create"]),
-        (["cse", "mastercard", "session", "create", "--m"], ["--merchant"]),
-        (["cse", "mastercard", "session", "create", "--merchant", ""], []),
-    ])
+    @Test(
+        "nested groups: members at each level, then the command's options and value completion",
+        arguments: [
+            (
+                ["cse", ""],
+                ["--generate-completion-script", "--generate-manual", "--help", "--version", "-h", "help", "mastercard", "session"]
+            ),
+            (["cse", "session", ""], ["--help", "-h", "publickey"]),
+            (["cse", "session", "publickey", "--"], ["--help", "--json", "--out"]),
+            (["cse", "mastercard", "s"], ["session"]),
+            (["cse", "mastercard", "session", "c"], ["create"]),
+            (["cse", "mastercard", "session", "create", "--m"], ["--merchant"]),
+            (["cse", "mastercard", "session", "create", "--merchant", ""], []),
+        ])
     func nestedGroups(words: [String], expected: [String]) throws {
         let script = CompletionScripts.script(for: .bash, tree: Self.nested)
         let dir = try CommandRunner.temporaryDirectory()
@@ -115,7 +122,9 @@ struct CLICompletionTests {
         #expect(ManualPage.text("caf\u{E9} \u{2192} ok") == "caf\\[u00E9] \\[u2192] ok")
         let long = String(repeating: "word ", count: 40)
         #expect(ManualPage.text(long).split(separator: "\n").allSatisfy { $0.utf8.count <= 80 })
-        #expect(ManualPage.text("Kinds:\n  aps    SDK_TOKEN\n  paysafe  setup\nDone.") == "Kinds:\n.Bd -literal -offset indent\naps    SDK_TOKEN\npaysafe  setup\n.Ed\nDone.")
+        #expect(
+            ManualPage.text("Kinds:\n  aps    SDK_TOKEN\n  paysafe  setup\nDone.")
+                == "Kinds:\n.Bd -literal -offset indent\naps    SDK_TOKEN\npaysafe  setup\n.Ed\nDone.")
         #expect(ManualPage.text("One.\n\n\nTwo.\n") == "One.\n.Pp\nTwo.")
     }
 
@@ -167,32 +176,39 @@ struct CLICompletionTests {
         #expect(result.status == 0 && result.out.isEmpty, "\(checker.joined(separator: " ")) \(name): \(result.out)\(result.err)")
     }
 
-    @Test("zsh -n accepts the zsh script (the real one and one with nested groups)",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (apt-get install zsh)"))
+    @Test(
+        "zsh -n accepts the zsh script (the real one and one with nested groups)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh"), "needs zsh (apt-get install zsh)"))
     func zshSyntax() throws {
         try Self.check(CommandRunner.run(["--generate-completion-script", "zsh"]).stdout, named: "_cse", with: ["/usr/bin/zsh", "-n"])
         try Self.check(Array(CompletionScripts.script(for: .zsh, tree: Self.nested).utf8), named: "_cse", with: ["/usr/bin/zsh", "-n"])
     }
 
-    @Test("fish -n accepts the fish script (the real one and one with nested groups)",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (apt-get install fish)"))
+    @Test(
+        "fish -n accepts the fish script (the real one and one with nested groups)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "needs fish (apt-get install fish)"))
     func fishSyntax() throws {
-        try Self.check(CommandRunner.run(["--generate-completion-script", "fish"]).stdout, named: "cse.fish", with: ["/usr/bin/fish", "-n"])
-        try Self.check(Array(CompletionScripts.script(for: .fish, tree: Self.nested).utf8), named: "cse.fish", with: ["/usr/bin/fish", "-n"])
+        try Self.check(
+            CommandRunner.run(["--generate-completion-script", "fish"]).stdout, named: "cse.fish", with: ["/usr/bin/fish", "-n"])
+        try Self.check(
+            Array(CompletionScripts.script(for: .fish, tree: Self.nested).utf8), named: "cse.fish", with: ["/usr/bin/fish", "-n"])
     }
 
-    @Test("mandoc -T lint -W style finds nothing in the man page (the real one and one with nested groups)",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "needs mandoc (apt-get install mandoc)"))
+    @Test(
+        "mandoc -T lint -W style finds nothing in the man page (the real one and one with nested groups)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc"), "needs mandoc (apt-get install mandoc)"))
     func manualLint() throws {
         let lint = ["/usr/bin/mandoc", "-T", "lint", "-W", "style"]
         try Self.check(CommandRunner.run(["--generate-manual"]).stdout, named: "cse.1", with: lint)
         try Self.check(Array(ManualPage.mdoc(tree: Self.nested).utf8), named: "cse.1", with: lint)
     }
 
-    @Test("an unknown shell, a missing one or extra words are usage errors", arguments: [
-        ["--generate-completion-script"], ["--generate-completion-script", "tcsh"],
-        ["--generate-completion-script", "bash", "zsh"], ["--generate-manual", "x"],
-    ])
+    @Test(
+        "an unknown shell, a missing one or extra words are usage errors",
+        arguments: [
+            ["--generate-completion-script"], ["--generate-completion-script", "tcsh"],
+            ["--generate-completion-script", "bash", "zsh"], ["--generate-manual", "x"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 64)
@@ -201,7 +217,9 @@ struct CLICompletionTests {
 
     @Test("--generate-completion-script=SHELL is the same as the two-word form")
     func inlineValue() throws {
-        #expect(try CommandRunner.run(["--generate-completion-script=zsh"]).stdout == CommandRunner.run(["--generate-completion-script", "zsh"]).stdout)
+        #expect(
+            try CommandRunner.run(["--generate-completion-script=zsh"]).stdout
+                == CommandRunner.run(["--generate-completion-script", "zsh"]).stdout)
     }
 
     @Test("the man page names every command and option")

@@ -23,7 +23,9 @@ struct CLIContractTests {
         #expect(result.out == CommandLineTool.version + "\n")
     }
 
-    @Test("'help <sub>' and '<sub> --help' print the same subcommand help to stdout", arguments: ["demo", "seal", "validate", "format", "unformat", "iin", "check", "encrypt", "decrypt", "keygen"])
+    @Test(
+        "'help <sub>' and '<sub> --help' print the same subcommand help to stdout",
+        arguments: ["demo", "seal", "validate", "format", "unformat", "iin", "check", "encrypt", "decrypt", "keygen"])
     func subcommandHelp(name: String) throws {
         let a = try CommandRunner.run(["help", name]), b = try CommandRunner.run([name, "--help"])
         #expect(a.status == 0 && b.status == 0)
@@ -32,18 +34,20 @@ struct CLIContractTests {
         #expect(a.out.contains("OPTIONS:"))
     }
 
-    @Test("usage errors print Error, the usage line and a hint to stderr and exit 64", arguments: [
-        (["encrypt"], "Error: Missing expected argument '--key <file>'."),
-        (["encrypt", "--key"], "Error: Missing value for '--key <file>'."),
-        (["encrypt", "--bogus", "x"], "Error: Unknown option '--bogus'."),
-        (["encrypt", "--key", "k", "--enc", "A999GCM"], "Error: unsupported JWE enc"),
-        (["encrypt", "--key", "k", "stray"], "Error: Unexpected argument at position 1."),
-        (["frobnicate"], "Error: Unknown subcommand 'frobnicate'."),
-        (["--frobnicate"], "Error: Unknown option '--frobnicate'."),
-        (["keygen", "--out", "/tmp", "--bits", "1024"], "Error: The value for '--bits' must be between 2048 and 16384."),
-        (["keygen", "--out", "/tmp", "--bits", "lots"], "Error: The value for '--bits' must be a non-negative integer."),
-        (["keygen", "--out=/tmp", "--force=yes"], "Error: The flag '--force' does not take a value."),
-    ])
+    @Test(
+        "usage errors print Error, the usage line and a hint to stderr and exit 64",
+        arguments: [
+            (["encrypt"], "Error: Missing expected argument '--key <file>'."),
+            (["encrypt", "--key"], "Error: Missing value for '--key <file>'."),
+            (["encrypt", "--bogus", "x"], "Error: Unknown option '--bogus'."),
+            (["encrypt", "--key", "k", "--enc", "A999GCM"], "Error: unsupported JWE enc"),
+            (["encrypt", "--key", "k", "stray"], "Error: Unexpected argument at position 1."),
+            (["frobnicate"], "Error: Unknown subcommand 'frobnicate'."),
+            (["--frobnicate"], "Error: Unknown option '--frobnicate'."),
+            (["keygen", "--out", "/tmp", "--bits", "1024"], "Error: The value for '--bits' must be between 2048 and 16384."),
+            (["keygen", "--out", "/tmp", "--bits", "lots"], "Error: The value for '--bits' must be a non-negative integer."),
+            (["keygen", "--out=/tmp", "--force=yes"], "Error: The flag '--force' does not take a value."),
+        ])
     func usageErrors(arguments: [String], message: String) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 64, "\(arguments)")

@@ -31,10 +31,13 @@ struct CLICryptoCommandTests {
         #expect(again.err.hasPrefix("Error: cli.file: cannot create file"))
     }
 
-    @Test("encrypt writes one compact JWE line with the Worldline header; decrypt gives the plaintext back", arguments: ["public.pem", "public-key.json", "private.pem"])
+    @Test(
+        "encrypt writes one compact JWE line with the Worldline header; decrypt gives the plaintext back",
+        arguments: ["public.pem", "public-key.json", "private.pem"])
     func encryptThenDecrypt(keyFile: String) throws {
         let plaintext = #"{"cardNumber":"4111111111111111","cvv":"123"}"#
-        let encrypted = try CommandRunner.run(["encrypt", "--key", Self.keyDirectory + "/" + keyFile, "--kid", "kid-cli"], input: plaintext)
+        let encrypted = try CommandRunner.run(
+            ["encrypt", "--key", Self.keyDirectory + "/" + keyFile, "--kid", "kid-cli"], input: plaintext)
         #expect(encrypted.status == 0, "\(encrypted.err)")
         #expect(encrypted.err.isEmpty)
         let lines = encrypted.out.split(separator: "\n", omittingEmptySubsequences: false)
@@ -48,20 +51,23 @@ struct CLICryptoCommandTests {
 
     @Test("the Client API keyId becomes the kid when --kid is not given; --alg and --enc are honoured")
     func defaultsFromKeyFile() throws {
-        let encrypted = try CommandRunner.run(["encrypt", "--key", Self.publicKeyJSON, "--alg", "RSA-OAEP-256", "--enc=A256GCM"], input: "{}")
+        let encrypted = try CommandRunner.run(
+            ["encrypt", "--key", Self.publicKeyJSON, "--alg", "RSA-OAEP-256", "--enc=A256GCM"], input: "{}")
         #expect(encrypted.status == 0)
         let header = try JSONValue.parse(try Base64URL.decode(encrypted.out.split(separator: ".")[0]))
         #expect(header.serialized == #"{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"kid-cli"}"#)
     }
 
-    @Test("failures exit 1 with a typed error on stderr and no secret bytes", arguments: [
-        (["encrypt", "--key", "/nonexistent/key.pem"], "{}", "Error: cli.file: cannot open file"),
-        (["encrypt", "--key", "@PUBLIC"], "", "Error: cli.emptyInput"),
-        (["decrypt", "--key", "@PUBLIC"], "x.y.z.a.b", "Error: key.unsupportedType"),
-        (["decrypt", "--key", "@PRIVATE"], "not a jwe", "Error: jwe.malformed"),
-        (["decrypt", "--key", "@PRIVATE"], "", "Error: cli.emptyInput"),
-        (["encrypt", "--key", "/etc/hostname"], "{}", "Error: key.unsupportedFormat"),
-    ])
+    @Test(
+        "failures exit 1 with a typed error on stderr and no secret bytes",
+        arguments: [
+            (["encrypt", "--key", "/nonexistent/key.pem"], "{}", "Error: cli.file: cannot open file"),
+            (["encrypt", "--key", "@PUBLIC"], "", "Error: cli.emptyInput"),
+            (["decrypt", "--key", "@PUBLIC"], "x.y.z.a.b", "Error: key.unsupportedType"),
+            (["decrypt", "--key", "@PRIVATE"], "not a jwe", "Error: jwe.malformed"),
+            (["decrypt", "--key", "@PRIVATE"], "", "Error: cli.emptyInput"),
+            (["encrypt", "--key", "/etc/hostname"], "{}", "Error: key.unsupportedFormat"),
+        ])
     func failures(arguments: [String], input: String, message: String) throws {
         let args = arguments.map { $0 == "@PUBLIC" ? Self.publicKey : $0 == "@PRIVATE" ? Self.privateKey : $0 }
         let result = try CommandRunner.run(args, input: input)
@@ -131,7 +137,8 @@ struct CLICryptoCommandTests {
                 tokens.append(try #require(value["jwe"]?.stringValue))
             }
         }
-        let decrypted = try CommandRunner.run(["decrypt", "--key", Self.privateKey, "--lines"], input: tokens.joined(separator: "\n") + "\n")
+        let decrypted = try CommandRunner.run(
+            ["decrypt", "--key", Self.privateKey, "--lines"], input: tokens.joined(separator: "\n") + "\n")
         let outLines = decrypted.out.split(separator: "\n")
         #expect(outLines.count == 500)
         for (index, line) in outLines.enumerated() {
@@ -147,18 +154,22 @@ struct CLICryptoCommandTests {
 
 @Suite("cse encrypt, decrypt and keygen: the remaining contract cases")
 struct CLICryptoContractTests {
-    @Test("unknown options are usage errors", arguments: [
-        (["encrypt", "--key", "k", "--plaintext", "x"], "encrypt", "Unknown option '--plaintext'."),
-        (["decrypt", "--key", "k", "--bogus"], "decrypt", "Unknown option '--bogus'."),
-        (["keygen", "--out", "/tmp", "--bogus"], "keygen", "Unknown option '--bogus'."),
-    ])
+    @Test(
+        "unknown options are usage errors",
+        arguments: [
+            (["encrypt", "--key", "k", "--plaintext", "x"], "encrypt", "Unknown option '--plaintext'."),
+            (["decrypt", "--key", "k", "--bogus"], "decrypt", "Unknown option '--bogus'."),
+            (["keygen", "--out", "/tmp", "--bogus"], "keygen", "Unknown option '--bogus'."),
+        ])
     func unknownOption(arguments: [String], command: String, message: String) throws {
         try CommandRunner.run(arguments, input: "{}").expectUsageError(message, command: command)
     }
 
-    @Test("a missing key file exits 1 naming the path; keygen into a missing directory too", arguments: [
-        ["decrypt", "--key", "@MISSING"], ["encrypt", "--key", "@MISSING", "--lines"], ["keygen", "--out", "@MISSING"],
-    ])
+    @Test(
+        "a missing key file exits 1 naming the path; keygen into a missing directory too",
+        arguments: [
+            ["decrypt", "--key", "@MISSING"], ["encrypt", "--key", "@MISSING", "--lines"], ["keygen", "--out", "@MISSING"],
+        ])
     func missingFile(arguments: [String]) throws {
         let result = try CLIFixtures.run(arguments, "{}")
         result.expectFailure(code: "cli.file")
@@ -170,9 +181,11 @@ struct CLICryptoContractTests {
         var environment = ProcessInfo.processInfo.environment
         environment["CSE_TEST_PUBLIC"] = try String(contentsOfFile: CLIFixtures.publicKey, encoding: .utf8)
         environment["CSE_TEST_PRIVATE"] = try String(contentsOfFile: CLIFixtures.privateKey, encoding: .utf8)
-        let encrypted = try CommandRunner.run(["encrypt", "--key", "env:CSE_TEST_PUBLIC", "--kid", "k"], stdin: Array(#"{"a":1}"#.utf8), environment: environment)
+        let encrypted = try CommandRunner.run(
+            ["encrypt", "--key", "env:CSE_TEST_PUBLIC", "--kid", "k"], stdin: Array(#"{"a":1}"#.utf8), environment: environment)
         #expect(encrypted.status == 0, "\(encrypted.err)")
-        let decrypted = try CommandRunner.run(["decrypt", "--key", "env:CSE_TEST_PRIVATE"], stdin: Array(encrypted.stdout), environment: environment)
+        let decrypted = try CommandRunner.run(
+            ["decrypt", "--key", "env:CSE_TEST_PRIVATE"], stdin: Array(encrypted.stdout), environment: environment)
         #expect(decrypted.out == #"{"a":1}"#)
         try CLIFixtures.run(["decrypt", "--key", "env:CSE_TEST_NOT_SET"], "x").expectFailure(code: "cli.missingEnvironment")
     }

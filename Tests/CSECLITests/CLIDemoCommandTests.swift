@@ -6,7 +6,9 @@ import TestSupport
 /// stdin alike, and there is no file to be missing.
 @Suite("cse demo end to end")
 struct CLIDemoCommandTests {
-    @Test("success: every step passes, card numbers appear as first 6 / last 4 only, the CVV never", arguments: ["", "{\"malformed\":", "\u{0}garbage"])
+    @Test(
+        "success: every step passes, card numbers appear as first 6 / last 4 only, the CVV never",
+        arguments: ["", "{\"malformed\":", "\u{0}garbage"])
     func text(stdin: String) throws {
         let result = try CLIFixtures.run(["demo"], stdin)
         #expect(result.status == 0, "\(result.err)")
@@ -47,11 +49,13 @@ struct CLIDemoCommandTests {
         #expect(jwe.split(separator: ".").count == 5)
     }
 
-    @Test("unknown options and arguments are usage errors", arguments: [
-        (["--bogus"], "Unknown option '--bogus'."),
-        (["--json=yes"], "The flag '--json' does not take a value."),
-        (["card"], "Unexpected argument at position 1."),
-    ])
+    @Test(
+        "unknown options and arguments are usage errors",
+        arguments: [
+            (["--bogus"], "Unknown option '--bogus'."),
+            (["--json=yes"], "The flag '--json' does not take a value."),
+            (["card"], "Unexpected argument at position 1."),
+        ])
     func usage(arguments: [String], message: String) throws {
         try CLIFixtures.run(["demo"] + arguments).expectUsageError(message, command: "demo")
     }

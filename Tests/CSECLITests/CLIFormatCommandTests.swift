@@ -7,15 +7,17 @@ import TestSupport
 struct CLIFormatCommandTests {
     static let cardMask = "{{9999}} {{9999}} {{9999}} {{9999}} {{999}}"
 
-    @Test("format lays a value out with the mask; one trailing line break is not part of the value", arguments: [
-        (cardMask, "4111111111111111\n", [String](), "4111 1111 1111 1111\n"),
-        (cardMask, "4111111111111111", [], "4111 1111 1111 1111\n"),
-        (cardMask, "4111111111111111\r\n", [], "4111 1111 1111 1111\n"),
-        (cardMask, "4111111111111111\n", ["--as-typed"], "4111 1111 1111 1111 \n"),
-        (cardMask, "4111-1111\n", [], "4111 1111\n"),
-        ("{{99}}/{{99}}", "1235\n", [], "12/35\n"),
-        ("{{AA}}-{{aa}} {{**}}", "XYab  z\n", [], "XY-ab  z\n"),
-    ])
+    @Test(
+        "format lays a value out with the mask; one trailing line break is not part of the value",
+        arguments: [
+            (cardMask, "4111111111111111\n", [String](), "4111 1111 1111 1111\n"),
+            (cardMask, "4111111111111111", [], "4111 1111 1111 1111\n"),
+            (cardMask, "4111111111111111\r\n", [], "4111 1111 1111 1111\n"),
+            (cardMask, "4111111111111111\n", ["--as-typed"], "4111 1111 1111 1111 \n"),
+            (cardMask, "4111-1111\n", [], "4111 1111\n"),
+            ("{{99}}/{{99}}", "1235\n", [], "12/35\n"),
+            ("{{AA}}-{{aa}} {{**}}", "XYab  z\n", [], "XY-ab  z\n"),
+        ])
     func format(mask: String, input: String, flags: [String], expected: String) throws {
         let result = try CLIFixtures.run(["format", "--mask", mask] + flags, input)
         #expect(result.status == 0)
@@ -23,11 +25,13 @@ struct CLIFormatCommandTests {
         #expect(result.err.isEmpty)
     }
 
-    @Test("unformat keeps what fills placeholders (the SDK's unformatString)", arguments: [
-        ("{{99}}/{{99}}", "12/35\n", "1235\n"),
-        (cardMask, "4111 1111 1111 1111\n", "4111111111111111\n"),
-        ("{{99}}/{{99}}", "1/2/3/4/5\n", "1234\n"),
-    ])
+    @Test(
+        "unformat keeps what fills placeholders (the SDK's unformatString)",
+        arguments: [
+            ("{{99}}/{{99}}", "12/35\n", "1235\n"),
+            (cardMask, "4111 1111 1111 1111\n", "4111111111111111\n"),
+            ("{{99}}/{{99}}", "1/2/3/4/5\n", "1234\n"),
+        ])
     func unformat(mask: String, input: String, expected: String) throws {
         let result = try CLIFixtures.run(["unformat", "--mask=\(mask)"], input)
         #expect(result.status == 0)
@@ -67,9 +71,11 @@ struct CLIFormatCommandTests {
 
     @Test("unknown options and a missing --mask are usage errors", arguments: ["format", "unformat"])
     func usage(command: String) throws {
-        try CLIFixtures.run([command, "--mask", "{{9}}", "--value", "1"], "1").expectUsageError("Unknown option '--value'.", command: command)
+        try CLIFixtures.run([command, "--mask", "{{9}}", "--value", "1"], "1").expectUsageError(
+            "Unknown option '--value'.", command: command)
         try CLIFixtures.run([command], "1").expectUsageError("Missing expected argument '--mask <mask>'.", command: command)
-        try CLIFixtures.run([command, "--mask", "{{9}}", "1234"], "1").expectUsageError("Unexpected argument at position 1.", command: command)
+        try CLIFixtures.run([command, "--mask", "{{9}}", "1234"], "1").expectUsageError(
+            "Unexpected argument at position 1.", command: command)
     }
 
     @Test("empty stdin is an error; a lone line break is the empty value", arguments: ["format", "unformat"])

@@ -9,21 +9,35 @@ struct CLIIINCommandTests {
     static let table: String = {
         let path = try! CommandRunner.temporaryDirectory() + "/iin.csv"
         try! """
-            low,high,productId,country,cardType,issuer
-            40000000,49999999,1,,Credit,
-            401757,401757,mada,SA,Debit,"Bank Al-Jazira, Jeddah"
-            22000000,22049999,3,RU,Debit,
-            22000000,22049999,1,RU,,
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        low,high,productId,country,cardType,issuer
+        40000000,49999999,1,,Credit,
+        401757,401757,mada,SA,Debit,"Bank Al-Jazira, Jeddah"
+        22000000,22049999,3,RU,Debit,
+        22000000,22049999,1,RU,,
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }()
 
-    @Test("success with the embedded brand table: every product allowed without --allow", arguments: [
-        ("4111 1111\n", [String](), #"{"status":"SUPPORTED","productId":"visa","isAllowedInContext":true,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#),
-        ("5555555555554444", ["--allow", "visa,amex"], #"{"status":"EXISTING_BUT_NOT_ALLOWED","productId":"mastercard","isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#),
-        ("41111", [], #"{"status":"NOT_ENOUGH_DIGITS","productId":null,"isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#),
-        ("99999999", [], #"{"status":"UNKNOWN","productId":null,"isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#),
-    ])
+    @Test(
+        "success with the embedded brand table: every product allowed without --allow",
+        arguments: [
+            (
+                "4111 1111\n", [String](),
+                #"{"status":"SUPPORTED","productId":"visa","isAllowedInContext":true,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#
+            ),
+            (
+                "5555555555554444", ["--allow", "visa,amex"],
+                #"{"status":"EXISTING_BUT_NOT_ALLOWED","productId":"mastercard","isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#
+            ),
+            (
+                "41111", [],
+                #"{"status":"NOT_ENOUGH_DIGITS","productId":null,"isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#
+            ),
+            (
+                "99999999", [],
+                #"{"status":"UNKNOWN","productId":null,"isAllowedInContext":false,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#
+            ),
+        ])
     func embedded(input: String, arguments: [String], expected: String) throws {
         let result = try CLIFixtures.run(["iin"] + arguments, input)
         #expect(result.status == 0)
@@ -31,21 +45,34 @@ struct CLIIINCommandTests {
         #expect(result.err.isEmpty)
     }
 
-    @Test("success with a CSV table: the narrowest range answers; rows of the same range are co-brands, each with its allow verdict", arguments: [
-        ("40175712", "1", #"{"status":"EXISTING_BUT_NOT_ALLOWED","productId":"mada","isAllowedInContext":false,"countryCode":"SA","cardType":"Debit","issuer":"Bank Al-Jazira, Jeddah","coBrands":[]}"#),
-        ("4000 0000", "1", #"{"status":"SUPPORTED","productId":"1","isAllowedInContext":true,"countryCode":null,"cardType":"Credit","issuer":null,"coBrands":[]}"#),
-        ("2200 0000 0000", "1,3", #"{"status":"SUPPORTED","productId":"3","isAllowedInContext":true,"countryCode":"RU","cardType":"Debit","issuer":null,"coBrands":[{"productId":"1","isAllowedInContext":true,"cardType":null}]}"#),
-    ])
+    @Test(
+        "success with a CSV table: the narrowest range answers; rows of the same range are co-brands, each with its allow verdict",
+        arguments: [
+            (
+                "40175712", "1",
+                #"{"status":"EXISTING_BUT_NOT_ALLOWED","productId":"mada","isAllowedInContext":false,"countryCode":"SA","cardType":"Debit","issuer":"Bank Al-Jazira, Jeddah","coBrands":[]}"#
+            ),
+            (
+                "4000 0000", "1",
+                #"{"status":"SUPPORTED","productId":"1","isAllowedInContext":true,"countryCode":null,"cardType":"Credit","issuer":null,"coBrands":[]}"#
+            ),
+            (
+                "2200 0000 0000", "1,3",
+                #"{"status":"SUPPORTED","productId":"3","isAllowedInContext":true,"countryCode":"RU","cardType":"Debit","issuer":null,"coBrands":[{"productId":"1","isAllowedInContext":true,"cardType":null}]}"#
+            ),
+        ])
     func csvTable(input: String, allow: String, expected: String) throws {
         let result = try CLIFixtures.run(["iin", "--table", Self.table, "--allow", allow], input)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out == expected + "\n")
     }
 
-    @Test("invalid input: not a card number exits 1 without echoing it", arguments: [
-        ("4111x111", "cli.notDigits"), ("\n", "cli.notDigits"), (String(repeating: "4", count: 20), "cli.notDigits"),
-        ("\u{0664}111111", "cli.notDigits"),
-    ])
+    @Test(
+        "invalid input: not a card number exits 1 without echoing it",
+        arguments: [
+            ("4111x111", "cli.notDigits"), ("\n", "cli.notDigits"), (String(repeating: "4", count: 20), "cli.notDigits"),
+            ("\u{0664}111111", "cli.notDigits"),
+        ])
     func invalid(input: String, code: String) throws {
         let result = try CLIFixtures.run(["iin"], input)
         result.expectFailure(code: code)
@@ -56,10 +83,11 @@ struct CLIIINCommandTests {
     func malformedJSON() throws {
         let result = try CLIFixtures.run(["iin", "--lines"], "\"4111\n\"41111111\"\n")
         #expect(result.status == 1)
-        #expect(CLIFixtures.lines(result.out) == [
-            #"{"line":1,"error":{"code":"json.syntax","message":"json.syntax: unterminated string (offset=5)"}}"#,
-            #"{"status":"SUPPORTED","productId":"visa","isAllowedInContext":true,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#,
-        ])
+        #expect(
+            CLIFixtures.lines(result.out) == [
+                #"{"line":1,"error":{"code":"json.syntax","message":"json.syntax: unterminated string (offset=5)"}}"#,
+                #"{"status":"SUPPORTED","productId":"visa","isAllowedInContext":true,"countryCode":null,"cardType":null,"issuer":null,"coBrands":[]}"#,
+            ])
         let notString = try CLIFixtures.run(["iin", "--lines"], "\"41\" 1\n")
         #expect(try CLIFixtures.json(notString.out)["error"]?["code"]?.stringValue == "json.syntax")
     }
@@ -76,11 +104,13 @@ struct CLIIINCommandTests {
         #expect(malformed.err.contains("line=2"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        (["--bogus"], "Unknown option '--bogus'."),
-        (["--table"], "Missing value for '--table <file>'."),
-        (["41111111"], "Unexpected argument at position 1."),
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            (["--bogus"], "Unknown option '--bogus'."),
+            (["--table"], "Missing value for '--table <file>'."),
+            (["41111111"], "Unexpected argument at position 1."),
+        ])
     func usage(arguments: [String], message: String) throws {
         try CLIFixtures.run(["iin"] + arguments, "41111111").expectUsageError(message, command: "iin")
     }

@@ -17,7 +17,9 @@ struct CLISealCommandTests {
 
     @Test("success: masked values are validated, unmasked and sealed for the key file's keyId; stdout is one JSON line")
     func success() throws {
-        let result = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "sess-1", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let result = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "sess-1", "--now", CLIFixtures.now],
+            CLIFixtures.validCard)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err.isEmpty)
         let lines = CLIFixtures.lines(result.out)
@@ -30,8 +32,10 @@ struct CLISealCommandTests {
         let payload = try open(jwe)
         #expect(payload["clientSessionId"]?.stringValue == "sess-1")
         #expect(payload["paymentProductId"] == .number("1"))  // issue #14: Visa's platform id, not "card"
-        #expect(payload["paymentValues"]?.serialized
-            == #"[{"key":"cardNumber","value":"4111111111111111"},{"key":"expiryDate","value":"1235"},{"key":"cvv","value":"123"},{"key":"cardholderName","value":"Ada Lovelace"}]"#)
+        #expect(
+            payload["paymentValues"]?.serialized
+                == #"[{"key":"cardNumber","value":"4111111111111111"},{"key":"expiryDate","value":"1235"},{"key":"cvv","value":"123"},{"key":"cardholderName","value":"Ada Lovelace"}]"#
+        )
         let meta = try JSONValue.parse(try Base64.decode(try #require(sealed["encodedClientMetaInfo"]?.stringValue)))
         #expect(meta["sdkIdentifier"]?.stringValue?.hasPrefix("CSEKit/") == true)
     }
@@ -48,22 +52,32 @@ struct CLISealCommandTests {
 
         let noKid = try CLIFixtures.run(["seal", "--product", "builtin:sepa", "--key", "@PUBLIC", "--session-id", "s"], input)
         noKid.expectFailure(code: "cli.missingKeyId")
-        let noSession = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let noSession = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--now", CLIFixtures.now], CLIFixtures.validCard)
         noSession.expectFailure(code: "cli.missingSessionId")
     }
 
     @Test("invalid input: exit 1, the validation errors as JSON on stdout, fields (never values) on stderr, nothing sealed")
     func invalidInput() throws {
         let input = #"{"cardNumber":"4111 1111 1111 1112","expiryDate":"01/20","cvv":"12"}"#
-        let result = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s", "--now", CLIFixtures.now], input)
+        let result = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s", "--now", CLIFixtures.now], input)
         #expect(result.status == 1)
-        #expect(result.out == #"{"valid":false,"errors":[{"field":"cardNumber","code":"luhn"},{"field":"expiryDate","code":"expirationDate","reason":"past"},{"field":"cvv","code":"length","maxLength":4,"minLength":3},{"field":"cvv","code":"regularExpression","regularExpression":"^[0-9]{3}[0-9]?$"},{"field":"cardholderName","code":"required"}]}"# + "\n")
-        #expect(result.err == "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=cardNumber,expiryDate,cvv,cardholderName)\n")
+        #expect(
+            result.out
+                == #"{"valid":false,"errors":[{"field":"cardNumber","code":"luhn"},{"field":"expiryDate","code":"expirationDate","reason":"past"},{"field":"cvv","code":"length","maxLength":4,"minLength":3},{"field":"cvv","code":"regularExpression","regularExpression":"^[0-9]{3}[0-9]?$"},{"field":"cardholderName","code":"required"}]}"#
+                + "\n")
+        #expect(
+            result.err
+                == "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=cardNumber,expiryDate,cvv,cardholderName)\n"
+        )
     }
 
     @Test("--allow-invalid seals anyway and warns on stderr")
     func allowInvalid() throws {
-        let result = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s", "--allow-invalid"], #"{"cardNumber":"4111"}"#)
+        let result = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s", "--allow-invalid"], #"{"cardNumber":"4111"}"#
+        )
         #expect(result.status == 0)
         #expect(result.err == "warning: sealing a request that does not validate (fields=cardNumber,expiryDate,cvv,cardholderName)\n")
         let jwe = try #require(try CLIFixtures.json(result.out)["encryptedCustomerInput"]?.stringValue)
@@ -72,14 +86,20 @@ struct CLISealCommandTests {
 
     @Test("the TEST-ONLY demo key is refused unless --demo; --demo alone uses it")
     func demoKey() throws {
-        let refused = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let refused = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
+            CLIFixtures.validCard)
         refused.expectFailure(code: "payments.demoKeyRefused")
-        let allowed = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s", "--demo", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let allowed = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "@DEMO", "--kid", "k", "--session-id", "s", "--demo", "--now", CLIFixtures.now],
+            CLIFixtures.validCard)
         #expect(allowed.status == 0, "\(allowed.err)")
-        let demoOnly = try CLIFixtures.run(["seal", "--product", "builtin:card", "--demo", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let demoOnly = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--demo", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
         #expect(demoOnly.status == 0, "\(demoOnly.err)")
         let jwe = try #require(try CLIFixtures.json(demoOnly.out)["encryptedCustomerInput"]?.stringValue)
-        let plaintext = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId).decrypt(jwe).plaintext
+        let plaintext = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId).decrypt(jwe)
+            .plaintext
         #expect(try JSONValue.parse(plaintext.unsafeCopyToArray())["clientSessionId"]?.stringValue == "s")
     }
 
@@ -88,59 +108,70 @@ struct CLISealCommandTests {
         let key = try String(contentsOfFile: CLIFixtures.publicKeyJSON, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["CSE_TEST_PUBLIC_KEY"] = key
-        let result = try CommandRunner.run(["seal", "--product", "builtin:card", "--key", "env:CSE_TEST_PUBLIC_KEY", "--session-id", "s", "--now", CLIFixtures.now],
-                                           stdin: Array(CLIFixtures.validCard.utf8), environment: environment)
+        let result = try CommandRunner.run(
+            ["seal", "--product", "builtin:card", "--key", "env:CSE_TEST_PUBLIC_KEY", "--session-id", "s", "--now", CLIFixtures.now],
+            stdin: Array(CLIFixtures.validCard.utf8), environment: environment)
         #expect(result.status == 0, "\(result.err)")
-        let unset = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "env:CSE_TEST_UNSET_VARIABLE", "--session-id", "s"], CLIFixtures.validCard)
+        let unset = try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", "env:CSE_TEST_UNSET_VARIABLE", "--session-id", "s"], CLIFixtures.validCard)
         unset.expectFailure(code: "cli.missingEnvironment")
     }
 
-    @Test("malformed JSON, a non-object, a non-string value and an unknown field exit 1 with a typed error", arguments: [
-        (#"{"cardNumber":"4111"#, "json.syntax"),
-        (#"["4111 1111 1111 1111"]"#, "cli.notAnObject"),
-        (#"{"cardNumber":4111111111111111}"#, "cli.fieldNotString"),
-        (#"{"cardNumber":"4111","cardNumber":"4112"}"#, "json.duplicateKey"),
-        (#"{"iban":"DE89370400440532013000"}"#, "payments.unknownField"),
-    ])
+    @Test(
+        "malformed JSON, a non-object, a non-string value and an unknown field exit 1 with a typed error",
+        arguments: [
+            (#"{"cardNumber":"4111"#, "json.syntax"),
+            (#"["4111 1111 1111 1111"]"#, "cli.notAnObject"),
+            (#"{"cardNumber":4111111111111111}"#, "cli.fieldNotString"),
+            (#"{"cardNumber":"4111","cardNumber":"4112"}"#, "json.duplicateKey"),
+            (#"{"iban":"DE89370400440532013000"}"#, "payments.unknownField"),
+        ])
     func malformed(input: String, code: String) throws {
         let result = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s"], input)
         result.expectFailure(code: code)
     }
 
-    @Test("a missing key or product file exits 1 naming the path", arguments: [
-        ["--product", "builtin:card", "--key", "@MISSING"],
-        ["--product", "@MISSING", "--key", "@PUBLICJSON"],
-    ])
+    @Test(
+        "a missing key or product file exits 1 naming the path",
+        arguments: [
+            ["--product", "builtin:card", "--key", "@MISSING"],
+            ["--product", "@MISSING", "--key", "@PUBLICJSON"],
+        ])
     func missingFile(arguments: [String]) throws {
         let result = try CLIFixtures.run(["seal", "--session-id", "s"] + arguments, CLIFixtures.validCard)
         result.expectFailure(code: "cli.file")
         #expect(result.err.contains("path=\(CLIFixtures.missingFile)"))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        (["--bogus"], "Unknown option '--bogus'."),
-        (["--product", "builtin:card", "--session-id", "s"], "Missing expected argument '--key <file>' (or --demo"),
-        (["--key", "k"], "Missing expected argument '--product <product>'."),
-        (["--product", "builtin:nope", "--demo"], "Unknown built-in product"),
-        (["--product", "builtin:card", "--demo", "--now", "2026-13"], "The value for '--now' must be a month written YYYY-MM"),
-        (["--product", "builtin:card", "--demo", "--cvv", "123"], "Unknown option '--cvv'."),
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            (["--bogus"], "Unknown option '--bogus'."),
+            (["--product", "builtin:card", "--session-id", "s"], "Missing expected argument '--key <file>' (or --demo"),
+            (["--key", "k"], "Missing expected argument '--product <product>'."),
+            (["--product", "builtin:nope", "--demo"], "Unknown built-in product"),
+            (["--product", "builtin:card", "--demo", "--now", "2026-13"], "The value for '--now' must be a month written YYYY-MM"),
+            (["--product", "builtin:card", "--demo", "--cvv", "123"], "Unknown option '--cvv'."),
+        ])
     func usage(arguments: [String], message: String) throws {
         try CLIFixtures.run(["seal"] + arguments, CLIFixtures.validCard).expectUsageError(message, command: "seal")
     }
 
     @Test("empty stdin exits 1 with cli.emptyInput")
     func emptyInput() throws {
-        try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s"], "").expectFailure(code: "cli.emptyInput")
+        try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s"], "").expectFailure(
+            code: "cli.emptyInput")
     }
 
     @Test("a product JSON file works like the built-in one")
     func productFile() throws {
         let path = TestPaths.projectVectors.appendingPathComponent("products/card.json").path
-        let result = try CLIFixtures.run(["seal", "--product", path, "--key", "@PUBLICJSON", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let result = try CLIFixtures.run(
+            ["seal", "--product", path, "--key", "@PUBLICJSON", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
         #expect(result.status == 0, "\(result.err)")
         let broken = try CommandRunner.temporaryDirectory() + "/broken.json"
-        try #"{"id":"x","fields":[{"id":"a","type":"string","dataRestrictions":{"validators":{"regularExpression":{"regularExpression":"("}}}}]}"#
+        try
+            #"{"id":"x","fields":[{"id":"a","type":"string","dataRestrictions":{"validators":{"regularExpression":{"regularExpression":"("}}}}]}"#
             .write(toFile: broken, atomically: true, encoding: .utf8)
         let bad = try CLIFixtures.run(["seal", "--product", broken, "--key", "@PUBLICJSON", "--session-id", "s"], "{}")
         #expect(bad.status == 1)
@@ -150,28 +181,40 @@ struct CLISealCommandTests {
 
     @Test("--lines: sealed objects, rejected lines and errors, one per input line, with line numbers")
     func lines() throws {
-        let input = [
-            CLIFixtures.validCard,
-            #"{"cardNumber":"4111 1111 1111 1112","expiryDate":"12/35","cvv":"123","cardholderName":"Ada"}"#,
-            "not json",
-            "",
-            #"{"iban":"x"}"#,
-            #"{"cardNumber":"5555 5555 5555 4444","expiryDate":"12/35","cvv":"321","cardholderName":"Bo","clientSessionId":"own"}"#,
-        ].joined(separator: "\n") + "\n"
-        let result = try CLIFixtures.run(["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "batch", "--now", CLIFixtures.now], input)
+        let input =
+            [
+                CLIFixtures.validCard,
+                #"{"cardNumber":"4111 1111 1111 1112","expiryDate":"12/35","cvv":"123","cardholderName":"Ada"}"#,
+                "not json",
+                "",
+                #"{"iban":"x"}"#,
+                #"{"cardNumber":"5555 5555 5555 4444","expiryDate":"12/35","cvv":"321","cardholderName":"Bo","clientSessionId":"own"}"#,
+            ].joined(separator: "\n") + "\n"
+        let result = try CLIFixtures.run(
+            ["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "batch", "--now", CLIFixtures.now],
+            input)
         #expect(result.status == 1)
         #expect(result.err.isEmpty, "no progress output when stderr is not a terminal")
         let lines = CLIFixtures.lines(result.out)
         try #require(lines.count == 6)
-        #expect(try open(try #require(try CLIFixtures.json(lines[0])["encryptedCustomerInput"]?.stringValue))["clientSessionId"]?.stringValue == "batch")
+        #expect(
+            try open(try #require(try CLIFixtures.json(lines[0])["encryptedCustomerInput"]?.stringValue))["clientSessionId"]?.stringValue
+                == "batch")
         #expect(lines[1] == #"{"line":2,"valid":false,"errors":[{"field":"cardNumber","code":"luhn"}]}"#)
         #expect(try CLIFixtures.json(lines[2])["line"]?.intValue == 3)
         #expect(try CLIFixtures.json(lines[2])["error"]?["code"]?.stringValue == "json.syntax")
         #expect(try CLIFixtures.json(lines[3])["line"]?.intValue == 4)
-        #expect(lines[4] == #"{"line":5,"error":{"code":"payments.unknownField","message":"payments.unknownField: the product has no such field (field=iban, product=card)"}}"#)
-        #expect(try open(try #require(try CLIFixtures.json(lines[5])["encryptedCustomerInput"]?.stringValue))["clientSessionId"]?.stringValue == "own")
+        #expect(
+            lines[4]
+                == #"{"line":5,"error":{"code":"payments.unknownField","message":"payments.unknownField: the product has no such field (field=iban, product=card)"}}"#
+        )
+        #expect(
+            try open(try #require(try CLIFixtures.json(lines[5])["encryptedCustomerInput"]?.stringValue))["clientSessionId"]?.stringValue
+                == "own")
 
-        let allGood = try CLIFixtures.run(["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "b", "--now", CLIFixtures.now], CLIFixtures.validCard + "\n" + CLIFixtures.validCard)
+        let allGood = try CLIFixtures.run(
+            ["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "b", "--now", CLIFixtures.now],
+            CLIFixtures.validCard + "\n" + CLIFixtures.validCard)
         #expect(allGood.status == 0)
         #expect(CLIFixtures.lines(allGood.out).count == 2)
         let empty = try CLIFixtures.run(["seal", "--lines", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "b"], "")

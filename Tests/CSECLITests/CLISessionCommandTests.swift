@@ -41,9 +41,10 @@ struct CLISessionServer {
     /// The emulator's merchant oracle: decrypts with its own key and checks the payload.
     func check(_ jwe: String, productID: Int) async throws -> JSONValue {
         let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":\#(productID)}"#
-        let response = try await HTTPClient().send(HTTPRequest(
-            method: .post, url: try HTTPURL(emulator.baseURL + "/merchant/payments"), headers: ["Content-Type": "application/json"],
-            body: Array(body.utf8)))
+        let response = try await HTTPClient().send(
+            HTTPRequest(
+                method: .post, url: try HTTPURL(emulator.baseURL + "/merchant/payments"), headers: ["Content-Type": "application/json"],
+                body: Array(body.utf8)))
         return try JSONValue.parse(response.body)
     }
 
@@ -53,8 +54,9 @@ struct CLISessionServer {
     }
 }
 
-@Suite("cse session and cse seal --session against the Client API emulator",
-       .enabled(if: CLISessionServer.available, CLISessionServer.reason), .serialized)
+@Suite(
+    "cse session and cse seal --session against the Client API emulator",
+    .enabled(if: CLISessionServer.available, CLISessionServer.reason), .serialized)
 struct CLISessionCommandTests {
     static let context = ["--country", "NL", "--currency", "EUR", "--amount", "1000"]
 
@@ -78,8 +80,11 @@ struct CLISessionCommandTests {
         let networks = try server.run(["session", "networks", "1", "--session", "@SESSION"] + Self.context)
         #expect(networks.out == #"{"networks":["CB","Eurocard","VISA"]}"# + "\n")
         let logged = try server.emulator.requests()
-        #expect(logged.map(\.path) == ["/client/v1/cli-cust-7/crypto/publickey", "/client/v1/cli-cust-7/products",
-                                       "/client/v1/cli-cust-7/products/1", "/client/v1/cli-cust-7/products/1/networks"])
+        #expect(
+            logged.map(\.path) == [
+                "/client/v1/cli-cust-7/crypto/publickey", "/client/v1/cli-cust-7/products",
+                "/client/v1/cli-cust-7/products/1", "/client/v1/cli-cust-7/products/1/networks",
+            ])
         #expect(logged[2].query == "countryCode=NL&currencyCode=EUR&amount=1000&isRecurring=true")
     }
 
@@ -94,16 +99,19 @@ struct CLISessionCommandTests {
         #expect(short.out == #"{"status":"NOT_ENOUGH_DIGITS"}"# + "\n")
         let unknown = try server.run(["session", "iin", "--session", "@SESSION"], "999999\n")
         #expect(try JSONValue.parse(unknown.out)["status"] == .string("UNKNOWN"))
-        let dcc = try server.run(["session", "dcc", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000", "--product", "1"],
-                                 CLIFixtures.canaryPAN)
+        let dcc = try server.run(
+            ["session", "dcc", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000", "--product", "1"],
+            CLIFixtures.canaryPAN)
         #expect(dcc.status == 0, "\(dcc.err)")
         #expect(try JSONValue.parse(dcc.out)["dccSessionId"] == .string("5cd02469177743fb8a0b2c78937ee25f"))
-        let surcharge = try server.run(["session", "surcharge", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000"],
-                                       CLIFixtures.canaryPAN)
+        let surcharge = try server.run(
+            ["session", "surcharge", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000"],
+            CLIFixtures.canaryPAN)
         #expect(surcharge.status == 0, "\(surcharge.err)")
         #expect(try JSONValue.parse(surcharge.out)["surcharges"]?.arrayValue?.count == 1)
-        let bad = try server.run(["session", "surcharge", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000"],
-                                 CLIFixtures.canaryPAN + "x")
+        let bad = try server.run(
+            ["session", "surcharge", "--session", "@SESSION", "--currency", "EUR", "--amount", "1000"],
+            CLIFixtures.canaryPAN + "x")
         #expect(bad.status == 1)
         #expect(bad.err.hasPrefix("Error: clientAPI.invalidCardNumber"))
         for result in [iin, dcc, surcharge, bad] {
@@ -121,12 +129,14 @@ struct CLISessionCommandTests {
         let sealed = try JSONValue.parse(one.out)
         #expect(try await server.check(try #require(sealed["encryptedCustomerInput"]?.stringValue), productID: 1)["ok"] == .bool(true))
         try server.emulator.reset()
-        let batch = try server.run(["seal", "--session", "@SESSION", "--product", "1", "--lines", "--now", CLIFixtures.now] + Self.context,
-                                   card + "\n" + card + "\n" + #"{"cardNumber":"4111 1111 1111 1112"}"# + "\n")
+        let batch = try server.run(
+            ["seal", "--session", "@SESSION", "--product", "1", "--lines", "--now", CLIFixtures.now] + Self.context,
+            card + "\n" + card + "\n" + #"{"cardNumber":"4111 1111 1111 1112"}"# + "\n")
         let lines = CLIFixtures.lines(batch.out)
         #expect(lines.count == 3)
         #expect(batch.status == 1)  // the third line does not validate
-        #expect(try server.emulator.requests().map(\.path) == ["/client/v1/cli-cust-7/crypto/publickey", "/client/v1/cli-cust-7/products/1"])
+        #expect(
+            try server.emulator.requests().map(\.path) == ["/client/v1/cli-cust-7/crypto/publickey", "/client/v1/cli-cust-7/products/1"])
         for line in lines.prefix(2) {
             let jwe = try #require(try JSONValue.parse(line)["encryptedCustomerInput"]?.stringValue)
             #expect(try await server.check(jwe, productID: 1)["ok"] == .bool(true))
@@ -160,8 +170,9 @@ struct CLISessionCommandTests {
         #expect(try server.run(["session", "iin", "--session", "@SESSION", "--country", "NL"], "411111").status == 64)
         #expect(try server.run(["seal", "--session", "@SESSION", "--product", "1", "--key", "k"] + Self.context).status == 64)
         #expect(try server.run(["seal", "--product", "builtin:card", "--demo", "--session-id", "s", "--country", "NL"]).status == 64)
-        let env = try server.run(["session", "publickey", "--session", "env:CSE_TEST_SESSION"],
-                                 environment: ["CSE_TEST_SESSION": server.sessionJSON(base: server.emulator.baseURL)])
+        let env = try server.run(
+            ["session", "publickey", "--session", "env:CSE_TEST_SESSION"],
+            environment: ["CSE_TEST_SESSION": server.sessionJSON(base: server.emulator.baseURL)])
         #expect(env.status == 0, "\(env.err)")
         try server.emulator.enqueue(.delay(milliseconds: 3000).onPath("/client/v1/cli-cust-7/crypto/publickey").times(3))
         let slow = try server.run(["session", "publickey", "--session", "@SESSION", "--timeout", "1"])

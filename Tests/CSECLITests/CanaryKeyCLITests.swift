@@ -52,8 +52,10 @@ struct CanaryKeyCLITests {
                     (["decrypt", "--key", key], jwe),
                     (["decrypt", "--key", key, "--lines"], jwe + "\n" + jwe),
                     (["encrypt", "--key", key, "--kid", "k"], #"{"a":1}"#),
-                    (["seal", "--product", "builtin:card", "--key", key, "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
-                     CLIFixtures.validCard),
+                    (
+                        ["seal", "--product", "builtin:card", "--key", key, "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
+                        CLIFixtures.validCard
+                    ),
                 ]
                 for (arguments, input) in runs {
                     let result = try CommandRunner.run(arguments, stdin: Array(input.utf8), environment: environment)
@@ -74,7 +76,9 @@ struct CanaryKeyCLITests {
         }
     }
 
-    @Test("a 1024-bit key is refused by encrypt, seal and decrypt with key.tooSmall", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl tool"))
+    @Test(
+        "a 1024-bit key is refused by encrypt, seal and decrypt with key.tooSmall",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl tool"))
     func smallKey() throws {
         let directory = try CommandRunner.temporaryDirectory()
         let path = directory + "/rsa-1024.pem"
@@ -88,19 +92,27 @@ struct CanaryKeyCLITests {
         let jwe = try CLIFixtures.run(["encrypt", "--key", "@PUBLIC", "--kid", "k"], #"{"a":1}"#).out
         try CLIFixtures.run(["encrypt", "--key", path, "--kid", "k"], #"{"a":1}"#).expectFailure(code: "key.tooSmall")
         try CLIFixtures.run(["decrypt", "--key", path], jwe).expectFailure(code: "key.tooSmall")
-        try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", path, "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
-                            CLIFixtures.validCard).expectFailure(code: "key.tooSmall")
+        try CLIFixtures.run(
+            ["seal", "--product", "builtin:card", "--key", path, "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
+            CLIFixtures.validCard
+        ).expectFailure(code: "key.tooSmall")
     }
 
     @Test("the demo key from the environment is refused by seal without --demo")
     func demoKeyFromEnvironment() throws {
         let environment = ProcessInfo.processInfo.environment.merging(["CSE_DEMO_KEY": DemoKeys.testOnlyPublicKeyPEM]) { $1 }
         let refused = try CommandRunner.run(
-            ["seal", "--product", "builtin:card", "--key", "env:CSE_DEMO_KEY", "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now],
+            [
+                "seal", "--product", "builtin:card", "--key", "env:CSE_DEMO_KEY", "--kid", "k", "--session-id", "s", "--now",
+                CLIFixtures.now,
+            ],
             stdin: Array(CLIFixtures.validCard.utf8), environment: environment)
         refused.expectFailure(code: "payments.demoKeyRefused")
         let allowed = try CommandRunner.run(
-            ["seal", "--product", "builtin:card", "--key", "env:CSE_DEMO_KEY", "--kid", "k", "--session-id", "s", "--now", CLIFixtures.now, "--demo"],
+            [
+                "seal", "--product", "builtin:card", "--key", "env:CSE_DEMO_KEY", "--kid", "k", "--session-id", "s", "--now",
+                CLIFixtures.now, "--demo",
+            ],
             stdin: Array(CLIFixtures.validCard.utf8), environment: environment)
         #expect(allowed.status == 0, "\(allowed.err)")
     }

@@ -11,7 +11,9 @@ struct CommandTreeTests {
         for name in names {
             let words = name.split(separator: " ").map(String.init)
             for length in stride(from: 1, to: words.count, by: 1) {
-                #expect(CommandTree.group(Array(words.prefix(length))) != nil, "\(name): missing group \(words.prefix(length).joined(separator: " "))")
+                #expect(
+                    CommandTree.group(Array(words.prefix(length))) != nil,
+                    "\(name): missing group \(words.prefix(length).joined(separator: " "))")
             }
         }
     }

@@ -17,12 +17,16 @@ struct GatewaySignCommandTests {
     static var requestPhrase: String { directory + "/request.phrase" }
     static var responsePhrase: String { directory + "/response.phrase" }
 
-    static let docParameters = #"{"command":"PURCHASE","access_code":"SILgpo7pWbmzuURp2qri","merchant_identifier":"MxvOupuG","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","customer_email":"customer@example.com"}"#
-    static let docString = "MySecretKey123access_code=SILgpo7pWbmzuURp2qriamount=2000command=PURCHASEcurrency=AEDcustomer_email=customer@example.comlanguage=enmerchant_identifier=MxvOupuGmerchant_reference=ORD-12345-2024MySecretKey123"
+    static let docParameters =
+        #"{"command":"PURCHASE","access_code":"SILgpo7pWbmzuURp2qri","merchant_identifier":"MxvOupuG","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","customer_email":"customer@example.com"}"#
+    static let docString =
+        "MySecretKey123access_code=SILgpo7pWbmzuURp2qriamount=2000command=PURCHASEcurrency=AEDcustomer_email=customer@example.comlanguage=enmerchant_identifier=MxvOupuGmerchant_reference=ORD-12345-2024MySecretKey123"
 
-    @Test("sign prints the hex digest of phrase + sorted name=value pairs + phrase, for each algorithm", arguments: [
-        ([String](), "sha256"), (["--algorithm", "sha512"], "sha512"), (["--algorithm=sha1"], "sha1"),
-    ])
+    @Test(
+        "sign prints the hex digest of phrase + sorted name=value pairs + phrase, for each algorithm",
+        arguments: [
+            ([String](), "sha256"), (["--algorithm", "sha512"], "sha512"), (["--algorithm=sha1"], "sha1"),
+        ])
     func sign(extra: [String], algorithm: String) throws {
         let result = try CommandRunner.run(["sign", "--phrase-file", Self.requestPhrase] + extra, input: Self.docParameters)
         #expect(result.status == 0 && result.err.isEmpty, "\(result.err)")
@@ -33,19 +37,25 @@ struct GatewaySignCommandTests {
 
     @Test("verify accepts a correctly signed response and rejects a tampered one")
     func verify() throws {
-        var response = try JSONValue.parse(#"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","response_code":"14000","status":"14","fort_id":"149295435400084008"}"#).objectValue!
-        let signed = try CommandRunner.run(["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+        var response = try JSONValue.parse(
+            #"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","response_code":"14000","status":"14","fort_id":"149295435400084008"}"#
+        ).objectValue!
+        let signed = try CommandRunner.run(
+            ["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         response["signature"] = .string(String(signed.out.dropLast()))
         let ok = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(ok.status == 0 && ok.out == #"{"valid":true,"signatureValid":true,"missingParameters":[],"changedParameters":[]}"# + "\n")
         response["amount"] = .string("2001")
-        let tampered = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+        let tampered = try CommandRunner.run(
+            ["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(tampered.status == 1 && tampered.out.hasPrefix(#"{"valid":false,"signatureValid":false"#))
         response["amount"] = .string("2000")
-        let wrongPhrase = try CommandRunner.run(["verify", "--phrase-file", Self.requestPhrase], stdin: JSONValue.object(response).serializedBytes)
+        let wrongPhrase = try CommandRunner.run(
+            ["verify", "--phrase-file", Self.requestPhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(wrongPhrase.status == 1)
         response["signature"] = nil
-        let unsigned = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+        let unsigned = try CommandRunner.run(
+            ["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(unsigned.status == 1 && unsigned.err.isEmpty)
     }
 
@@ -53,25 +63,37 @@ struct GatewaySignCommandTests {
     func verifyEcho() throws {
         let requestPath = Self.directory + "/request.json"
         try Self.docParameters.write(toFile: requestPath, atomically: true, encoding: .utf8)
-        var response = try JSONValue.parse(#"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","customer_email":"customer@example.com","response_code":"14000","status":"14"}"#).objectValue!
-        let signed = try CommandRunner.run(["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+        var response = try JSONValue.parse(
+            #"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","customer_email":"customer@example.com","response_code":"14000","status":"14"}"#
+        ).objectValue!
+        let signed = try CommandRunner.run(
+            ["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         response["signature"] = .string(String(signed.out.dropLast()))
-        let result = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase, "--request", requestPath],
-                                           stdin: JSONValue.object(response).serializedBytes)
+        let result = try CommandRunner.run(
+            ["verify", "--phrase-file", Self.responsePhrase, "--request", requestPath],
+            stdin: JSONValue.object(response).serializedBytes)
         #expect(result.status == 1)
-        #expect(result.out == #"{"valid":false,"signatureValid":true,"missingParameters":["access_code","merchant_identifier"],"changedParameters":[]}"# + "\n")
+        #expect(
+            result.out
+                == #"{"valid":false,"signatureValid":true,"missingParameters":["access_code","merchant_identifier"],"changedParameters":[]}"#
+                + "\n")
     }
 
-    @Test("the phrase never comes from argv; bad files, input and algorithms fail cleanly", arguments: [
-        (["sign", "--phrase", "MySecretKey123"], "{}", 64, "Error: Unknown option '--phrase'."),
-        (["sign", "MySecretKey123"], "{}", 64, "Error: Missing expected argument '--phrase-file <file>'."),
-        (["sign", "--phrase-file", "/nonexistent/phrase"], "{}", 1, "Error: cli.file: cannot open file"),
-        (["sign", "--phrase-file", "@EMPTY"], "{}", 1, "Error: aps.signature.emptyPhrase"),
-        (["sign", "--phrase-file", "@REQ", "--algorithm", "md5"], "{}", 64, "Error: The value for '--algorithm' must be sha256, sha512 or sha1"),
-        (["sign", "--phrase-file", "@REQ"], "[1]", 1, "Error: gateway.inputNotObject"),
-        (["sign", "--phrase-file", "@REQ"], #"{"items":[1,2]}"#, 1, "Error: aps.signature.unsupportedValue"),
-        (["verify", "--phrase-file", "@REQ"], "not json", 1, "Error: json.syntax"),
-    ] as [([String], String, Int32, String)])
+    @Test(
+        "the phrase never comes from argv; bad files, input and algorithms fail cleanly",
+        arguments: [
+            (["sign", "--phrase", "MySecretKey123"], "{}", 64, "Error: Unknown option '--phrase'."),
+            (["sign", "MySecretKey123"], "{}", 64, "Error: Missing expected argument '--phrase-file <file>'."),
+            (["sign", "--phrase-file", "/nonexistent/phrase"], "{}", 1, "Error: cli.file: cannot open file"),
+            (["sign", "--phrase-file", "@EMPTY"], "{}", 1, "Error: aps.signature.emptyPhrase"),
+            (
+                ["sign", "--phrase-file", "@REQ", "--algorithm", "md5"], "{}", 64,
+                "Error: The value for '--algorithm' must be sha256, sha512 or sha1"
+            ),
+            (["sign", "--phrase-file", "@REQ"], "[1]", 1, "Error: gateway.inputNotObject"),
+            (["sign", "--phrase-file", "@REQ"], #"{"items":[1,2]}"#, 1, "Error: aps.signature.unsupportedValue"),
+            (["verify", "--phrase-file", "@REQ"], "not json", 1, "Error: json.syntax"),
+        ] as [([String], String, Int32, String)])
     func failures(arguments: [String], input: String, status: Int32, prefix: String) throws {
         let args = arguments.map { $0 == "@EMPTY" ? Self.directory + "/empty.phrase" : $0 == "@REQ" ? Self.requestPhrase : $0 }
         let result = try CommandRunner.run(args, input: input)

@@ -33,7 +33,8 @@ struct HardeningWriteErrorTests {
         #expect(batch.status == 1)
         #expect(batch.stderr.hasPrefix("Error: cli.write: "))
         // The key file is opened while fd 1 is closed: it must not become "standard output".
-        let key = try IOShell.run(#"echo '{"a":1}' | "$CSE" encrypt --key \#(IOShell.quote(CLIFixtures.publicKey)) >&-; echo "status=$?" >&2"#)
+        let key = try IOShell.run(
+            #"echo '{"a":1}' | "$CSE" encrypt --key \#(IOShell.quote(CLIFixtures.publicKey)) >&-; echo "status=$?" >&2"#)
         #expect(key.stderr == "Error: cli.write: cannot write standard output: Bad file descriptor\nstatus=1\n", "\(key.stderr)")
     }
 
@@ -42,14 +43,16 @@ struct HardeningWriteErrorTests {
     /// quietly; the producer upstream sees its reader go (so `cse` stopped reading early).
     @Test("EPIPE with SIGPIPE ignored (| head -1): exit 141, no message, input no longer read")
     func brokenPipe() throws {
-        let result = try IOShell.run(#"""
+        let result = try IOShell.run(
+            #"""
             trap '' PIPE
             yes '"41111111"' | head -n 2000000 | "$CSE" iin --lines 2>"$ERRFILE" | head -1
             echo "statuses=${PIPESTATUS[*]}" >&2
             cat "$ERRFILE" >&2
             """#, environment: ["ERRFILE": try CommandRunner.temporaryDirectory() + "/stderr"])
         #expect(result.out.hasPrefix(#"{"status":"SUPPORTED","productId":"visa""#))
-        let statuses = result.stderr.split(separator: "\n").first { $0.hasPrefix("statuses=") }.map { $0.dropFirst(9).split(separator: " ") } ?? []
+        let statuses =
+            result.stderr.split(separator: "\n").first { $0.hasPrefix("statuses=") }.map { $0.dropFirst(9).split(separator: " ") } ?? []
         try #require(statuses.count == 4, "\(result.stderr)")
         #expect(statuses[2] == "141", "cse exits 141 after EPIPE: \(result.stderr)")
         #expect(statuses[1] != "0", "head -n 2000000 could not write everything: cse stopped reading")
@@ -65,8 +68,9 @@ struct HardeningReadErrorTests {
     func encryptEIO() throws {
         let input = try CommandRunner.temporaryDirectory() + "/plaintext"
         try Data(repeating: 0x61, count: 266_000).write(to: URL(fileURLWithPath: input))
-        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" encrypt --key "$KEY" < "$INPUT""#,
-                                   environment: ["SHIM": FaultShim.readEIOAfter64KiB, "KEY": CLIFixtures.publicKey, "INPUT": input])
+        let result = try IOShell.run(
+            #"LD_PRELOAD="$SHIM" "$CSE" encrypt --key "$KEY" < "$INPUT""#,
+            environment: ["SHIM": FaultShim.readEIOAfter64KiB, "KEY": CLIFixtures.publicKey, "INPUT": input])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty, "nothing sealed")
         #expect(result.stderr == "Error: cli.read: cannot read standard input: Input/output error\n")
@@ -76,8 +80,9 @@ struct HardeningReadErrorTests {
     func linesEIO() throws {
         let input = try CommandRunner.temporaryDirectory() + "/numbers"
         try Data(String(repeating: "\"41111111\"\n", count: 50_000).utf8).write(to: URL(fileURLWithPath: input))
-        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" iin --lines < "$INPUT""#,
-                                   environment: ["SHIM": FaultShim.readEIOAfter64KiB, "INPUT": input])
+        let result = try IOShell.run(
+            #"LD_PRELOAD="$SHIM" "$CSE" iin --lines < "$INPUT""#,
+            environment: ["SHIM": FaultShim.readEIOAfter64KiB, "INPUT": input])
         #expect(result.status == 1)
         #expect(result.stderr == "Error: cli.read: cannot read standard input: Input/output error\n")
         let lines = CLIFixtures.lines(result.out)
@@ -171,8 +176,9 @@ struct HardeningKeygenFileTests {
     @Test("a full disk (ENOSPC) leaves no file behind, and a retry works")
     func fullDisk() throws {
         let directory = try CommandRunner.temporaryDirectory()
-        let result = try IOShell.run(#"LD_PRELOAD="$SHIM" "$CSE" keygen --out "$DIR""#,
-                                   environment: ["SHIM": FaultShim.writeENOSPCToFiles, "DIR": directory])
+        let result = try IOShell.run(
+            #"LD_PRELOAD="$SHIM" "$CSE" keygen --out "$DIR""#,
+            environment: ["SHIM": FaultShim.writeENOSPCToFiles, "DIR": directory])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: cli.file: cannot write file: No space left on device (path="), "\(result.stderr)")
         #expect(try Self.entries(directory) == [], "no 0-byte private.pem, no temporary file")
@@ -234,8 +240,9 @@ struct HardeningInterruptTests {
         let line = "\"" + String(repeating: "a", count: 400_000) + "\"\n"
         try Data(String(repeating: line, count: 3).utf8).write(to: URL(fileURLWithPath: input))
         let (output, process) = try Self.interrupt(["encrypt", "--lines", "--key", CLIFixtures.publicKey], input: input, after: 100_000)
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
-                "ends by SIGINT: \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+        #expect(
+            process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGINT,
+            "ends by SIGINT: \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
         #expect(output.last == 0x0A, "no partial last line (\(output.count) bytes)")
         for text in CLIFixtures.lines(String(decoding: output, as: UTF8.self)) {
             #expect(try CLIFixtures.json(text)["jwe"]?.stringValue?.split(separator: ".").count == 5)
@@ -255,7 +262,8 @@ struct HardeningInterruptTests {
             #expect(output.last == 0x0A, "trial \(trial): no partial last line")
             let lines = CLIFixtures.lines(String(decoding: output, as: UTF8.self))
             #expect(lines.allSatisfy { $0.hasPrefix("{\"status\":\"SUPPORTED\"") && $0.hasSuffix("]}") }, "trial \(trial)")
-            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "trial \(trial): ends by the signal")
+            #expect(
+                process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "trial \(trial): ends by the signal")
         }
     }
 }
@@ -274,13 +282,15 @@ struct HardeningEchoTests {
         #expect(!text.contains("4111"), "\(text)", sourceLocation: sourceLocation)
     }
 
-    @Test("a key, product, phrase or output path with ESC sequences and a card number", arguments: [
-        ["encrypt", "--key", "/nonexistent/\u{1B}[31m4111 1111 1111 1111/key.pem"],
-        ["decrypt", "--key", "/nonexistent/\u{1B}]0;owned\u{07}4111-1111-1111-1111.pem"],
-        ["validate", "--product", "/nonexistent/\u{9B}2J4111111111111111.json"],
-        ["sign", "--phrase-file", "/nonexistent/\u{202E}4111111111111111"],
-        ["keygen", "--out", "/nonexistent/\u{1B}[1m4111111111111111"],
-    ])
+    @Test(
+        "a key, product, phrase or output path with ESC sequences and a card number",
+        arguments: [
+            ["encrypt", "--key", "/nonexistent/\u{1B}[31m4111 1111 1111 1111/key.pem"],
+            ["decrypt", "--key", "/nonexistent/\u{1B}]0;owned\u{07}4111-1111-1111-1111.pem"],
+            ["validate", "--product", "/nonexistent/\u{9B}2J4111111111111111.json"],
+            ["sign", "--phrase-file", "/nonexistent/\u{202E}4111111111111111"],
+            ["keygen", "--out", "/nonexistent/\u{1B}[1m4111111111111111"],
+        ])
     func paths(_ arguments: [String]) throws {
         let result = try CommandRunner.run(arguments, stdin: Array("{}".utf8))
         #expect(result.status == 1, "\(result.err)")
@@ -320,7 +330,9 @@ struct HardeningLineBreakEdgeTests {
         let value = [UInt8](repeating: UInt8(ascii: "4"), count: 65_536)
         for ending in [[], [0x0A], [0x0D, 0x0A]] as [[UInt8]] {
             let atLimit = try CommandRunner.run(["iin"], stdin: value + ending)
-            #expect(atLimit.err.hasPrefix("Error: cli.notDigits: a card number has 1 to 19 digits (digits=65536)"), "ending \(ending): \(atLimit.err)")
+            #expect(
+                atLimit.err.hasPrefix("Error: cli.notDigits: a card number has 1 to 19 digits (digits=65536)"),
+                "ending \(ending): \(atLimit.err)")
             let over = try CommandRunner.run(["iin"], stdin: value + [0x34] + ending)
             over.expectFailure(code: "cli.inputTooLarge")
         }
@@ -332,10 +344,12 @@ struct HardeningLineBreakEdgeTests {
         let document = head + [UInt8](repeating: 0x20, count: (1 << 20) - head.count - 1) + [UInt8(ascii: "}")]
         #expect(document.count == 1 << 20)
         for ending in [[], [0x0A]] as [[UInt8]] {
-            let atLimit = try CommandRunner.run(["validate", "--product", "builtin:card", "--now", CLIFixtures.now], stdin: document + ending)
+            let atLimit = try CommandRunner.run(
+                ["validate", "--product", "builtin:card", "--now", CLIFixtures.now], stdin: document + ending)
             #expect(atLimit.out.hasPrefix(#"{"valid":false,"errors":[{"field":"#), "ending \(ending): \(atLimit.err)")
             #expect(atLimit.err.isEmpty, "a verdict, not an error: \(atLimit.err)")
-            let over = try CommandRunner.run(["validate", "--product", "builtin:card", "--now", CLIFixtures.now], stdin: [0x20] + document + ending)
+            let over = try CommandRunner.run(
+                ["validate", "--product", "builtin:card", "--now", CLIFixtures.now], stdin: [0x20] + document + ending)
             over.expectFailure(code: "cli.inputTooLarge")
         }
     }

@@ -50,7 +50,9 @@ enum IOShell {
 /// `LD_PRELOAD` fault injectors, compiled once per test process with `cc`.
 enum FaultShim {
     /// `read(0, …)` delivers the first 64 KiB of standard input, then fails with `EIO`.
-    static let readEIOAfter64KiB: String = build("read-eio", """
+    static let readEIOAfter64KiB: String = build(
+        "read-eio",
+        """
         #define _GNU_SOURCE
         #include <dlfcn.h>
         #include <errno.h>
@@ -69,7 +71,9 @@ enum FaultShim {
         """)
 
     /// `write` to a regular file fails with `ENOSPC` (a full disk); other writes are untouched.
-    static let writeENOSPCToFiles: String = build("write-enospc", """
+    static let writeENOSPCToFiles: String = build(
+        "write-enospc",
+        """
         #define _GNU_SOURCE
         #include <dlfcn.h>
         #include <errno.h>

@@ -10,7 +10,8 @@ import TestSupport
 struct HardeningRoundTwoCLITests {
     static let pan = "4111111111111111"
     static let spacedPAN = "4111 1111 1111 1111"
-    static let apsPurchase = #"{"command":"PURCHASE","merchant_reference":"XYZ9239-yu898","amount":"10000","currency":"AED","language":"en","customer_email":"customer1@domain.com","sdk_token":"Dwp78q3"}"#
+    static let apsPurchase =
+        #"{"command":"PURCHASE","merchant_reference":"XYZ9239-yu898","amount":"10000","currency":"AED","language":"en","customer_email":"customer1@domain.com","sdk_token":"Dwp78q3"}"#
 
     /// Neither the PAN (with or without spaces) nor an ESC byte anywhere in the output.
     static func expectClean(_ result: CommandRunner.Result, _ note: String) {
@@ -37,8 +38,9 @@ struct HardeningRoundTwoCLITests {
         #expect(single.status != 0)
         #expect(single.err.contains("gatewayMap.conflict"))
         Self.expectClean(single, "single")
-        let batch = try CommandRunner.run(["validate", "--gateway", "aps", "--operation", "PURCHASE", "--lines"],
-                                          input: input + "\n" + String(Self.apsPurchase.dropLast()) + #","a.4111111111111111":"x"}"# + "\n")
+        let batch = try CommandRunner.run(
+            ["validate", "--gateway", "aps", "--operation", "PURCHASE", "--lines"],
+            input: input + "\n" + String(Self.apsPurchase.dropLast()) + #","a.4111111111111111":"x"}"# + "\n")
         #expect(batch.status == 1)
         #expect(batch.out.split(separator: "\n").count == 2)
         Self.expectClean(batch, "--lines")

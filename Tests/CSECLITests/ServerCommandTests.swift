@@ -47,18 +47,26 @@ struct ServerCommandTests {
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])
         defer { server.stop() }
         let credentials = try Self.worldlineCredentials()
-        let session = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
-                                             "--token", "tok-1", "--token", "bad-2"])
+        let session = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+            "--token", "tok-1", "--token", "bad-2",
+        ])
         #expect(session.status == 0, "\(session.err)")
         let sessionJSON = try JSONValue.parse(Array(session.stdout))
         let sessionID = try #require(sessionJSON["clientSessionId"]?.stringValue)
         #expect(sessionJSON["invalidTokens"] == .array([.string("bad-2")]))
         // Seal for the session (offline, with the suite's key standing in for the session's public key).
-        let sealed = try CLIFixtures.run(["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", sessionID,
-                                          "--now", CLIFixtures.now], CLIFixtures.validCard)
+        let sealed = try CLIFixtures.run(
+            [
+                "seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", sessionID,
+                "--now", CLIFixtures.now,
+            ], CLIFixtures.validCard)
         #expect(sealed.status == 0, "\(sealed.err)")
-        let payment = try CommandRunner.run(["worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
-                                             "--credentials", credentials, "--endpoint", server.baseURL], stdin: sealed.stdout)
+        let payment = try CommandRunner.run(
+            [
+                "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
+                "--credentials", credentials, "--endpoint", server.baseURL,
+            ], stdin: sealed.stdout)
         #expect(payment.status == 0, "\(payment.err)")
         let result = try JSONValue.parse(Array(payment.stdout))
         #expect(result["status"]?.stringValue == "PENDING_CAPTURE" && result["amount"]?.intValue == 2345)
@@ -72,13 +80,19 @@ struct ServerCommandTests {
         for run in [session, sealed, payment] { Self.checkCanaries(run) }
     }
 
-    @Test("the README flow: create-session → seal --session (key from the Client API emulator) → create-payment, the payload checked by the Client API emulator's own key",
-          .enabled(if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
-                   "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
+    @Test(
+        "the README flow: create-session → seal --session (key from the Client API emulator) → create-payment, the payload checked by the Client API emulator's own key",
+        .enabled(
+            if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
+            "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
     func worldlineFlowWithSession() async throws {
         let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
-        let clientAPI = try LoopbackEmulator(script: "client_api_emulator.py", arguments: [
-            "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id", "cf7d7aafd42e4a1cb9e4b0624a5041b1"])
+        let clientAPI = try LoopbackEmulator(
+            script: "client_api_emulator.py",
+            arguments: [
+                "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id",
+                "cf7d7aafd42e4a1cb9e4b0624a5041b1",
+            ])
         defer { clientAPI.stop() }
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--client-api-url", clientAPI.baseURL])
         defer { server.stop() }
@@ -86,20 +100,26 @@ struct ServerCommandTests {
         let session = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL])
         #expect(session.status == 0, "\(session.err)")
         let sessionFile = try Self.file(session.out)
-        let sealed = try CommandRunner.run(["seal", "--session", sessionFile, "--product", "builtin:card", "--now", CLIFixtures.now],
-                                           input: CLIFixtures.validCard)
+        let sealed = try CommandRunner.run(
+            ["seal", "--session", sessionFile, "--product", "builtin:card", "--now", CLIFixtures.now],
+            input: CLIFixtures.validCard)
         #expect(sealed.status == 0, "\(sealed.err)")
         #expect(try clientAPI.requests().map(\.path) == ["/client/v1/cf7d7aafd42e4a1cb9e4b0624a5041b1/crypto/publickey"])
-        let payment = try CommandRunner.run(["worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
-                                             "--credentials", credentials, "--endpoint", server.baseURL], stdin: sealed.stdout)
+        let payment = try CommandRunner.run(
+            [
+                "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
+                "--credentials", credentials, "--endpoint", server.baseURL,
+            ], stdin: sealed.stdout)
         #expect(payment.status == 0, "\(payment.err)")
         #expect(try JSONValue.parse(Array(payment.stdout))["status"]?.stringValue == "PENDING_CAPTURE")
         // The Client API emulator decrypts what the payment API received with its own key (jwcrypto).
         let received = try JSONValue.parse(try #require(server.requests().last).body)
         let jwe = try #require(received["encryptedCustomerInput"]?.stringValue)
         let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":1}"#
-        let verdict = try await HTTPClient().send(HTTPRequest(method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
-                                                              headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        let verdict = try await HTTPClient().send(
+            HTTPRequest(
+                method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
+                headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
         #expect(try JSONValue.parse(verdict.body)["ok"] == .bool(true), "\(String(decoding: verdict.body, as: UTF8.self))")
         for run in [session, sealed, payment] { Self.checkCanaries(run) }
     }
@@ -110,15 +130,20 @@ struct ServerCommandTests {
         defer { server.stop() }
         var environment = ProcessInfo.processInfo.environment
         environment["CSE_TEST_WL"] = #"{"merchantId":"1234","apiKeyId":"5e45c937b9db33ae","secretApiKey":"\#(Self.worldlineSecret)"}"#
-        let viaEnv = try CommandRunner.run(["worldline", "create-session", "--credentials", "env:CSE_TEST_WL", "--endpoint", server.baseURL],
-                                           environment: environment)
+        let viaEnv = try CommandRunner.run(
+            ["worldline", "create-session", "--credentials", "env:CSE_TEST_WL", "--endpoint", server.baseURL],
+            environment: environment)
         #expect(viaEnv.status == 0, "\(viaEnv.err)")
-        let wrong = try CommandRunner.run(["worldline", "create-session", "--credentials", try Self.worldlineCredentials(secret: "wrong-secret"),
-                                           "--endpoint", server.baseURL])
+        let wrong = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", try Self.worldlineCredentials(secret: "wrong-secret"),
+            "--endpoint", server.baseURL,
+        ])
         #expect(wrong.status == 1 && wrong.err.contains("serverAPI.authenticationFailed"))
         let missing = try CommandRunner.run(["worldline", "create-session", "--credentials", "env:CSE_TEST_UNSET_VARIABLE"])
         #expect(missing.status == 1 && missing.err.contains("cli.missingEnvironment"))
-        let malformed = try CommandRunner.run(["worldline", "create-session", "--credentials", try Self.file(#"{"merchantId":"1","secretApiKey":"\#(Self.worldlineSecret)"}"#)])
+        let malformed = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", try Self.file(#"{"merchantId":"1","secretApiKey":"\#(Self.worldlineSecret)"}"#),
+        ])
         #expect(malformed.status == 1 && malformed.err.contains("serverAPI.credentials") && malformed.err.contains("apiKeyId"))
         for run in [viaEnv, wrong, missing, malformed] { Self.checkCanaries(run) }
     }
@@ -127,9 +152,12 @@ struct ServerCommandTests {
     func worldlineRejected() throws {
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--mode", "reject"])
         defer { server.stop() }
-        let result = try CommandRunner.run(["worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials",
-                                            try Self.worldlineCredentials(), "--endpoint", server.baseURL],
-                                           stdin: Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8))
+        let result = try CommandRunner.run(
+            [
+                "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials",
+                try Self.worldlineCredentials(), "--endpoint", server.baseURL,
+            ],
+            stdin: Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8))
         #expect(result.status == 1 && result.err.contains("worldline.paymentRejected") && result.err.contains("REJECTED"))
         Self.checkCanaries(result)
     }
@@ -137,9 +165,11 @@ struct ServerCommandTests {
     @Test("worldline sign prints the server SDK's known answers")
     func worldlineSign() throws {
         let text = "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\n/v2/1/tokens/2\n"
-        let result = try CommandRunner.run(["worldline", "sign", "--secret-file", try Self.file("6Kj5HT0MQKC6D8eb7W3lTg71kVKVDSt1\n")], input: text)
+        let result = try CommandRunner.run(
+            ["worldline", "sign", "--secret-file", try Self.file("6Kj5HT0MQKC6D8eb7W3lTg71kVKVDSt1\n")], input: text)
         #expect(result.status == 0 && result.out == "vCos01y77soPNJOW6kDCm4Bu5b2darAZ09PP7Wa+jRA=\n", "\(result.err)")
-        let delete = "DELETE\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-clientmetainfo:processed header value\n"
+        let delete =
+            "DELETE\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-clientmetainfo:processed header value\n"
             + "x-gcs-customerheader:processed header value\nx-gcs-servermetainfo:processed header value\n/v2/1/tokens/2\n"
         let second = try CommandRunner.run(["worldline", "sign", "--secret-file", try Self.file("secretApiKey")], input: delete)
         #expect(second.out == "jXG/ESTtRWawO4OOyxOrtWcQA8XkrZKeoHeGGIj4jws=\n")
@@ -149,32 +179,48 @@ struct ServerCommandTests {
     func webhookVerify() throws {
         let body = #"{"apiVersion":"v1","id":"8ee793f6-4553-4749-85dc-f2ef095c5ab0","type":"payment.created"}"#
         let secretFile = try Self.file("hello+world\n")
-        let valid = try CommandRunner.run(["worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
-                                           "TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE="], input: body)
+        let valid = try CommandRunner.run(
+            [
+                "worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
+                "TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE=",
+            ], input: body)
         #expect(valid.status == 0 && valid.out == "{\"valid\":true}\n", "\(valid.err)")
-        let wrong = try CommandRunner.run(["worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
-                                           "1TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE="], input: body)
+        let wrong = try CommandRunner.run(
+            [
+                "worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
+                "1TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE=",
+            ], input: body)
         #expect(wrong.status == 1 && wrong.out == "{\"valid\":false}\n")
-        let changed = try CommandRunner.run(["worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
-                                             "TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE="], input: body + " ")
+        let changed = try CommandRunner.run(
+            [
+                "worldline", "webhook-verify", "--secret-file", secretFile, "--signature",
+                "TLypUey0ycj4/1OjNnyUoIOi5XFQxKt3jhxvS6ugfFE=",
+            ], input: body + " ")
         #expect(changed.status == 1)
     }
 
     // MARK: APS
 
     static func apsCredentials(request: String = requestPhrase, response: String = responsePhrase) throws -> String {
-        try file(#"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","merchant_identifier":"CycHZxVj","sha_request_phrase":"\#(request)","sha_response_phrase":"\#(response)","sha_type":"sha256"}"#)
+        try file(
+            #"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","merchant_identifier":"CycHZxVj","sha_request_phrase":"\#(request)","sha_response_phrase":"\#(response)","sha_type":"sha256"}"#
+        )
     }
 
-    @Test("aps sdk-token prints the verified token; a wrong response phrase, a tampered response or a wrong request phrase exits 1 without a token",
-          arguments: [("normal", "", 0), ("normal", "wrong-response", 1), ("tampered", "", 1), ("normal", "wrong-request", 1)])
+    @Test(
+        "aps sdk-token prints the verified token; a wrong response phrase, a tampered response or a wrong request phrase exits 1 without a token",
+        arguments: [("normal", "", 0), ("normal", "wrong-response", 1), ("tampered", "", 1), ("normal", "wrong-request", 1)])
     func apsToken(mode: String, variant: String, status: Int32) throws {
-        let server = try Self.emulator("aps", ["--request-phrase", Self.requestPhrase, "--response-phrase", Self.responsePhrase, "--mode", mode])
+        let server = try Self.emulator(
+            "aps", ["--request-phrase", Self.requestPhrase, "--response-phrase", Self.responsePhrase, "--mode", mode])
         defer { server.stop() }
-        let credentials = try Self.apsCredentials(request: variant == "wrong-request" ? "other-phrase" : Self.requestPhrase,
-                                                  response: variant == "wrong-response" ? "other-phrase" : Self.responsePhrase)
-        let result = try CommandRunner.run(["aps", "sdk-token", "--device-id", "ffffffff-a9fa-0b44-7b27-29e70033c587", "--language", "en",
-                                            "--environment", "test", "--credentials", credentials, "--endpoint", server.baseURL])
+        let credentials = try Self.apsCredentials(
+            request: variant == "wrong-request" ? "other-phrase" : Self.requestPhrase,
+            response: variant == "wrong-response" ? "other-phrase" : Self.responsePhrase)
+        let result = try CommandRunner.run([
+            "aps", "sdk-token", "--device-id", "ffffffff-a9fa-0b44-7b27-29e70033c587", "--language", "en",
+            "--environment", "test", "--credentials", credentials, "--endpoint", server.baseURL,
+        ])
         #expect(result.status == status, "\(result.err)")
         if status == 0 {
             #expect(try JSONValue.parse(Array(result.stdout))["sdk_token"]?.stringValue == "Dwp78q3TOKEN")
@@ -196,31 +242,39 @@ struct ServerCommandTests {
         let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
         #expect(created.status == 0, "\(created.err)")
         let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-        let update = #"{"sourceOfFunds.provided.card.number":"\#(Self.pan)","sourceOfFunds.provided.card.securityCode":"123","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
+        let update =
+            #"{"sourceOfFunds.provided.card.number":"\#(Self.pan)","sourceOfFunds.provided.card.securityCode":"123","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
         let updated = try CommandRunner.run(["mastercard", "session", "update", id] + common, input: update)
         #expect(updated.status == 0, "\(updated.err)")
         #expect(updated.out.contains("411111******1111") && !updated.out.contains("securityCode"))
         let fetched = try CommandRunner.run(["mastercard", "session", "get", id] + common)
         #expect(fetched.status == 0 && fetched.out.contains("\"updateStatus\":\"SUCCESS\""))
-        #expect(try server.requests().map(\.path) == [
-            "/api/rest/version/73/merchant/TEST_12345/session", "/api/rest/version/73/merchant/TEST_12345/session/\(id)",
-            "/api/rest/version/73/merchant/TEST_12345/session/\(id)",
-        ])
-        let invalid = try CommandRunner.run(["mastercard", "session", "update", id] + common,
-                                            input: #"{"sourceOfFunds":{"provided":{"card":{"number":"4111111111111112"}}}}"#)
+        #expect(
+            try server.requests().map(\.path) == [
+                "/api/rest/version/73/merchant/TEST_12345/session", "/api/rest/version/73/merchant/TEST_12345/session/\(id)",
+                "/api/rest/version/73/merchant/TEST_12345/session/\(id)",
+            ])
+        let invalid = try CommandRunner.run(
+            ["mastercard", "session", "update", id] + common,
+            input: #"{"sourceOfFunds":{"provided":{"card":{"number":"4111111111111112"}}}}"#)
         #expect(invalid.status == 1 && invalid.err.contains("mastercard.invalidUpdate") && !invalid.err.contains("4111111111111112"))
-        let wrong = try CommandRunner.run(["mastercard", "session", "get", id, "--credentials",
-                                           try Self.file(#"{"merchantId":"TEST_12345","apiPassword":"wrong"}"#), "--endpoint", server.baseURL, "--api-version", "73"])
+        let wrong = try CommandRunner.run([
+            "mastercard", "session", "get", id, "--credentials",
+            try Self.file(#"{"merchantId":"TEST_12345","apiPassword":"wrong"}"#), "--endpoint", server.baseURL, "--api-version", "73",
+        ])
         #expect(wrong.status == 1 && wrong.err.contains("serverAPI.authenticationFailed"))
         for run in [created, updated, fetched, invalid, wrong] { Self.checkCanaries(run) }
     }
 
-    @Test("usage errors: an endpoint with a path, an unknown region, an API version below 39, a plain-http remote endpoint",
-          arguments: [["mastercard", "session", "create", "--credentials", "x", "--endpoint", "http://127.0.0.1:1/api"],
-                      ["mastercard", "session", "create", "--credentials", "x", "--region", "zz"],
-                      ["mastercard", "session", "create", "--credentials", "x", "--api-version", "38"],
-                      ["paysafe", "token", "--credentials", "x", "--endpoint", "http://example.com"],
-                      ["aps", "sdk-token", "--credentials", "x", "--device-id", "d", "--language", "fr"]])
+    @Test(
+        "usage errors: an endpoint with a path, an unknown region, an API version below 39, a plain-http remote endpoint",
+        arguments: [
+            ["mastercard", "session", "create", "--credentials", "x", "--endpoint", "http://127.0.0.1:1/api"],
+            ["mastercard", "session", "create", "--credentials", "x", "--region", "zz"],
+            ["mastercard", "session", "create", "--credentials", "x", "--api-version", "38"],
+            ["paysafe", "token", "--credentials", "x", "--endpoint", "http://example.com"],
+            ["aps", "sdk-token", "--credentials", "x", "--device-id", "d", "--language", "fr"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try CommandRunner.run(arguments)
         #expect(result.status == 64, "\(result.err)")
@@ -233,17 +287,26 @@ struct ServerCommandTests {
         let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])
         defer { server.stop() }
         let card = #"{"cardNum":"\#(Self.pan)","cardExpiry":{"month":12,"year":2030},"holderName":"A Payer"}"#
-        let result = try CommandRunner.run(["paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#),
-                                            "--endpoint", server.baseURL], input: card)
+        let result = try CommandRunner.run(
+            [
+                "paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#),
+                "--endpoint", server.baseURL,
+            ], input: card)
         #expect(result.status == 0, "\(result.err)")
         let token = try JSONValue.parse(Array(result.stdout))
         #expect(token["timeToLiveSeconds"]?.intValue == 899 && token["card"]?["maskedCard"]?.stringValue == "411111******1111")
         #expect(try server.requests()[0].path == "/customervault/v1/singleusetokens")
-        let wrong = try CommandRunner.run(["paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"b3RoZXI6a2V5"}"#),
-                                           "--endpoint", server.baseURL], input: #"{"card":\#(card)}"#)
+        let wrong = try CommandRunner.run(
+            [
+                "paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"b3RoZXI6a2V5"}"#),
+                "--endpoint", server.baseURL,
+            ], input: #"{"card":\#(card)}"#)
         #expect(wrong.status == 1 && wrong.err.contains("serverAPI.authenticationFailed"))
-        let badKey = try CommandRunner.run(["paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"not base64"}"#),
-                                            "--endpoint", server.baseURL], input: card)
+        let badKey = try CommandRunner.run(
+            [
+                "paysafe", "token", "--credentials", try Self.file(#"{"apiKey":"not base64"}"#),
+                "--endpoint", server.baseURL,
+            ], input: card)
         #expect(badKey.status == 1 && badKey.err.contains("paysafe.apiKey") && badKey.err.contains("9013"))
         for run in [result, wrong, badKey] { Self.checkCanaries(run) }
     }
@@ -253,19 +316,26 @@ struct ServerCommandTests {
         let ca = try TestCA()
         let other = try TestCA(commonName: "Unrelated CA")
         defer { ca.remove(); other.remove() }
-        let server = try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", "worldline", "--secret-api-key", Self.worldlineSecret],
-                                          tls: try ca.issueServerCertificate())
+        let server = try LoopbackEmulator(
+            script: "server_api_emulator.py", arguments: ["--platform", "worldline", "--secret-api-key", Self.worldlineSecret],
+            tls: try ca.issueServerCertificate())
         defer { server.stop() }
         let credentials = try Self.worldlineCredentials()
-        let trusted = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
-                                             "--ca-file", ca.certificatePath])
+        let trusted = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+            "--ca-file", ca.certificatePath,
+        ])
         #expect(trusted.status == 0, "\(trusted.err)")
-        let untrusted = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
-                                               "--ca-file", other.certificatePath])
+        let untrusted = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+            "--ca-file", other.certificatePath,
+        ])
         #expect(untrusted.status == 1 && untrusted.err.contains("http.tls"))
         try server.enqueue(.delay(milliseconds: 4000))
-        let slow = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
-                                          "--ca-file", ca.certificatePath, "--timeout", "1"])
+        let slow = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+            "--ca-file", ca.certificatePath, "--timeout", "1",
+        ])
         #expect(slow.status == 1 && slow.err.contains("http.timeout"), "\(slow.err)")
         for run in [trusted, untrusted, slow] { Self.checkCanaries(run) }
     }

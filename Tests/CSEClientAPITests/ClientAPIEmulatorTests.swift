@@ -26,14 +26,17 @@ struct ClientAPIEmulator {
         let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
         emulator = try LoopbackEmulator(
             script: "client_api_emulator.py",
-            arguments: ["--fixtures", fixtures, "--session-id", Self.sessionID, "--customer-id", Self.customerID,
-                        "--dcc-version", dccVersion],
+            arguments: [
+                "--fixtures", fixtures, "--session-id", Self.sessionID, "--customer-id", Self.customerID,
+                "--dcc-version", dccVersion,
+            ],
             tls: tls)
     }
 
     func sessionData(host: String? = nil) throws -> SessionData {
-        try SessionData(clientSessionID: Self.sessionID, customerID: Self.customerID,
-                        clientAPIURL: (host ?? emulator.baseURL) + "/client", assetURL: emulator.baseURL + "/assets")
+        try SessionData(
+            clientSessionID: Self.sessionID, customerID: Self.customerID,
+            clientAPIURL: (host ?? emulator.baseURL) + "/client", assetURL: emulator.baseURL + "/assets")
     }
 
     func session(
@@ -58,9 +61,10 @@ struct ClientAPIEmulator {
     func checkPayment(_ sealed: SealedPaymentRequest, expectedProductID: Int) async throws -> JSONValue {
         let client = try HTTPClient()
         let body = #"{"encryptedCustomerInput":"\#(sealed.encryptedCustomerInput)","expectedProductId":\#(expectedProductID)}"#
-        let response = try await client.send(HTTPRequest(
-            method: .post, url: try HTTPURL(emulator.baseURL + "/merchant/payments"),
-            headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        let response = try await client.send(
+            HTTPRequest(
+                method: .post, url: try HTTPURL(emulator.baseURL + "/merchant/payments"),
+                headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
         return try JSONValue.parse(response.body)
     }
 
@@ -74,8 +78,9 @@ final class EventCollector: Sendable {
     var all: [HTTPAttemptEvent] { events.withLock { $0 } }
 }
 
-@Suite("Client API end to end against the loopback emulator (real sockets, checked requests)",
-       .enabled(if: EmulatorAvailability.available, EmulatorAvailability.reason), .serialized)
+@Suite(
+    "Client API end to end against the loopback emulator (real sockets, checked requests)",
+    .enabled(if: EmulatorAvailability.available, EmulatorAvailability.reason), .serialized)
 struct ClientAPIEmulatorTests {
     @Test("session → products → product 1 → IIN → encrypt; the emulator decrypts with its own key and checks the payload")
     func endToEnd() async throws {
@@ -109,11 +114,12 @@ struct ClientAPIEmulatorTests {
         #expect(Set(product.fields.map(\.id)) == ["cardNumber", "cardholderName", "expiryDate", "cvv"])
 
         let logged = try server.emulator.requests()
-        #expect(logged.map { "\($0.method) \($0.path)" } == [
-            "GET /client/v1/cust-e2e-1/products", "GET /client/v1/cust-e2e-1/products/1",
-            "POST /client/v1/cust-e2e-1/services/getIINdetails", "GET /client/v1/cust-e2e-1/crypto/publickey",
-            "POST /merchant/payments",
-        ])
+        #expect(
+            logged.map { "\($0.method) \($0.path)" } == [
+                "GET /client/v1/cust-e2e-1/products", "GET /client/v1/cust-e2e-1/products/1",
+                "POST /client/v1/cust-e2e-1/services/getIINdetails", "GET /client/v1/cust-e2e-1/crypto/publickey",
+                "POST /merchant/payments",
+            ])
         #expect(String(decoding: logged[2].body, as: UTF8.self).contains(#""bin":"41111111""#))
         // Diagnostics: one event per attempt, path only, never the Authorization value.
         #expect(events.all.count == 4)
@@ -129,9 +135,11 @@ struct ClientAPIEmulatorTests {
             let context = try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL", isRecurring: true)
             #expect(try await session.paymentProductNetworks(id: "1", for: context).networks == ["CB", "Eurocard", "VISA"])
             let amount = try AmountOfMoney(amount: 1000, currencyCode: "EUR")
-            let quote = try await session.currencyConversionQuote(cardSource: .card(number: canaryPAN, paymentProductID: "1"), amount: amount)
+            let quote = try await session.currencyConversionQuote(
+                cardSource: .card(number: canaryPAN, paymentProductID: "1"), amount: amount)
             #expect(quote.result == "Allowed")
-            let surcharge = try await session.surchargeCalculation(cardSource: .card(number: canaryPAN, paymentProductID: nil), amount: amount)
+            let surcharge = try await session.surchargeCalculation(
+                cardSource: .card(number: canaryPAN, paymentProductID: nil), amount: amount)
             #expect(surcharge.surcharges.first?.totalAmount.amount == 1366)
             #expect(try server.emulator.requests().last?.path == "/client/v1/cust-e2e-1/services/surchargecalculation")
         }
@@ -182,8 +190,9 @@ struct ClientAPIEmulatorTests {
         #expect(dcc?.context["status"] == "503")
         #expect(try server.emulator.requests().count == 1)
         for status in [400, 401, 403, 404, 409, 500] {
-            try server.emulator.enqueue(.json(status, #"{"errorId":"e-\#(status)","errors":[{"errorCode":\#(status),"id":"X_\#(status)","retriable":false}]}"#)
-                .onPath("/client/v1/cust-e2e-1/products/2"))
+            try server.emulator.enqueue(
+                .json(status, #"{"errorId":"e-\#(status)","errors":[{"errorCode":\#(status),"id":"X_\#(status)","retriable":false}]}"#)
+                    .onPath("/client/v1/cust-e2e-1/products/2"))
             let error = await caught { () async throws(CSEError) in try await session.paymentProduct(id: "2", for: context) }
             #expect(error?.code == (status == 401 || status == 403 ? .clientAPIUnauthorized : .clientAPIHTTPStatus), "\(status)")
             #expect(error?.context["errorId"] == "e-\(status)", "\(status)")

@@ -1,4 +1,5 @@
 import CSEClientAPI
+import TestSupport
 import CSECore
 import CSECrypto
 import CSEHTTP
@@ -16,8 +17,10 @@ struct ClientAPISessionTests {
         let transport = InMemoryTransport { request in answers.answer(request) }
         var configuration = SessionFixtures.configuration(cache: cache, rules: rules)
         configure(&configuration)
-        return (try ClientAPISession(sessionData: try SessionFixtures.sessionData(), configuration: configuration, transport: transport),
-                transport)
+        return (
+            try ClientAPISession(sessionData: try SessionFixtures.sessionData(), configuration: configuration, transport: transport),
+            transport
+        )
     }
 
     @Test("products: {clientApiUrl}/v1/{customerId}/products, the context query, both GCS headers, rules applied")
@@ -29,8 +32,10 @@ struct ClientAPISessionTests {
         #expect(list.paymentProducts.map(\.id) == ["1", "840"])  // 117 dropped, 302 not available
         let request = try #require(transport.requests.first)
         #expect(request.method == .get)
-        #expect(request.url.absoluteString
-            == "https://client.example.com/client/v1/cust-42/products?countryCode=NL&currencyCode=EUR&amount=1000&isRecurring=false&hide=fields")
+        #expect(
+            request.url.absoluteString
+                == "https://client.example.com/client/v1/cust-42/products?countryCode=NL&currencyCode=EUR&amount=1000&isRecurring=false&hide=fields"
+        )
         #expect(request.headers["Authorization"] == "GCS v1Client:\(canarySessionID)")
         #expect(request.headers["X-GCS-ClientMetaInfo"] == SessionFixtures.metaInfo.encoded)
         #expect(request.headers["Content-Type"] == nil)
@@ -42,7 +47,8 @@ struct ClientAPISessionTests {
         let answers = Answers()
         answers.set("/products", 200, SessionFixtures.productList)
         let (session, _) = try makeSession(answers, rules: ProductRules { $0.productID == "302" && $0.networks == ["Visa"] })
-        #expect(try await session.basicPaymentProducts(for: try SessionFixtures.context()).paymentProducts.map(\.id) == ["1", "302", "840"])
+        #expect(
+            try await session.basicPaymentProducts(for: try SessionFixtures.context()).paymentProducts.map(\.id) == ["1", "302", "840"])
     }
 
     @Test("product 1: a full PaymentProduct (fields by display order, expiryDate as text, default masks), cached by id and context")
@@ -56,8 +62,9 @@ struct ClientAPISessionTests {
         #expect(product.field("expiryDate")?.displayHints.formElementType == .text)
         #expect(product.field("expiryDate")?.displayHints.mask == "{{99}}/{{99}}")
         #expect(product.field("cardNumber")?.displayHints.mask == "{{9999}} {{9999}} {{9999}} {{9999}}")
-        #expect(transport.requests.first?.url.absoluteString
-            == "https://client.example.com/client/v1/cust-42/products/1?countryCode=NL&currencyCode=EUR&amount=1000&isRecurring=false")
+        #expect(
+            transport.requests.first?.url.absoluteString
+                == "https://client.example.com/client/v1/cust-42/products/1?countryCode=NL&currencyCode=EUR&amount=1000&isRecurring=false")
         _ = try await session.paymentProduct(id: "1", for: context)
         #expect(transport.requests.count == 1)
         _ = try await session.paymentProduct(id: "1", for: try SessionFixtures.context(recurring: true))
@@ -75,7 +82,9 @@ struct ClientAPISessionTests {
         let context = try SessionFixtures.context()
         _ = try await session.paymentProduct(id: "1", for: context)
         answers.set("/products/1", 500, #"{"errorId":"e-1","errors":[{"errorCode":"9999","id":"BOOM","retriable":true}]}"#)
-        answers.set("/products/2", 404, #"{"errorId":"e-2","errors":[{"errorCode":1007,"id":"UNKNOWN_PRODUCT_ID","propertyName":"productId","retriable":false}]}"#)
+        answers.set(
+            "/products/2", 404,
+            #"{"errorId":"e-2","errors":[{"errorCode":1007,"id":"UNKNOWN_PRODUCT_ID","propertyName":"productId","retriable":false}]}"#)
         #expect(try await session.paymentProduct(id: "1", for: context).id == "1")
         let error = await caught { () async throws(CSEError) in try await session.paymentProduct(id: "2", for: context) }
         #expect(error?.code == .clientAPIHTTPStatus)
@@ -91,14 +100,19 @@ struct ClientAPISessionTests {
     @Test("the unsupported products fail clearly without a call; a wallet without the predicate is unavailable")
     func unsupported() async throws {
         let answers = Answers()
-        answers.set("/products/302", 200, #"{"id":302,"paymentMethod":"mobile","paymentProduct302SpecificData":{"networks":["Visa"]},"fields":[]}"#)
+        answers.set(
+            "/products/302", 200, #"{"id":302,"paymentMethod":"mobile","paymentProduct302SpecificData":{"networks":["Visa"]},"fields":[]}"#)
         let (session, transport) = try makeSession(answers)
         for id in ["117", "5700", "5772", "5784"] {
-            let error = await caught { () async throws(CSEError) in try await session.paymentProduct(id: id, for: try SessionFixtures.context()) }
+            let error = await caught { () async throws(CSEError) in
+                try await session.paymentProduct(id: id, for: try SessionFixtures.context())
+            }
             #expect(error?.code == .clientAPIProductUnavailable)
         }
         #expect(transport.requests.isEmpty)
-        let wallet = await caught { () async throws(CSEError) in try await session.paymentProduct(id: "302", for: try SessionFixtures.context()) }
+        let wallet = await caught { () async throws(CSEError) in
+            try await session.paymentProduct(id: "302", for: try SessionFixtures.context())
+        }
         #expect(wallet?.code == .clientAPIProductUnavailable)
     }
 
@@ -131,7 +145,8 @@ struct ClientAPISessionTests {
     @Test("IIN: < 6 digits → notEnoughDigits with no call; spaces stripped; 8 digits when ≥ 8 typed, else 6; 404 → unknown")
     func iin() async throws {
         let answers = Answers()
-        answers.set("/services/getIINdetails", 200, #"{"paymentProductId":1,"isAllowedInContext":true,"countryCode":"BE","cardType":"Credit"}"#)
+        answers.set(
+            "/services/getIINdetails", 200, #"{"paymentProductId":1,"isAllowedInContext":true,"countryCode":"BE","cardType":"Credit"}"#)
         let (session, transport) = try makeSession(answers)
         let context = try SessionFixtures.context()
         for short in ["", "4", "41111", "4 1 1 1 1"] {
@@ -152,8 +167,10 @@ struct ClientAPISessionTests {
         #expect(request.retry == .idempotent)
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(request.url.absoluteString == "https://client.example.com/client/v1/cust-42/services/getIINdetails")
-        #expect(String(decoding: request.body, as: UTF8.self)
-            == #"{"bin":"41111133","paymentContext":{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"countryCode":"NL","isRecurring":false,"isInstallments":false}}"#)
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"bin":"41111133","paymentContext":{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"countryCode":"NL","isRecurring":false,"isInstallments":false}}"#
+        )
         answers.set("/services/getIINdetails", 404, #"{"errorId":"x","errors":[{"errorCode":"50001111","id":"IIN_NOT_FOUND"}]}"#)
         #expect(try await session.iinDetails(partialCardNumber: "999999", for: context) == .unknown)
         let bad = await caught { () async throws(CSEError) in try await session.iinDetails(partialCardNumber: "4111-1111", for: context) }
@@ -168,18 +185,22 @@ struct ClientAPISessionTests {
         answers.set("/services/surchargecalculation", 200, #"{"surcharges":[]}"#)
         let (session, transport) = try makeSession(answers) { $0.apiVersions[.currencyConversion] = "v2" }
         let amount = try AmountOfMoney(amount: 1000, currencyCode: "EUR")
-        let quote = try await session.currencyConversionQuote(cardSource: .card(number: "4111 1111 1111 1111", paymentProductID: "1"), amount: amount)
+        let quote = try await session.currencyConversionQuote(
+            cardSource: .card(number: "4111 1111 1111 1111", paymentProductID: "1"), amount: amount)
         #expect(quote.dccSessionID == "d1")
         let dcc = try #require(transport.requests.last)
         #expect(dcc.url.path == "/client/v2/cust-42/services/dccrate")
         #expect(dcc.retry == .never)
-        #expect(String(decoding: dcc.body, as: UTF8.self)
-            == #"{"cardSource":{"card":{"cardNumber":"4111111111111111","paymentProductId":1}},"transaction":{"amount":{"amount":1000,"currencyCode":"EUR"}}}"#)
+        #expect(
+            String(decoding: dcc.body, as: UTF8.self)
+                == #"{"cardSource":{"card":{"cardNumber":"4111111111111111","paymentProductId":1}},"transaction":{"amount":{"amount":1000,"currencyCode":"EUR"}}}"#
+        )
         _ = try await session.surchargeCalculation(cardSource: .token("tok-1"), amount: amount)
         let surcharge = try #require(transport.requests.last)
         #expect(surcharge.url.path == "/client/v1/cust-42/services/surchargecalculation")
-        #expect(String(decoding: surcharge.body, as: UTF8.self)
-            == #"{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"cardSource":{"token":"tok-1"}}"#)
+        #expect(
+            String(decoding: surcharge.body, as: UTF8.self)
+                == #"{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"cardSource":{"token":"tok-1"}}"#)
         #expect(!CardSource.card(number: canaryPAN, paymentProductID: nil).description.contains(canaryPAN))
     }
 
@@ -233,7 +254,8 @@ struct ResponseCacheTests {
         let transport = InMemoryTransport { answers.answer($0) }
         var configuration = SessionFixtures.configuration(cache: CachePolicy(timeToLive: .milliseconds(300), capacity: 2))
         configuration.http.maxRetries = 0
-        let session = try ClientAPISession(sessionData: try SessionFixtures.sessionData(), configuration: configuration, transport: transport)
+        let session = try ClientAPISession(
+            sessionData: try SessionFixtures.sessionData(), configuration: configuration, transport: transport)
         let contexts = try [1, 2, 3].map { try PaymentContext(amount: Int64($0), currencyCode: "EUR", countryCode: "NL") }
         for context in contexts { _ = try await session.basicPaymentProducts(for: context) }
         #expect(transport.requests.count == 3)
@@ -254,8 +276,9 @@ struct ResponseCacheTests {
         let answers = Answers()
         answers.set("/products", 200, SessionFixtures.productList)
         let transport = InMemoryTransport { answers.answer($0) }
-        let session = try ClientAPISession(sessionData: try SessionFixtures.sessionData(),
-                                           configuration: SessionFixtures.configuration(cache: .disabled), transport: transport)
+        let session = try ClientAPISession(
+            sessionData: try SessionFixtures.sessionData(),
+            configuration: SessionFixtures.configuration(cache: .disabled), transport: transport)
         for _ in 0..<3 { _ = try await session.basicPaymentProducts(for: try SessionFixtures.context()) }
         #expect(transport.requests.count == 3)
     }

@@ -21,30 +21,36 @@ struct SessionDataTests {
         #expect(session.invalidTokens == ["tok-1"])
     }
 
-    @Test("clientApiUrl path: empty, / , /client and /client/ are accepted", arguments: [
-        "https://api.example.com", "https://api.example.com/", "https://api.example.com/client",
-        "https://api.example.com/client/", "HTTPS://api.example.com:8443/client",
-    ])
+    @Test(
+        "clientApiUrl path: empty, / , /client and /client/ are accepted",
+        arguments: [
+            "https://api.example.com", "https://api.example.com/", "https://api.example.com/client",
+            "https://api.example.com/client/", "HTTPS://api.example.com:8443/client",
+        ])
     func acceptsClientPaths(url: String) throws {
         let session = try SessionData(clientSessionID: "s", customerID: "c", clientAPIURL: url, assetURL: "https://a.example")
         #expect(session.clientAPIURL.hasSuffix("/client"))
         #expect(session.clientAPIURL.hasPrefix("https://api.example.com"))
     }
 
-    @Test("clientApiUrl with any other path, a query, a fragment, user info or another scheme is refused", arguments: [
-        "https://api.example.com/v1/payments", "https://api.example.com/client/v1", "https://api.example.com?test=value",
-        "https://api.example.com/client#x", "https://user@api.example.com/client", "ftp://api.example.com",
-        "api.example.com/client", "https:///client", "https://api.example.com/cl ient", "",
-    ])
+    @Test(
+        "clientApiUrl with any other path, a query, a fragment, user info or another scheme is refused",
+        arguments: [
+            "https://api.example.com/v1/payments", "https://api.example.com/client/v1", "https://api.example.com?test=value",
+            "https://api.example.com/client#x", "https://user@api.example.com/client", "ftp://api.example.com",
+            "api.example.com/client", "https:///client", "https://api.example.com/cl ient", "",
+        ])
     func refusesOtherURLs(url: String) {
         #expect(throws: CSEError(.clientAPIInvalidSession, "")) {
             try SessionData(clientSessionID: "s", customerID: "c", clientAPIURL: url, assetURL: "https://a.example")
         }
     }
 
-    @Test("each required member is required, and must be a non-empty string", arguments: [
-        "clientSessionId", "customerId", "clientApiUrl", "assetUrl",
-    ])
+    @Test(
+        "each required member is required, and must be a non-empty string",
+        arguments: [
+            "clientSessionId", "customerId", "clientApiUrl", "assetUrl",
+        ])
     func requiresMembers(member: String) throws {
         var object = try JSONValue.parse(Self.valid).objectValue!
         object[member] = nil
@@ -77,14 +83,17 @@ struct SessionDataTests {
     @Test("description, debugDescription and the mirror never show the session id in full")
     func masksTheSessionID() throws {
         let session = try SessionData(json: Array(Self.valid.utf8))
-        for text in [session.description, session.debugDescription, String(describing: session), String(reflecting: session),
-                     "\(Mirror(reflecting: session).children.map { "\($0.value)" })"] {
+        for text in [
+            session.description, session.debugDescription, String(describing: session), String(reflecting: session),
+            "\(Mirror(reflecting: session).children.map { "\($0.value)" })",
+        ] {
             #expect(!text.contains("68a4b0b183a34016b4b694b97938f75b"))
             #expect(!text.contains("b4b694b97938"))
         }
         #expect(session.maskedClientSessionID == "68a4…(32 chars)")
-        let short = try SessionData(clientSessionID: "abcd1234", customerID: "c", clientAPIURL: "https://x.example",
-                                    assetURL: "https://a.example")
+        let short = try SessionData(
+            clientSessionID: "abcd1234", customerID: "c", clientAPIURL: "https://x.example",
+            assetURL: "https://a.example")
         #expect(!short.maskedClientSessionID.contains("abcd"))
     }
 
@@ -105,7 +114,8 @@ struct PaymentContextTests {
     @Test("the product query is written as WL-JS writes it, amount 0 included")
     func query() throws {
         let context = try PaymentContext(amount: 0, currencyCode: "EUR", countryCode: "NL", isRecurring: true)
-        #expect(context.queryItems.map { "\($0.name)=\($0.value)" } == ["countryCode=NL", "currencyCode=EUR", "amount=0", "isRecurring=true"])
+        #expect(
+            context.queryItems.map { "\($0.name)=\($0.value)" } == ["countryCode=NL", "currencyCode=EUR", "amount=0", "isRecurring=true"])
         let installments = try PaymentContext(amount: 5, currencyCode: "EUR", countryCode: "NL", isInstallments: true)
         #expect(installments.queryItems.last.map { "\($0.name)=\($0.value)" } == "isInstallments=true")
     }
@@ -113,15 +123,18 @@ struct PaymentContextTests {
     @Test("the IIN paymentContext uses JSON numbers and Booleans")
     func json() throws {
         let context = try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL")
-        #expect(context.jsonValue.serialized
-            == #"{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"countryCode":"NL","isRecurring":false,"isInstallments":false}"#)
+        #expect(
+            context.jsonValue.serialized
+                == #"{"amountOfMoney":{"amount":1000,"currencyCode":"EUR"},"countryCode":"NL","isRecurring":false,"isInstallments":false}"#)
     }
 
-    @Test("out-of-range values are refused with the member named", arguments: [
-        (Int64(-1), "EUR", "NL", "amount"), (Int64(1_000_000_000_000), "EUR", "NL", "amount"),
-        (Int64(1), "eur", "NL", "currencyCode"), (Int64(1), "EURO", "NL", "currencyCode"),
-        (Int64(1), "EUR", "nl", "countryCode"), (Int64(1), "EUR", "NLD", "countryCode"),
-    ])
+    @Test(
+        "out-of-range values are refused with the member named",
+        arguments: [
+            (Int64(-1), "EUR", "NL", "amount"), (Int64(1_000_000_000_000), "EUR", "NL", "amount"),
+            (Int64(1), "eur", "NL", "currencyCode"), (Int64(1), "EURO", "NL", "currencyCode"),
+            (Int64(1), "EUR", "nl", "countryCode"), (Int64(1), "EUR", "NLD", "countryCode"),
+        ])
     func refuses(amount: Int64, currency: String, country: String, member: String) {
         do {
             _ = try PaymentContext(amount: amount, currencyCode: currency, countryCode: country)

@@ -1,4 +1,5 @@
 import CSEClientAPI
+import TestSupport
 import CSECore
 import CSECrypto
 import CSEHTTP

@@ -46,16 +46,18 @@ struct Base64Tests {
         #expect(Base64URL.encode(Array("1234".utf8)) == "MTIzNA")
     }
 
-    @Test("whitespace, misplaced padding and the other alphabet are rejected", arguments: [
-        ("Zm9v\n", CSEError.Code.base64InvalidCharacter),
-        (" Zm9v", .base64InvalidCharacter),
-        ("Zg==Zg==", .base64InvalidPadding),
-        ("Zm9v-_", .base64InvalidCharacter),
-        ("Zg", .base64InvalidPadding),
-        ("Zg===", .base64InvalidPadding),
-        ("====", .base64InvalidPadding),
-        ("Zm9=", .base64NonCanonical),
-    ])
+    @Test(
+        "whitespace, misplaced padding and the other alphabet are rejected",
+        arguments: [
+            ("Zm9v\n", CSEError.Code.base64InvalidCharacter),
+            (" Zm9v", .base64InvalidCharacter),
+            ("Zg==Zg==", .base64InvalidPadding),
+            ("Zm9v-_", .base64InvalidCharacter),
+            ("Zg", .base64InvalidPadding),
+            ("Zg===", .base64InvalidPadding),
+            ("====", .base64InvalidPadding),
+            ("Zm9=", .base64NonCanonical),
+        ])
     func strictStandard(input: String, code: CSEError.Code) {
         let error = #expect(throws: CSEError.self) { _ = try Base64.decode(input) }
         #expect(error?.code == code, "\(input)")

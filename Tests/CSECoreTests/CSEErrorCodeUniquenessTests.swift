@@ -20,7 +20,9 @@ struct CSEErrorCodeUniquenessTests {
             for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
                 if line.hasPrefix("extension CSEError.Code") { inCodeExtension = true; continue }
                 if line == "}" { inCodeExtension = false; continue }
-                guard inCodeExtension, let letRange = line.range(of: "static let "), let open = line.range(of: " = Self(\"") else { continue }
+                guard inCodeExtension, let letRange = line.range(of: "static let "), let open = line.range(of: " = Self(\"") else {
+                    continue
+                }
                 let name = String(line[letRange.upperBound..<open.lowerBound])
                 guard let close = line[open.upperBound...].firstIndex(of: "\"") else { continue }
                 let rawValue = String(line[open.upperBound..<close])
@@ -42,10 +44,12 @@ struct CSEErrorCodeUniquenessTests {
         }
         for code in all {
             let segments = code.rawValue.split(separator: ".", omittingEmptySubsequences: false)
-            let wellFormed = segments.count >= 2 && segments.allSatisfy { segment in
-                guard let first = segment.utf8.first, first &- 0x61 < 26 else { return false }
-                return segment.utf8.allSatisfy { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 }
-            }
+            let wellFormed =
+                segments.count >= 2
+                && segments.allSatisfy { segment in
+                    guard let first = segment.utf8.first, first &- 0x61 < 26 else { return false }
+                    return segment.utf8.allSatisfy { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 }
+                }
             #expect(wellFormed, "\(code.name) = \(code.rawValue) in \(code.file) is not domain.name")
         }
     }

@@ -12,13 +12,15 @@ struct CSEErrorTests {
         #expect(a.debugDescription == "CSEError(demo.code: first (limit=9, line=3))")
     }
 
-    @Test("a PAN is masked to first 6 and last 4", arguments: [
-        ("4005550000000001", "400555******0001"),
-        ("4005 5500 0000 0001", "400555******0001"),
-        ("378282246310005", "378282*****0005"),
-        ("1234567890", "**********"),
-        ("", ""),
-    ])
+    @Test(
+        "a PAN is masked to first 6 and last 4",
+        arguments: [
+            ("4005550000000001", "400555******0001"),
+            ("4005 5500 0000 0001", "400555******0001"),
+            ("378282246310005", "378282*****0005"),
+            ("1234567890", "**********"),
+            ("", ""),
+        ])
     func panMasking(input: String, expected: String) {
         #expect(SecretMasking.maskPAN(input) == expected)
     }

@@ -6,16 +6,20 @@ import Testing
 /// fields used to be echoed verbatim.
 @Suite("Canary: untrusted names are echoed only when they cannot hold a card number")
 struct CanaryEchoNameTests {
-    @Test("registered and plausible names are echoed as they are", arguments: [
-        "RSA-OAEP-256", "A256CBC-HS512", "A128GCMKW", "ECDH-ES+A256KW", "PUBLIC KEY", "CERTIFICATE", "EC", "oct", "",
-    ])
+    @Test(
+        "registered and plausible names are echoed as they are",
+        arguments: [
+            "RSA-OAEP-256", "A256CBC-HS512", "A128GCMKW", "ECDH-ES+A256KW", "PUBLIC KEY", "CERTIFICATE", "EC", "oct", "",
+        ])
     func names(name: String) {
         #expect(SecretMasking.echoName(name) == name)
     }
 
-    @Test("8 or more digits, with or without separators, are redacted", arguments: [
-        "4917484589897107", "4917 4845 8989 7107", "4917-4845-8989-7107", "A4917484589897107", "12345678",
-    ])
+    @Test(
+        "8 or more digits, with or without separators, are redacted",
+        arguments: [
+            "4917484589897107", "4917 4845 8989 7107", "4917-4845-8989-7107", "A4917484589897107", "12345678",
+        ])
     func cardNumbers(name: String) {
         #expect(SecretMasking.echoName(name) == "<redacted \(name.unicodeScalars.count) chars>")
     }

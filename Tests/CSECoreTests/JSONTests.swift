@@ -15,10 +15,12 @@ struct JSONTests {
         #expect(value["s"]?.stringValue == "é😀\n")
     }
 
-    @Test("malformed documents fail with json.syntax", arguments: [
-        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", ".5", "1e", "[1 2]", "{'a':1}", "tru", "nul",
-        "\"abc", "\"\\x\"", "\"\\u12\"", "{\"a\" 1}", "[1]]", "// c\n1", "\"tab\there\"", "NaN", "+1",
-    ])
+    @Test(
+        "malformed documents fail with json.syntax",
+        arguments: [
+            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", ".5", "1e", "[1 2]", "{'a':1}", "tru", "nul",
+            "\"abc", "\"\\x\"", "\"\\u12\"", "{\"a\" 1}", "[1]]", "// c\n1", "\"tab\there\"", "NaN", "+1",
+        ])
     func syntaxErrors(text: String) {
         let error = #expect(throws: CSEError.self, "\(text)") { _ = try JSONValue.parse(text) }
         #expect(error?.code == .jsonSyntax, "\(text)")
@@ -32,7 +34,9 @@ struct JSONTests {
 
     @Test("invalid UTF-8 bytes are rejected")
     func invalidUTF8() {
-        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0x5C, 0x6E, 0xC0, 0xAF, 0x22]] {
+        for bytes: [UInt8] in [
+            [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0x5C, 0x6E, 0xC0, 0xAF, 0x22],
+        ] {
             let error = #expect(throws: CSEError.self) { _ = try JSONValue.parse(bytes) }
             #expect(error?.code == .jsonInvalidUnicode)
         }

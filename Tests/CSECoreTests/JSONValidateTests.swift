@@ -35,9 +35,9 @@ struct JSONValidateTests {
 
     static func corpus() -> [[UInt8]] {
         var all = documents.map { Array($0.utf8) }
-        all.append([0x22, 0xC3, 0x28, 0x22])                 // invalid UTF-8 in a value string
-        all.append(Array(#"{"\#u{FF}":1}"#.utf8))          // valid two-byte name
-        all.append([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]) // invalid UTF-8 in a name
+        all.append([0x22, 0xC3, 0x28, 0x22])  // invalid UTF-8 in a value string
+        all.append(Array(#"{"\#u{FF}":1}"#.utf8))  // valid two-byte name
+        all.append([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])  // invalid UTF-8 in a name
         // The fuzz seeds of the JSON-reading targets, line by line.
         for target in ["product", "cli-lines", "gateway"] {
             let folder = TestPaths.packageRoot.appendingPathComponent("Tests/FuzzCorpus/\(target)")

@@ -33,9 +33,11 @@ private struct AeadGroup: Decodable {
 struct AESWycheproofTests {
     private typealias S = SymmetricTestSupport
 
-    @Test("AES-CBC-PKCS5: every valid case encrypts and decrypts exactly, every invalid one fails uniformly",
-          .enabled(if: WycheproofFile<IndCpaGroup>.isPresent("aes_cbc_pkcs5_test.json"),
-                   "needs ../shared/vectors/wycheproof/testvectors_v1/aes_cbc_pkcs5_test.json"))
+    @Test(
+        "AES-CBC-PKCS5: every valid case encrypts and decrypts exactly, every invalid one fails uniformly",
+        .enabled(
+            if: WycheproofFile<IndCpaGroup>.isPresent("aes_cbc_pkcs5_test.json"),
+            "needs ../shared/vectors/wycheproof/testvectors_v1/aes_cbc_pkcs5_test.json"))
     func cbcPKCS5() throws {
         let file = try WycheproofFile<IndCpaGroup>.load("aes_cbc_pkcs5_test.json")
         #expect(file.algorithm == "AES-CBC-PKCS5")
@@ -68,9 +70,11 @@ struct AESWycheproofTests {
         #expect((valid, invalid) == (72, 144))
     }
 
-    @Test("AES-GCM: every 96-bit-IV case gets its verdict; every other IV size is refused by the API",
-          .enabled(if: WycheproofFile<AeadGroup>.isPresent("aes_gcm_test.json"),
-                   "needs ../shared/vectors/wycheproof/testvectors_v1/aes_gcm_test.json"))
+    @Test(
+        "AES-GCM: every 96-bit-IV case gets its verdict; every other IV size is refused by the API",
+        .enabled(
+            if: WycheproofFile<AeadGroup>.isPresent("aes_gcm_test.json"),
+            "needs ../shared/vectors/wycheproof/testvectors_v1/aes_gcm_test.json"))
     func gcm() throws {
         let file = try WycheproofFile<AeadGroup>.load("aes_gcm_test.json")
         #expect(file.algorithm == "AES-GCM")
@@ -82,8 +86,9 @@ struct AESWycheproofTests {
                 let key = S.key(test.key), iv = Hex.decode(test.iv), aad = Hex.decode(test.aad)
                 let msg = Hex.decode(test.msg), ct = Hex.decode(test.ct), tag = Hex.decode(test.tag)
                 let open = {
-                    try AES.GCM.open(ciphertext: ct.span.bytes, key: key, iv: iv.span.bytes, aad: aad.span.bytes,
-                                     tag: tag.span.bytes)
+                    try AES.GCM.open(
+                        ciphertext: ct.span.bytes, key: key, iv: iv.span.bytes, aad: aad.span.bytes,
+                        tag: tag.span.bytes)
                 }
                 if group.ivSize != 96 {
                     // Refused parameter set: both directions must say so with a typed error.
@@ -103,8 +108,9 @@ struct AESWycheproofTests {
                 switch test.result {
                 case .valid:
                     valid += 1
-                    let sealed = try AES.GCM.seal(plaintext: msg.span.bytes, key: key, iv: iv.span.bytes,
-                                                  aad: aad.span.bytes)
+                    let sealed = try AES.GCM.seal(
+                        plaintext: msg.span.bytes, key: key, iv: iv.span.bytes,
+                        aad: aad.span.bytes)
                     #expect(Hex.encode(sealed.ciphertext) == test.ct, "\(id): ciphertext")
                     #expect(Hex.encode(sealed.tag) == test.tag, "\(id): tag")
                     #expect(Hex.encode(S.bytes(try open())) == test.msg, "\(id): plaintext")

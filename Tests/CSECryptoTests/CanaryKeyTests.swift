@@ -25,8 +25,10 @@ struct CanaryKeyTests {
         let pkcs8 = try! key.derRepresentation.unsafeCopyToArray()
         let components = try! RSAKeyStructures.readPrivateKey(pkcs8[...])
         var windows = body.map { String($0.prefix(16)) }
-        for part in [components.privateExponent, components.prime1, components.prime2, components.exponent1,
-                     components.exponent2, components.coefficient] {
+        for part in [
+            components.privateExponent, components.prime1, components.prime2, components.exponent1,
+            components.exponent2, components.coefficient,
+        ] {
             windows.append(String(Base64URL.encode(part).prefix(16)))
             windows.append(String(Base64.encode(part).prefix(16)))
             windows.append(part.prefix(8).map { String(format: "%02x", $0) }.joined())
@@ -39,10 +41,12 @@ struct CanaryKeyTests {
     static func privateJWK(_ edit: (inout [String: String]) -> Void = { _ in }) -> [UInt8] {
         let pkcs8 = try! key.derRepresentation.unsafeCopyToArray()
         let c = try! RSAKeyStructures.readPrivateKey(pkcs8[...])
-        var members = ["kty": "RSA", "n": Base64URL.encode(c.modulus), "e": Base64URL.encode(c.publicExponent),
-                       "d": Base64URL.encode(c.privateExponent), "p": Base64URL.encode(c.prime1),
-                       "q": Base64URL.encode(c.prime2), "dp": Base64URL.encode(c.exponent1),
-                       "dq": Base64URL.encode(c.exponent2), "qi": Base64URL.encode(c.coefficient)]
+        var members = [
+            "kty": "RSA", "n": Base64URL.encode(c.modulus), "e": Base64URL.encode(c.publicExponent),
+            "d": Base64URL.encode(c.privateExponent), "p": Base64URL.encode(c.prime1),
+            "q": Base64URL.encode(c.prime2), "dp": Base64URL.encode(c.exponent1),
+            "dq": Base64URL.encode(c.exponent2), "qi": Base64URL.encode(c.coefficient),
+        ]
         edit(&members)
         let body = members.sorted { $0.key < $1.key }.map { #""\#($0.key)":"\#($0.value)""# }.joined(separator: ",")
         return Array(("{" + body + "}").utf8)
@@ -84,8 +88,14 @@ struct CanaryKeyTests {
         var flipped = secrets.pkcs1
         flipped[flipped.count / 2] ^= 0x01
         var forms: [(String, [UInt8])] = [
-            ("PEM without a body line", Array(lines.enumerated().filter { $0.offset != middle }.map(\.element).joined(separator: "\n").utf8)),
-            ("PEM with a foreign character", Array(pem.replacingOccurrences(of: "\n", with: "\n!", options: [], range: pem.range(of: "\n")).utf8)),
+            (
+                "PEM without a body line",
+                Array(lines.enumerated().filter { $0.offset != middle }.map(\.element).joined(separator: "\n").utf8)
+            ),
+            (
+                "PEM with a foreign character",
+                Array(pem.replacingOccurrences(of: "\n", with: "\n!", options: [], range: pem.range(of: "\n")).utf8)
+            ),
             ("PEM labelled PUBLIC KEY", Array(pem.replacingOccurrences(of: "PRIVATE KEY", with: "PUBLIC KEY").utf8)),
             ("PEM labelled CERTIFICATE", Array(pem.replacingOccurrences(of: "PRIVATE KEY", with: "CERTIFICATE").utf8)),
             ("PEM labelled with the canary", Array(pem.replacingOccurrences(of: "PRIVATE KEY", with: pan).utf8)),
@@ -120,8 +130,9 @@ struct CanaryKeyTests {
             Self.check("\(what) as public DER", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(derRepresentation: bytes) })
             Self.check("\(what) as a private JWK", Self.failure { () throws(CSEError) in _ = try RSAPrivateKey(jwkRepresentation: bytes) })
             // A public JWK reader ignores the private members, so a broken d may still import.
-            Self.check("\(what) as a public JWK", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(jwkRepresentation: bytes) },
-                       mayAccept: true)
+            Self.check(
+                "\(what) as a public JWK", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(jwkRepresentation: bytes) },
+                mayAccept: true)
             Self.check("\(what) as a key response", Self.failure { () throws(CSEError) in _ = try PublicKeyResponse(json: bytes) })
         }
     }
@@ -130,10 +141,13 @@ struct CanaryKeyTests {
     func wrongKind() {
         let pkcs8 = try! Self.key.derRepresentation.unsafeCopyToArray()
         Self.check("PKCS#8 DER as public DER", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(derRepresentation: pkcs8) })
-        Self.check("PKCS#1 DER as public DER", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(derRepresentation: Self.secrets.pkcs1) })
-        Self.check("private PEM as public PEM", Self.failure { () throws(CSEError) in
-            _ = try RSAPublicKey(pemRepresentation: try Self.key.pemRepresentation)
-        })
+        Self.check(
+            "PKCS#1 DER as public DER", Self.failure { () throws(CSEError) in _ = try RSAPublicKey(derRepresentation: Self.secrets.pkcs1) })
+        Self.check(
+            "private PEM as public PEM",
+            Self.failure { () throws(CSEError) in
+                _ = try RSAPublicKey(pemRepresentation: try Self.key.pemRepresentation)
+            })
     }
 
     @Test("descriptions and reflections of keys and key buffers show sizes only")
@@ -142,7 +156,8 @@ struct CanaryKeyTests {
         Self.check("RSAPublicKey", Self.key.publicKey)
         Self.check("private DER SecureBytes", try Self.key.derRepresentation)
         Self.check("key material", try RSAKeyMaterial(contents: Array(try Self.key.pemRepresentation.utf8)))
-        let decrypted = try Self.key.decryptOAEP(try Self.key.publicKey.encryptOAEP(Self.secrets.pkcs1.prefix(64).map { $0 }, hash: .sha256), hash: .sha256)
+        let decrypted = try Self.key.decryptOAEP(
+            try Self.key.publicKey.encryptOAEP(Self.secrets.pkcs1.prefix(64).map { $0 }, hash: .sha256), hash: .sha256)
         Self.check("decrypted SecureBytes", decrypted)
     }
 }

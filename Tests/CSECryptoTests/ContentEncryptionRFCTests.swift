@@ -48,34 +48,40 @@ struct ContentEncryptionRFCTests {
             #expect(enc.keyByteCount == Hex.decode(c.key).count, "\(c.ref)")
             #expect(enc.tagByteCount == Hex.decode(c.tag).count, "\(c.ref)")
 
-            let sealed = try enc.seal(plaintext: Hex.decode(c.plaintext), key: key, iv: Hex.decode(c.iv),
-                                      aad: Hex.decode(c.aad))
+            let sealed = try enc.seal(
+                plaintext: Hex.decode(c.plaintext), key: key, iv: Hex.decode(c.iv),
+                aad: Hex.decode(c.aad))
             #expect(Hex.encode(sealed.ciphertext) == c.ciphertext, "\(c.ref): E")
             #expect(Hex.encode(sealed.tag) == c.tag, "\(c.ref): T")
 
-            let opened = try enc.open(ciphertext: Hex.decode(c.ciphertext), key: key, iv: Hex.decode(c.iv),
-                                      aad: Hex.decode(c.aad), tag: Hex.decode(c.tag))
+            let opened = try enc.open(
+                ciphertext: Hex.decode(c.ciphertext), key: key, iv: Hex.decode(c.iv),
+                aad: Hex.decode(c.aad), tag: Hex.decode(c.tag))
             #expect(Hex.encode(SymmetricTestSupport.bytes(opened)) == c.plaintext, "\(c.ref): P")
         }
     }
 
     @Test("the full HMAC M over A ‖ IV ‖ E ‖ AL matches, and T is its first half (RFC 7518 App. B)")
     func appendixBIntermediates() throws {
-        let macs: [String: HMAC.Algorithm] = ["A128CBC-HS256": .sha256, "A192CBC-HS384": .sha384,
-                                              "A256CBC-HS512": .sha512]
+        let macs: [String: HMAC.Algorithm] = [
+            "A128CBC-HS256": .sha256, "A192CBC-HS384": .sha384,
+            "A256CBC-HS512": .sha512,
+        ]
         for c in try AppendixB.load().cases {
             let algorithm = try #require(macs[c.enc])
             let aadBits = UInt64(Hex.decode(c.aad).count * 8)
             #expect(c.al == String(aadBits, radix: 16).leftPadded(to: 16), "\(c.ref): AL")
             let message = Hex.decode(c.aad + c.iv + c.ciphertext + c.al)
-            let m = try HMAC.authenticationCode(algorithm, key: SymmetricTestSupport.key(c.macKey),
-                                                message: message.span.bytes)
+            let m = try HMAC.authenticationCode(
+                algorithm, key: SymmetricTestSupport.key(c.macKey),
+                message: message.span.bytes)
             #expect(Hex.encode(m) == c.mac, "\(c.ref): M")
             #expect(c.mac.hasPrefix(c.tag), "\(c.ref): T = first T_LEN bytes of M")
             // The encryption half on its own is plain AES-CBC with PKCS#7 padding.
-            let e = try AES.CBC.unauthenticatedEncrypt(plaintext: Hex.decode(c.plaintext).span.bytes,
-                                                       key: SymmetricTestSupport.key(c.encKey),
-                                                       iv: Hex.decode(c.iv).span.bytes)
+            let e = try AES.CBC.unauthenticatedEncrypt(
+                plaintext: Hex.decode(c.plaintext).span.bytes,
+                key: SymmetricTestSupport.key(c.encKey),
+                iv: Hex.decode(c.iv).span.bytes)
             #expect(Hex.encode(e) == c.ciphertext, "\(c.ref): E")
         }
     }
@@ -87,22 +93,27 @@ struct ContentEncryptionRFCTests {
             var tag = Hex.decode(c.tag)
             tag[tag.count - 1] ^= 1
             let error = SymmetricTestSupport.error {
-                try enc.open(ciphertext: Hex.decode(c.ciphertext), key: SymmetricTestSupport.key(c.key),
-                             iv: Hex.decode(c.iv), aad: Hex.decode(c.aad), tag: tag)
+                try enc.open(
+                    ciphertext: Hex.decode(c.ciphertext), key: SymmetricTestSupport.key(c.key),
+                    iv: Hex.decode(c.iv), aad: Hex.decode(c.aad), tag: tag)
             }
             #expect(error?.code == .decryptionFailed, "\(c.ref)")
         }
     }
 
-    @Test("RFC 7516 A.1 and A.2 content layer: CEK, IV, AAD and plaintext give the published ciphertext and tag",
-          arguments: ["rfc7516-a1.json", "rfc7516-a2.json"])
+    @Test(
+        "RFC 7516 A.1 and A.2 content layer: CEK, IV, AAD and plaintext give the published ciphertext and tag",
+        arguments: ["rfc7516-a1.json", "rfc7516-a2.json"])
     func jweContentLayer(file: String) throws {
         let example = try JWEExample.load(file)
         let enc = try #require(ContentEncryptionAlgorithm(name: example.enc), "\(example.source)")
         // The base64url strings of the RFC are the same bytes as the hex fields.
         let segments = example.compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        #expect(segments == [example.protectedHeaderB64u, example.encryptedKeyB64u, example.ivB64u,
-                             example.ciphertextB64u, example.tagB64u], "\(example.source)")
+        #expect(
+            segments == [
+                example.protectedHeaderB64u, example.encryptedKeyB64u, example.ivB64u,
+                example.ciphertextB64u, example.tagB64u,
+            ], "\(example.source)")
         #expect(try Base64URL.decode(example.protectedHeaderB64u) == Array(example.protectedHeader.utf8))
         #expect(try Base64URL.decode(example.cekB64u) == Hex.decode(example.cek), "\(example.source)")
         #expect(try Base64URL.decode(example.ivB64u) == Hex.decode(example.iv), "\(example.source)")
@@ -112,13 +123,15 @@ struct ContentEncryptionRFCTests {
 
         let key = SymmetricTestSupport.key(example.cek)
         let aad = Array(example.protectedHeaderB64u.utf8)  // RFC 7516 §5.1 step 14
-        let sealed = try enc.seal(plaintext: Array(example.plaintextText.utf8), key: key,
-                                  iv: Hex.decode(example.iv), aad: aad)
+        let sealed = try enc.seal(
+            plaintext: Array(example.plaintextText.utf8), key: key,
+            iv: Hex.decode(example.iv), aad: aad)
         #expect(Hex.encode(sealed.ciphertext) == example.ciphertext, "\(example.source): ciphertext")
         #expect(Hex.encode(sealed.tag) == example.tag, "\(example.source): tag")
 
-        let opened = try enc.open(ciphertext: Hex.decode(example.ciphertext), key: key, iv: Hex.decode(example.iv),
-                                  aad: aad, tag: Hex.decode(example.tag))
+        let opened = try enc.open(
+            ciphertext: Hex.decode(example.ciphertext), key: key, iv: Hex.decode(example.iv),
+            aad: aad, tag: Hex.decode(example.tag))
         #expect(String(decoding: SymmetricTestSupport.bytes(opened), as: UTF8.self) == example.plaintextText)
     }
 

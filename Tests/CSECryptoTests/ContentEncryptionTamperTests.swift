@@ -24,8 +24,9 @@ private struct Sealed {
 
     func open(ciphertext: [UInt8]? = nil, iv: [UInt8]? = nil, aad: [UInt8]? = nil, tag: [UInt8]? = nil) -> CSEError? {
         SymmetricTestSupport.error {
-            try enc.open(ciphertext: ciphertext ?? self.ciphertext, key: key, iv: iv ?? self.iv,
-                         aad: aad ?? self.aad, tag: tag ?? self.tag)
+            try enc.open(
+                ciphertext: ciphertext ?? self.ciphertext, key: key, iv: iv ?? self.iv,
+                aad: aad ?? self.aad, tag: tag ?? self.tag)
         }
     }
 }
@@ -39,10 +40,11 @@ struct ContentEncryptionTamperTests {
         let table = ContentEncryptionAlgorithm.allSupported.map {
             "\($0.name) \($0.keyByteCount) \($0.ivByteCount) \($0.tagByteCount)"
         }
-        #expect(table == [
-            "A128CBC-HS256 32 16 16", "A192CBC-HS384 48 16 24", "A256CBC-HS512 64 16 32",
-            "A128GCM 16 12 16", "A192GCM 24 12 16", "A256GCM 32 12 16",
-        ])
+        #expect(
+            table == [
+                "A128CBC-HS256 32 16 16", "A192CBC-HS384 48 16 24", "A256CBC-HS512 64 16 32",
+                "A128GCM 16 12 16", "A192GCM 24 12 16", "A256GCM 32 12 16",
+            ])
         for enc in ContentEncryptionAlgorithm.allSupported {
             #expect(ContentEncryptionAlgorithm(name: enc.name) == enc)
             #expect(enc.description == enc.name)
@@ -60,19 +62,22 @@ struct ContentEncryptionTamperTests {
         let sealed = try Sealed(enc)
         #expect(sealed.ciphertext.count == enc.ciphertextByteCount(plaintextByteCount: sealed.plaintext.count))
         #expect(sealed.tag.count == enc.tagByteCount)
-        let opened = try enc.open(ciphertext: sealed.ciphertext, key: sealed.key, iv: sealed.iv, aad: sealed.aad,
-                                  tag: sealed.tag)
+        let opened = try enc.open(
+            ciphertext: sealed.ciphertext, key: sealed.key, iv: sealed.iv, aad: sealed.aad,
+            tag: sealed.tag)
         #expect(S.bytes(opened) == sealed.plaintext)
     }
 
-    @Test("every single bit flip of ciphertext, IV, AAD or tag fails with decryptionFailed",
-          arguments: ContentEncryptionAlgorithm.allSupported)
+    @Test(
+        "every single bit flip of ciphertext, IV, AAD or tag fails with decryptionFailed",
+        arguments: ContentEncryptionAlgorithm.allSupported)
     func everyBitFlip(enc: ContentEncryptionAlgorithm) throws {
         let sealed = try Sealed(enc)
         var flips = 0
         for bit in 0..<(sealed.ciphertext.count * 8) {
-            #expect(sealed.open(ciphertext: S.flipping(sealed.ciphertext, bit: bit))?.code == .decryptionFailed,
-                    "\(enc) ciphertext bit \(bit)")
+            #expect(
+                sealed.open(ciphertext: S.flipping(sealed.ciphertext, bit: bit))?.code == .decryptionFailed,
+                "\(enc) ciphertext bit \(bit)")
             flips += 1
         }
         for bit in 0..<(sealed.iv.count * 8) {
@@ -90,8 +95,9 @@ struct ContentEncryptionTamperTests {
         #expect(flips == 8 * (sealed.ciphertext.count + enc.ivByteCount + sealed.aad.count + enc.tagByteCount))
     }
 
-    @Test("truncated, extended or missing tags and ciphertexts fail with the same decryptionFailed",
-          arguments: ContentEncryptionAlgorithm.allSupported)
+    @Test(
+        "truncated, extended or missing tags and ciphertexts fail with the same decryptionFailed",
+        arguments: ContentEncryptionAlgorithm.allSupported)
     func lengthTampering(enc: ContentEncryptionAlgorithm) throws {
         let sealed = try Sealed(enc)
         let cases: [(String, CSEError?)] = [
@@ -104,10 +110,14 @@ struct ContentEncryptionTamperTests {
             ("ciphertext with an extra block", sealed.open(ciphertext: sealed.ciphertext + Array(repeating: 0, count: 16))),
             ("empty ciphertext", sealed.open(ciphertext: [])),
             ("empty AAD", sealed.open(aad: [])),
-            ("wrong key", SymmetricTestSupport.error {
-                try enc.open(ciphertext: sealed.ciphertext, key: SecureBytes(zeros: enc.keyByteCount), iv: sealed.iv,
-                             aad: sealed.aad, tag: sealed.tag)
-            }),
+            (
+                "wrong key",
+                SymmetricTestSupport.error {
+                    try enc.open(
+                        ciphertext: sealed.ciphertext, key: SecureBytes(zeros: enc.keyByteCount), iv: sealed.iv,
+                        aad: sealed.aad, tag: sealed.tag)
+                }
+            ),
         ]
         for (what, error) in cases {
             #expect(error?.code == .decryptionFailed, "\(enc): \(what)")
@@ -122,22 +132,26 @@ struct ContentEncryptionTamperTests {
         let enc = ContentEncryptionAlgorithm.a128cbcHS256
         let macKey = Array(repeating: UInt8(1), count: 16), encKey = Array(repeating: UInt8(2), count: 16)
         let iv = Array(repeating: UInt8(3), count: 16), aad = Array("x".utf8)
-        let padded = try AES.CBC.unauthenticatedEncrypt(plaintext: [UInt8](repeating: 0, count: 16).span.bytes,
-                                                        key: SecureBytes(encKey), iv: iv.span.bytes)
+        let padded = try AES.CBC.unauthenticatedEncrypt(
+            plaintext: [UInt8](repeating: 0, count: 16).span.bytes,
+            key: SecureBytes(encKey), iv: iv.span.bytes)
         let ciphertext = Array(padded.prefix(16))  // drop the padding block: the last byte decrypts to 0x00
         let al: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 8]
-        let mac = try HMAC.authenticationCode(.sha256, key: SecureBytes(macKey),
-                                              message: (aad + iv + ciphertext + al).span.bytes)
+        let mac = try HMAC.authenticationCode(
+            .sha256, key: SecureBytes(macKey),
+            message: (aad + iv + ciphertext + al).span.bytes)
         let error = SymmetricTestSupport.error {
-            try enc.open(ciphertext: ciphertext, key: SecureBytes(macKey + encKey), iv: iv, aad: aad,
-                         tag: Array(mac.prefix(16)))
+            try enc.open(
+                ciphertext: ciphertext, key: SecureBytes(macKey + encKey), iv: iv, aad: aad,
+                tag: Array(mac.prefix(16)))
         }
         #expect(error?.code == .decryptionFailed)
         #expect(error?.reason == "decryption failed")
     }
 
-    @Test("wrong key and IV lengths give typed errors when sealing and opening",
-          arguments: ContentEncryptionAlgorithm.allSupported)
+    @Test(
+        "wrong key and IV lengths give typed errors when sealing and opening",
+        arguments: ContentEncryptionAlgorithm.allSupported)
     func wrongKeyAndIVLengths(enc: ContentEncryptionAlgorithm) throws {
         let sealed = try Sealed(enc)
         for keyCount in [0, 1, enc.keyByteCount - 1, enc.keyByteCount + 1, 2 * enc.keyByteCount] {
@@ -160,8 +174,9 @@ struct ContentEncryptionTamperTests {
         }
     }
 
-    @Test("sealing into caller buffers gives the same bytes, and refuses buffers that are too small",
-          arguments: ContentEncryptionAlgorithm.allSupported)
+    @Test(
+        "sealing into caller buffers gives the same bytes, and refuses buffers that are too small",
+        arguments: ContentEncryptionAlgorithm.allSupported)
     func sealIntoBuffers(enc: ContentEncryptionAlgorithm) throws {
         let sealed = try Sealed(enc)
         let needed = enc.ciphertextByteCount(plaintextByteCount: sealed.plaintext.count)
@@ -172,8 +187,9 @@ struct ContentEncryptionTamperTests {
             try tag.withUnsafeMutableBytes { tagBuffer in
                 var ciphertextSpan = ciphertextBuffer.mutableBytes
                 var tagSpan = tagBuffer.mutableBytes
-                written = try enc.seal(plaintext: sealed.plaintext.span.bytes, key: sealed.key, iv: sealed.iv.span.bytes,
-                                       aad: sealed.aad.span.bytes, ciphertext: &ciphertextSpan, tag: &tagSpan)
+                written = try enc.seal(
+                    plaintext: sealed.plaintext.span.bytes, key: sealed.key, iv: sealed.iv.span.bytes,
+                    aad: sealed.aad.span.bytes, ciphertext: &ciphertextSpan, tag: &tagSpan)
             }
         }
         #expect(written == needed)
@@ -189,9 +205,10 @@ struct ContentEncryptionTamperTests {
                     try smallTag.withUnsafeMutableBytes { tagBuffer in
                         var ciphertextSpan = ciphertextBuffer.mutableBytes
                         var tagSpan = tagBuffer.mutableBytes
-                        return try enc.seal(plaintext: sealed.plaintext.span.bytes, key: sealed.key,
-                                            iv: sealed.iv.span.bytes, aad: sealed.aad.span.bytes,
-                                            ciphertext: &ciphertextSpan, tag: &tagSpan)
+                        return try enc.seal(
+                            plaintext: sealed.plaintext.span.bytes, key: sealed.key,
+                            iv: sealed.iv.span.bytes, aad: sealed.aad.span.bytes,
+                            ciphertext: &ciphertextSpan, tag: &tagSpan)
                     }
                 }
             }
@@ -199,8 +216,9 @@ struct ContentEncryptionTamperTests {
         }
     }
 
-    @Test("the empty plaintext seals and opens (CBC pads it to one block)",
-          arguments: ContentEncryptionAlgorithm.allSupported)
+    @Test(
+        "the empty plaintext seals and opens (CBC pads it to one block)",
+        arguments: ContentEncryptionAlgorithm.allSupported)
     func emptyPlaintext(enc: ContentEncryptionAlgorithm) throws {
         let key = SecureBytes(zeros: enc.keyByteCount), iv = [UInt8](repeating: 9, count: enc.ivByteCount)
         let sealed = try enc.seal(plaintext: [], key: key, iv: iv, aad: [])
@@ -217,8 +235,9 @@ struct ContentEncryptionTamperTests {
         // A view that claims 2 GiB − 1 over one byte: the length check must fire first.
         let huge = UnsafeRawBufferPointer(start: one.baseAddress, count: Int(Int32.max))
         let error = S.error {
-            try enc.seal(plaintext: huge.bytes, key: SecureBytes(zeros: 32), iv: [UInt8](repeating: 0, count: 12).span.bytes,
-                         aad: [UInt8]().span.bytes)
+            try enc.seal(
+                plaintext: huge.bytes, key: SecureBytes(zeros: 32), iv: [UInt8](repeating: 0, count: 12).span.bytes,
+                aad: [UInt8]().span.bytes)
         }
         #expect(error?.code == .symmetricInputTooLarge)
     }

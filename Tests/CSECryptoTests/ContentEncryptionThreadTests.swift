@@ -44,13 +44,16 @@ struct ContentEncryptionThreadTests {
                         // A fresh IV: the message sealed here must open here.
                         let iv = try SecureRandom.bytes(enc.ivByteCount)
                         let fresh = try enc.seal(plaintext: plaintext, key: reference.key, iv: iv, aad: aad)
-                        let opened = try enc.open(ciphertext: fresh.ciphertext, key: reference.key, iv: iv, aad: aad,
-                                                  tag: fresh.tag)
+                        let opened = try enc.open(
+                            ciphertext: fresh.ciphertext, key: reference.key, iv: iv, aad: aad,
+                            tag: fresh.tag)
                         // The reference, sealed on another thread, opens here.
-                        let openedReference = try enc.open(ciphertext: reference.ciphertext, key: reference.key,
-                                                           iv: reference.iv, aad: aad, tag: reference.tag)
+                        let openedReference = try enc.open(
+                            ciphertext: reference.ciphertext, key: reference.key,
+                            iv: reference.iv, aad: aad, tag: reference.tag)
                         if sealed.ciphertext != reference.ciphertext || sealed.tag != reference.tag
-                            || opened.unsafeCopyToArray() != plaintext || openedReference.unsafeCopyToArray() != plaintext {
+                            || opened.unsafeCopyToArray() != plaintext || openedReference.unsafeCopyToArray() != plaintext
+                        {
                             failures.withLock { $0.append("thread \(thread) iteration \(iteration) \(enc): wrong bytes") }
                         }
                     } catch {

@@ -12,17 +12,19 @@ struct DERReaderTests {
         return value
     }
 
-    @Test("lengths must be definite, minimal and at most four octets", arguments: [
-        ([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], "der.nonMinimalLength"),         // long form for 5
-        ([0x04, 0x82, 0x00, 0x80] + [UInt8](repeating: 0, count: 128), "der.nonMinimalLength"), // leading zero octet
-        ([0x30, 0x80, 0x00, 0x00], "der.indefiniteLength"),
-        ([0x04, 0x85, 1, 0, 0, 0, 0], "der.lengthTooLarge"),
-        ([0x04, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], "der.truncated"),           // declared but absent
-        ([0x04, 0x82, 0x01], "der.truncated"),                               // length field cut
-        ([0x04], "der.truncated"),
-        ([], "der.truncated"),
-        ([0x1F, 0x22, 0x00], "der.unsupportedTag"),
-    ] as [([UInt8], String)])
+    @Test(
+        "lengths must be definite, minimal and at most four octets",
+        arguments: [
+            ([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], "der.nonMinimalLength"),  // long form for 5
+            ([0x04, 0x82, 0x00, 0x80] + [UInt8](repeating: 0, count: 128), "der.nonMinimalLength"),  // leading zero octet
+            ([0x30, 0x80, 0x00, 0x00], "der.indefiniteLength"),
+            ([0x04, 0x85, 1, 0, 0, 0, 0], "der.lengthTooLarge"),
+            ([0x04, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], "der.truncated"),  // declared but absent
+            ([0x04, 0x82, 0x01], "der.truncated"),  // length field cut
+            ([0x04], "der.truncated"),
+            ([], "der.truncated"),
+            ([0x1F, 0x22, 0x00], "der.unsupportedTag"),
+        ] as [([UInt8], String)])
     func lengths(bytes: [UInt8], code: String) {
         #expect(throws: CSEError(.init(code), "")) {
             var reader = DERReader(bytes)
@@ -38,34 +40,44 @@ struct DERReaderTests {
         try reader.finish()
     }
 
-    @Test("INTEGERs must be minimal and non-negative", arguments: [
-        ([0x02, 0x00], "der.nonMinimalInteger"),
-        ([0x02, 0x02, 0x00, 0x01], "der.nonMinimalInteger"),
-        ([0x02, 0x02, 0xFF, 0x80], "der.nonMinimalInteger"),
-        ([0x02, 0x01, 0x80], "der.negativeInteger"),
-        ([0x02, 0x02, 0xFF, 0x7F], "der.negativeInteger"),
-        ([0x04, 0x01, 0x01], "der.unexpectedTag"),
-        ([0x02, 0x01, 0x01, 0x00], "der.trailingBytes"),
-    ] as [([UInt8], String)])
+    @Test(
+        "INTEGERs must be minimal and non-negative",
+        arguments: [
+            ([0x02, 0x00], "der.nonMinimalInteger"),
+            ([0x02, 0x02, 0x00, 0x01], "der.nonMinimalInteger"),
+            ([0x02, 0x02, 0xFF, 0x80], "der.nonMinimalInteger"),
+            ([0x02, 0x01, 0x80], "der.negativeInteger"),
+            ([0x02, 0x02, 0xFF, 0x7F], "der.negativeInteger"),
+            ([0x04, 0x01, 0x01], "der.unexpectedTag"),
+            ([0x02, 0x01, 0x01, 0x00], "der.trailingBytes"),
+        ] as [([UInt8], String)])
     func integerRejects(bytes: [UInt8], code: String) {
         #expect(throws: CSEError(.init(code), "")) { try Self.readInteger(bytes) }
     }
 
-    @Test("valid INTEGERs give their magnitude without the sign octet", arguments: [
-        ([0x02, 0x01, 0x00], []),
-        ([0x02, 0x01, 0x7F], [0x7F]),
-        ([0x02, 0x02, 0x00, 0x80], [0x80]),
-        ([0x02, 0x03, 0x01, 0x00, 0x01], [0x01, 0x00, 0x01]),
-    ] as [([UInt8], [UInt8])])
+    @Test(
+        "valid INTEGERs give their magnitude without the sign octet",
+        arguments: [
+            ([0x02, 0x01, 0x00], []),
+            ([0x02, 0x01, 0x7F], [0x7F]),
+            ([0x02, 0x02, 0x00, 0x80], [0x80]),
+            ([0x02, 0x03, 0x01, 0x00, 0x01], [0x01, 0x00, 0x01]),
+        ] as [([UInt8], [UInt8])])
     func integers(bytes: [UInt8], magnitude: [UInt8]) throws {
         #expect(try Self.readInteger(bytes) == magnitude)
     }
 
     @Test("NULL must be empty and a key BIT STRING must have no unused bits")
     func nullAndBitString() throws {
-        #expect(throws: CSEError(.derBadNull, "")) { var r = DERReader([0x05, 0x01, 0x00]); try r.readNull() }
-        #expect(throws: CSEError(.derBadBitString, "")) { var r = DERReader([0x03, 0x00]); _ = try r.readOctetAlignedBitString() }
-        #expect(throws: CSEError(.derBadBitString, "")) { var r = DERReader([0x03, 0x02, 0x01, 0xFE]); _ = try r.readOctetAlignedBitString() }
+        #expect(throws: CSEError(.derBadNull, "")) {
+            var r = DERReader([0x05, 0x01, 0x00]); try r.readNull()
+        }
+        #expect(throws: CSEError(.derBadBitString, "")) {
+            var r = DERReader([0x03, 0x00]); _ = try r.readOctetAlignedBitString()
+        }
+        #expect(throws: CSEError(.derBadBitString, "")) {
+            var r = DERReader([0x03, 0x02, 0x01, 0xFE]); _ = try r.readOctetAlignedBitString()
+        }
         var reader = DERReader([0x03, 0x03, 0x00, 0xAB, 0xCD])
         #expect(Array(try reader.readOctetAlignedBitString()) == [0xAB, 0xCD])
     }

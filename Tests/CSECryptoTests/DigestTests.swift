@@ -25,14 +25,22 @@ struct DigestTests {
         Case(algorithm: .sha256, message: "abc", digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         Case(algorithm: .sha256, message: "", digest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         Case(algorithm: .sha256, message: twoBlock, digest: "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        Case(algorithm: .sha384, message: "abc",
-             digest: "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"),
-        Case(algorithm: .sha384, message: "",
-             digest: "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b"),
-        Case(algorithm: .sha512, message: "abc",
-             digest: "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
-        Case(algorithm: .sha512, message: "",
-             digest: "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"),
+        Case(
+            algorithm: .sha384, message: "abc",
+            digest: "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7"),
+        Case(
+            algorithm: .sha384, message: "",
+            digest: "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da274edebfe76f65fbd51ad2f14898b95b"),
+        Case(
+            algorithm: .sha512, message: "abc",
+            digest:
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"
+        ),
+        Case(
+            algorithm: .sha512, message: "",
+            digest:
+                "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"
+        ),
     ]
 
     @Test("each algorithm reproduces the FIPS 180-4 example digests", arguments: cases)
@@ -50,8 +58,10 @@ struct DigestTests {
 
     @Test("lengths, names and the cached empty-label hashes agree with OpenSSL")
     func metadata() throws {
-        for (algorithm, length, block, name) in [(DigestAlgorithm.sha1, 20, 64, "SHA-1"), (.sha256, 32, 64, "SHA-256"),
-                                                 (.sha384, 48, 128, "SHA-384"), (.sha512, 64, 128, "SHA-512")] {
+        for (algorithm, length, block, name) in [
+            (DigestAlgorithm.sha1, 20, 64, "SHA-1"), (.sha256, 32, 64, "SHA-256"),
+            (.sha384, 48, 128, "SHA-384"), (.sha512, 64, 128, "SHA-512"),
+        ] {
             #expect(algorithm.byteCount == length)
             #expect(algorithm.blockByteCount == block)
             #expect(algorithm.name == name && algorithm.description == name)
@@ -65,8 +75,9 @@ struct DigestTests {
         var out = [UInt8](repeating: 0, count: 32)
         try message.withUnsafeBytes { bytes in
             try out.withUnsafeMutableBytes { buffer in
-                try DigestAlgorithm.sha256.hash(UnsafeRawBufferPointer(rebasing: bytes[0..<10]),
-                                                UnsafeRawBufferPointer(rebasing: bytes[10...]), into: buffer.baseAddress!)
+                try DigestAlgorithm.sha256.hash(
+                    UnsafeRawBufferPointer(rebasing: bytes[0..<10]),
+                    UnsafeRawBufferPointer(rebasing: bytes[10...]), into: buffer.baseAddress!)
             }
         }
         #expect(out == (try DigestAlgorithm.sha256.hash(message)))

@@ -11,8 +11,10 @@ struct DripFeedKeyFormatsTests {
     typealias Forms = KeyImportTests.OpenSSLForms
 
     /// Every proper prefix of `full` fails with `expected(length)`; `full` itself imports.
-    static func dripFeed(_ full: [UInt8], _ what: String, expected: (Int) -> CSEError.Code,
-                         parse: ([UInt8]) throws(CSEError) -> Void) {
+    static func dripFeed(
+        _ full: [UInt8], _ what: String, expected: (Int) -> CSEError.Code,
+        parse: ([UInt8]) throws(CSEError) -> Void
+    ) {
         var mismatches = 0
         for length in 0..<full.count {
             do throws(CSEError) {
@@ -21,7 +23,9 @@ struct DripFeedKeyFormatsTests {
                 mismatches += 1
             } catch {
                 if error.code != expected(length) {
-                    if mismatches < 5 { Issue.record("\(what): the \(length)-byte prefix failed with \(error.code), expected \(expected(length))") }
+                    if mismatches < 5 {
+                        Issue.record("\(what): the \(length)-byte prefix failed with \(error.code), expected \(expected(length))")
+                    }
                     mismatches += 1
                 }
             }
@@ -34,7 +38,9 @@ struct DripFeedKeyFormatsTests {
     static func privateJWK(_ pkcs1DER: [UInt8]) throws -> [UInt8] {
         let c = try RSAKeyStructures.readPrivateKey(pkcs1DER[...])
         func b64(_ bytes: ArraySlice<UInt8>) -> String { Base64URL.encode(bytes) }
-        return Array(#"{"kty":"RSA","kid":"k","n":"\#(b64(c.modulus))","e":"\#(b64(c.publicExponent))","d":"\#(b64(c.privateExponent))","p":"\#(b64(c.prime1))","q":"\#(b64(c.prime2))","dp":"\#(b64(c.exponent1))","dq":"\#(b64(c.exponent2))","qi":"\#(b64(c.coefficient))"}"#.utf8)
+        return Array(
+            #"{"kty":"RSA","kid":"k","n":"\#(b64(c.modulus))","e":"\#(b64(c.publicExponent))","d":"\#(b64(c.privateExponent))","p":"\#(b64(c.prime1))","q":"\#(b64(c.prime2))","dp":"\#(b64(c.exponent1))","dq":"\#(b64(c.exponent2))","qi":"\#(b64(c.coefficient))"}"#
+                .utf8)
     }
 
     static func withoutFinalNewline(_ pem: String) -> [UInt8] {
@@ -51,13 +57,17 @@ struct DripFeedKeyFormatsTests {
         }
     }
 
-    @Test("RSA PUBLIC KEY and RSA PRIVATE KEY PEM prefixes fail with pem.malformed", .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
+    @Test(
+        "RSA PUBLIC KEY and RSA PRIVATE KEY PEM prefixes fail with pem.malformed",
+        .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
     func pkcs1PEM() throws {
         let forms = try #require(Forms.shared)
-        Self.dripFeed(Self.withoutFinalNewline(forms.pkcs1PublicPEM), "RSA PUBLIC KEY PEM", expected: { _ in .pemMalformed }) { (bytes) throws(CSEError) in
+        Self.dripFeed(Self.withoutFinalNewline(forms.pkcs1PublicPEM), "RSA PUBLIC KEY PEM", expected: { _ in .pemMalformed }) {
+            (bytes) throws(CSEError) in
             _ = try RSAPublicKey(pemRepresentation: String(decoding: bytes, as: UTF8.self))
         }
-        Self.dripFeed(Self.withoutFinalNewline(forms.pkcs1PEM), "RSA PRIVATE KEY PEM", expected: { _ in .pemMalformed }) { (bytes) throws(CSEError) in
+        Self.dripFeed(Self.withoutFinalNewline(forms.pkcs1PEM), "RSA PRIVATE KEY PEM", expected: { _ in .pemMalformed }) {
+            (bytes) throws(CSEError) in
             _ = try RSAPrivateKey(pemRepresentation: String(decoding: bytes, as: UTF8.self))
         }
     }
@@ -70,7 +80,9 @@ struct DripFeedKeyFormatsTests {
         }
     }
 
-    @Test("Client API public-key response prefixes fail with keyResponse.malformed", .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
+    @Test(
+        "Client API public-key response prefixes fail with keyResponse.malformed",
+        .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
     func clientAPIResponse() throws {
         let forms = try #require(Forms.shared)
         let json = Array(#"{"keyId":"k","publicKey":"\#(Base64.encode(forms.spkiDER))"}"#.utf8)
@@ -82,7 +94,9 @@ struct DripFeedKeyFormatsTests {
     /// `RSAKeyMaterial(contents:)` sniffs the format from the first bytes, so the expected code
     /// depends on how much of the start survived: nothing is `key.unsupportedFormat`; less than
     /// `-----BEGIN ` is not recognisably PEM; after that PEM, DER and JSON each have their code.
-    @Test("RSAKeyMaterial(contents:) over every prefix of all eleven formats", .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
+    @Test(
+        "RSAKeyMaterial(contents:) over every prefix of all eleven formats", .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool")
+    )
     func keyMaterial() throws {
         let forms = try #require(Forms.shared)
         let pem: (Int) -> CSEError.Code = { $0 < 11 ? .keyUnsupportedFormat : .pemMalformed }

@@ -43,12 +43,16 @@ struct HMACTests {
     @Test("HMAC-SHA-256/384/512 give the RFC 4231 outputs", arguments: RFC4231Case.all)
     func rfc4231(vector: RFC4231Case) throws {
         let key = SecureBytes(vector.key), data = Array(vector.data.utf8)
-        for (algorithm, expected) in [(HMAC.Algorithm.sha256, vector.sha256), (.sha384, vector.sha384),
-                                      (.sha512, vector.sha512)] {
+        for (algorithm, expected) in [
+            (HMAC.Algorithm.sha256, vector.sha256), (.sha384, vector.sha384),
+            (.sha512, vector.sha512),
+        ] {
             let mac = try HMAC.authenticationCode(algorithm, key: key, message: data.span.bytes)
             #expect(Hex.encode(mac) == expected, "\(vector.id) \(algorithm)")
-            #expect(try HMAC.isValidAuthenticationCode(Hex.decode(expected).span.bytes, algorithm: algorithm, key: key,
-                                                       message: data.span.bytes), "\(vector.id) \(algorithm)")
+            #expect(
+                try HMAC.isValidAuthenticationCode(
+                    Hex.decode(expected).span.bytes, algorithm: algorithm, key: key,
+                    message: data.span.bytes), "\(vector.id) \(algorithm)")
         }
     }
 
@@ -63,25 +67,32 @@ struct HMACTests {
     @Test("tags shorter than half the output or longer than the output are refused with invalidTagLength")
     func tagLengthBounds() throws {
         let key = SecureBytes(zeros: 32), message = Array("m".utf8)
-        for (algorithm, counts) in [(HMAC.Algorithm.sha256, [0, 1, 15, 33]), (.sha384, [16, 23, 49]),
-                                    (.sha512, [16, 31, 65])] {
+        for (algorithm, counts) in [
+            (HMAC.Algorithm.sha256, [0, 1, 15, 33]), (.sha384, [16, 23, 49]),
+            (.sha512, [16, 31, 65]),
+        ] {
             for count in counts {
                 let tag = [UInt8](repeating: 0, count: count)
                 let error = SymmetricTestSupport.error {
-                    try HMAC.isValidAuthenticationCode(tag.span.bytes, algorithm: algorithm, key: key,
-                                                       message: message.span.bytes)
+                    try HMAC.isValidAuthenticationCode(
+                        tag.span.bytes, algorithm: algorithm, key: key,
+                        message: message.span.bytes)
                 }
                 #expect(error?.code == .invalidTagLength, "\(algorithm), \(count)-byte tag")
             }
         }
         // The shortest accepted truncation is checked, not just accepted.
         let full = try HMAC.authenticationCode(.sha512, key: key, message: message.span.bytes)
-        #expect(try HMAC.isValidAuthenticationCode(Array(full.prefix(32)).span.bytes, algorithm: .sha512, key: key,
-                                                   message: message.span.bytes))
+        #expect(
+            try HMAC.isValidAuthenticationCode(
+                Array(full.prefix(32)).span.bytes, algorithm: .sha512, key: key,
+                message: message.span.bytes))
         var wrong = Array(full.prefix(32))
         wrong[31] ^= 1
-        #expect(try !HMAC.isValidAuthenticationCode(wrong.span.bytes, algorithm: .sha512, key: key,
-                                                    message: message.span.bytes))
+        #expect(
+            try !HMAC.isValidAuthenticationCode(
+                wrong.span.bytes, algorithm: .sha512, key: key,
+                message: message.span.bytes))
     }
 
     @Test("an empty key and an empty message are valid HMAC inputs")

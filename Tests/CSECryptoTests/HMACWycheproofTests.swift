@@ -20,9 +20,11 @@ private struct MacGroup: Decodable {
 struct HMACWycheproofTests {
     private typealias S = SymmetricTestSupport
 
-    @Test("HMAC-SHA-256: every valid tag (full or truncated to 128 bits) verifies, every modified one does not",
-          .enabled(if: WycheproofFile<MacGroup>.isPresent("hmac_sha256_test.json"),
-                   "needs ../shared/vectors/wycheproof/testvectors_v1/hmac_sha256_test.json"))
+    @Test(
+        "HMAC-SHA-256: every valid tag (full or truncated to 128 bits) verifies, every modified one does not",
+        .enabled(
+            if: WycheproofFile<MacGroup>.isPresent("hmac_sha256_test.json"),
+            "needs ../shared/vectors/wycheproof/testvectors_v1/hmac_sha256_test.json"))
     func hmacSHA256() throws {
         let file = try WycheproofFile<MacGroup>.load("hmac_sha256_test.json")
         #expect(file.algorithm == "HMACSHA256")
@@ -32,8 +34,9 @@ struct HMACWycheproofTests {
                 let id = "tcId \(test.tcId) (\(test.comment))"
                 let key = S.key(test.key), msg = Hex.decode(test.msg), tag = Hex.decode(test.tag)
                 #expect(tag.count * 8 == group.tagSize, "\(id)")
-                let verdict = try HMAC.isValidAuthenticationCode(tag.span.bytes, algorithm: .sha256, key: key,
-                                                                  message: msg.span.bytes)
+                let verdict = try HMAC.isValidAuthenticationCode(
+                    tag.span.bytes, algorithm: .sha256, key: key,
+                    message: msg.span.bytes)
                 switch test.result {
                 case .valid:
                     valid += 1

@@ -23,12 +23,15 @@ struct HardeningKeyHygieneTests {
     func jwkWipe() throws {
         let pkcs8 = try Self.key.derRepresentation.unsafeCopyToArray()
         let c = try RSAKeyStructures.readPrivateKey(pkcs8[...])
-        let json = #"{"kty":"RSA","n":"\#(Base64URL.encode(c.modulus))","e":"\#(Base64URL.encode(c.publicExponent))","d":"\#(Base64URL.encode(c.privateExponent))","p":"\#(Base64URL.encode(c.prime1))","q":"\#(Base64URL.encode(c.prime2))","dp":"\#(Base64URL.encode(c.exponent1))","dq":"\#(Base64URL.encode(c.exponent2))","qi":"\#(Base64URL.encode(c.coefficient))"}"#
+        let json =
+            #"{"kty":"RSA","n":"\#(Base64URL.encode(c.modulus))","e":"\#(Base64URL.encode(c.publicExponent))","d":"\#(Base64URL.encode(c.privateExponent))","p":"\#(Base64URL.encode(c.prime1))","q":"\#(Base64URL.encode(c.prime2))","dp":"\#(Base64URL.encode(c.exponent1))","dq":"\#(Base64URL.encode(c.exponent2))","qi":"\#(Base64URL.encode(c.coefficient))"}"#
         var members = try RSAJWK.privateMembers(try JSONValue.parse(json))
         #expect(members.privateExponent == Array(c.privateExponent))
         members.wipe()
-        for (name, value) in [("d", members.privateExponent), ("p", members.prime1), ("q", members.prime2),
-                              ("dp", members.exponent1), ("dq", members.exponent2), ("qi", members.coefficient)] {
+        for (name, value) in [
+            ("d", members.privateExponent), ("p", members.prime1), ("q", members.prime2),
+            ("dp", members.exponent1), ("dq", members.exponent2), ("qi", members.coefficient),
+        ] {
             #expect(value.allSatisfy { $0 == 0 }, "\(name) not zeroed")
         }
     }
@@ -45,7 +48,9 @@ struct HardeningKeyHygieneTests {
     }
 
     /// KeyImportTests covers modulus, DER, PEM and generate; these are the remaining entry points.
-    @Test("a 1024-bit key is refused as a JWK, as key material and in a key response", .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
+    @Test(
+        "a 1024-bit key is refused as a JWK, as key material and in a key response",
+        .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
     func weakKey() throws {
         let pem = try OpenSSLTool.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
         let der = Array(try OpenSSLTool.run(["pkey", "-outform", "DER"], stdin: pem))

@@ -41,8 +41,10 @@ struct HardeningRoundTwoKeyErrorTests {
     static let cases: [(String, [UInt8], String, CSEError.Code)] = {
         var even = [0x00] + modulus
         even[even.count - 1] &= 0xFE
-        let ecAlgorithm = tlv(0x30, tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])
-                                + tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]))
+        let ecAlgorithm = tlv(
+            0x30,
+            tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01])
+                + tlv(0x06, [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]))
         let ecPoint = [UInt8](repeating: 0x11, count: 65)
         let ecSPKI = tlv(0x30, ecAlgorithm + tlv(0x03, [0x00, 0x04] + ecPoint.dropFirst()))
         return [
@@ -81,7 +83,7 @@ struct HardeningRoundTwoKeyErrorTests {
             return (length, 2 + octets)
         }
         var rest = pkcs8[...]
-        rest = rest.dropFirst(skipHeader(rest).header)          // outer SEQUENCE
+        rest = rest.dropFirst(skipHeader(rest).header)  // outer SEQUENCE
         for _ in 0..<2 { let h = skipHeader(rest); rest = rest.dropFirst(h.header + h.length) }  // version, algorithm
         let octet = skipHeader(rest)
         let pkcs1 = Array(rest.dropFirst(octet.header).prefix(octet.length))

@@ -6,8 +6,9 @@ import TestSupport
 /// The AVX-512 IFMA kernel (`RSAEngine.ifma`) against GMP's `mpz_powm` on the same inputs: every
 /// size class the kernel has (2 to 10 zmm registers per number), the sizes at the edges of each
 /// class, and the inputs where carries and the final subtraction matter.
-@Suite("IFMA kernel: m^65537 mod n agrees with GMP",
-       .enabled(if: RSAEngine.isIFMAAvailable, "this CPU has no AVX-512 IFMA; RSAEngine.ifma is the OpenSSL engine here"))
+@Suite(
+    "IFMA kernel: m^65537 mod n agrees with GMP",
+    .enabled(if: RSAEngine.isIFMAAvailable, "this CPU has no AVX-512 IFMA; RSAEngine.ifma is the OpenSSL engine here"))
 struct IFMAKernelTests {
     /// Sizes at both ends of each register class (R = 2^(416·NZ) must exceed 4n) and the usual ones.
     static let sizes = [512, 830, 831, 1024, 1246, 1247, 1536, 2047, 2048, 2049, 2078, 2079, 3072, 3742, 3743, 4096, 4158]
@@ -24,7 +25,7 @@ struct IFMAKernelTests {
     static func inputs(for n: [UInt8], rng: inout SplitMix64) -> [[UInt8]] {
         let k = n.count
         var nMinusOne = n
-        nMinusOne[k - 1] -= 1   // n is odd
+        nMinusOne[k - 1] -= 1  // n is odd
         var all: [[UInt8]] = [
             [UInt8](repeating: 0, count: k),
             [UInt8](repeating: 0, count: k - 1) + [1],

@@ -16,7 +16,9 @@ struct KeyDripFeedTests {
                 try parse(Array(full[..<length]))
                 Issue.record("\(what): the \(length)-byte prefix was accepted")
             } catch {
-                if error.code == code { failures += 1 } else {
+                if error.code == code {
+                    failures += 1
+                } else {
                     Issue.record("\(what): the \(length)-byte prefix failed with \(error.code), expected \(code)")
                 }
             }

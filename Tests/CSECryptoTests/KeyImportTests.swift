@@ -18,8 +18,9 @@ struct KeyImportTests {
 
     // MARK: Published JWKs
 
-    @Test("RFC 7520 §3.3: the public RSA JWK imports as a 2048-bit key with e = 65537",
-          .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
+    @Test(
+        "RFC 7520 §3.3: the public RSA JWK imports as a 2048-bit key with e = 65537",
+        .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
     func rfc7520PublicJWK() throws {
         let text = try Self.sharedBytes(Self.cookbook + "jwk_3_3.rsa_public_key.json")
         let key = try RSAPublicKey(jwkRepresentation: text)
@@ -34,8 +35,9 @@ struct KeyImportTests {
         #expect(try JSONValue.parse(Array(exported.utf8))["n"] == jwk["n"])
     }
 
-    @Test("RFC 7520 §3.4: the private RSA JWK imports and matches the §3.3 public key",
-          .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
+    @Test(
+        "RFC 7520 §3.4: the private RSA JWK imports and matches the §3.3 public key",
+        .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
     func rfc7520PrivateJWK() throws {
         let privateKey = try RSAPrivateKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_4.rsa_private_key.json"))
         let publicKey = try RSAPublicKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_3.rsa_public_key.json"))
@@ -52,9 +54,10 @@ struct KeyImportTests {
         }
     }
 
-    @Test("RFC 7516 A.1 and RFC 7520 §5.2: the JWE encrypted keys decrypt to the published CEKs",
-          .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
-          arguments: ["jose/rfc7516-a1-rsa-oaep-a256gcm.json", "jose/rfc7520-5_2-rsa-oaep-a256gcm.json"])
+    @Test(
+        "RFC 7516 A.1 and RFC 7520 §5.2: the JWE encrypted keys decrypt to the published CEKs",
+        .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
+        arguments: ["jose/rfc7516-a1-rsa-oaep-a256gcm.json", "jose/rfc7520-5_2-rsa-oaep-a256gcm.json"])
     func jweEncryptedKeys(path: String) throws {
         let root = try #require(RSAVectors.json(path))
         let jwk = try JSONSerialization.data(withJSONObject: root["jwk"]!)
@@ -88,18 +91,23 @@ struct KeyImportTests {
         }
     }
 
-    @Test("every PEM and DER form openssl writes imports to the same key, and exports match openssl byte for byte",
-          .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
+    @Test(
+        "every PEM and DER form openssl writes imports to the same key, and exports match openssl byte for byte",
+        .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"))
     func openSSLForms() throws {
         let forms = try #require(OpenSSLForms.shared, "openssl could not generate a key")
         let key = try RSAPrivateKey(pemRepresentation: forms.pkcs8PEM)
         #expect(key.bitCount == 2048)
-        for other in [try RSAPrivateKey(pemRepresentation: forms.pkcs1PEM), try RSAPrivateKey(derRepresentation: forms.pkcs8DER),
-                      try RSAPrivateKey(derRepresentation: forms.pkcs1DER)] {
+        for other in [
+            try RSAPrivateKey(pemRepresentation: forms.pkcs1PEM), try RSAPrivateKey(derRepresentation: forms.pkcs8DER),
+            try RSAPrivateKey(derRepresentation: forms.pkcs1DER),
+        ] {
             #expect(other.publicKey == key.publicKey)
         }
-        for publicKey in [try RSAPublicKey(pemRepresentation: forms.spkiPEM), try RSAPublicKey(pemRepresentation: forms.pkcs1PublicPEM),
-                          try RSAPublicKey(derRepresentation: forms.spkiDER), try RSAPublicKey(derRepresentation: forms.pkcs1PublicDER)] {
+        for publicKey in [
+            try RSAPublicKey(pemRepresentation: forms.spkiPEM), try RSAPublicKey(pemRepresentation: forms.pkcs1PublicPEM),
+            try RSAPublicKey(derRepresentation: forms.spkiDER), try RSAPublicKey(derRepresentation: forms.pkcs1PublicDER),
+        ] {
             #expect(publicKey == key.publicKey)
         }
         #expect(key.publicKey.derRepresentation == forms.spkiDER)
@@ -112,9 +120,10 @@ struct KeyImportTests {
         #expect(try RSAPublicKey(pemRepresentation: crlf) == key.publicKey)
     }
 
-    @Test("openssl decrypts what both engines encrypt, for SHA-1 and SHA-256 OAEP",
-          .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"),
-          arguments: [RSAEngine.openSSL, .gmp], [DigestAlgorithm.sha1, .sha256])
+    @Test(
+        "openssl decrypts what both engines encrypt, for SHA-1 and SHA-256 OAEP",
+        .enabled(if: OpenSSLTool.path != nil, "needs the openssl tool"),
+        arguments: [RSAEngine.openSSL, .gmp], [DigestAlgorithm.sha1, .sha256])
     func openSSLToolDecrypts(engine: RSAEngine, hash: DigestAlgorithm) throws {
         let forms = try #require(OpenSSLForms.shared)
         let key = try RSAPublicKey(pemRepresentation: forms.spkiPEM)
@@ -124,9 +133,12 @@ struct KeyImportTests {
         try forms.pkcs8PEM.write(to: keyFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: keyFile) }
         let md = hash == .sha1 ? "sha1" : "sha256"
-        let plaintext = try OpenSSLTool.run(["pkeyutl", "-decrypt", "-inkey", keyFile.path, "-pkeyopt", "rsa_padding_mode:oaep",
-                                             "-pkeyopt", "rsa_oaep_md:\(md)", "-pkeyopt", "rsa_mgf1_md:\(md)"],
-                                            stdin: Data(ciphertext))
+        let plaintext = try OpenSSLTool.run(
+            [
+                "pkeyutl", "-decrypt", "-inkey", keyFile.path, "-pkeyopt", "rsa_padding_mode:oaep",
+                "-pkeyopt", "rsa_oaep_md:\(md)", "-pkeyopt", "rsa_mgf1_md:\(md)",
+            ],
+            stdin: Data(ciphertext))
         #expect(Array(plaintext) == message, "\(engine) \(hash)")
     }
 
@@ -163,25 +175,30 @@ struct KeyImportTests {
         let response = try PublicKeyResponse(json: Array(body.utf8))
         #expect(response.keyId == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
         #expect(response.key == key)
-        #expect(response.key.derRepresentation.prefix(24) == [0x30, 0x82, 0x01, 0x22, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86,
-                                                              0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00, 0x03, 0x82, 0x01, 0x0F, 0x00])
+        #expect(
+            response.key.derRepresentation.prefix(24) == [
+                0x30, 0x82, 0x01, 0x22, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86,
+                0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00, 0x03, 0x82, 0x01, 0x0F, 0x00,
+            ])
         // A 4096-bit key works too (the reference SDKs accept only 2048).
         let big = GeneratedKeys.rsa4096.publicKey
         let bigBody = #"{"publicKey":"\#(Base64.encode(big.derRepresentation))","keyId":"k2","extra":1}"#
         #expect(try PublicKeyResponse(json: Array(bigBody.utf8)).key == big)
     }
 
-    @Test("malformed Client API responses are refused with a specific code", arguments: [
-        (#"not json"#, "keyResponse.malformed"),
-        (#"[]"#, "keyResponse.malformed"),
-        (#"{"publicKey":"MIIB"}"#, "keyResponse.malformed"),
-        (#"{"keyId":"","publicKey":"MIIB"}"#, "keyResponse.malformed"),
-        (#"{"keyId":7,"publicKey":"MIIB"}"#, "keyResponse.malformed"),
-        (#"{"keyId":"k"}"#, "keyResponse.malformed"),
-        (#"{"keyId":"k","publicKey":"MIIB-_"}"#, "keyResponse.malformed"),
-        (#"{"keyId":"k","publicKey":"MIIB\n"}"#, "keyResponse.malformed"),
-        (#"{"keyId":"k","publicKey":"MAA="}"#, "der.truncated"),
-    ])
+    @Test(
+        "malformed Client API responses are refused with a specific code",
+        arguments: [
+            (#"not json"#, "keyResponse.malformed"),
+            (#"[]"#, "keyResponse.malformed"),
+            (#"{"publicKey":"MIIB"}"#, "keyResponse.malformed"),
+            (#"{"keyId":"","publicKey":"MIIB"}"#, "keyResponse.malformed"),
+            (#"{"keyId":7,"publicKey":"MIIB"}"#, "keyResponse.malformed"),
+            (#"{"keyId":"k"}"#, "keyResponse.malformed"),
+            (#"{"keyId":"k","publicKey":"MIIB-_"}"#, "keyResponse.malformed"),
+            (#"{"keyId":"k","publicKey":"MIIB\n"}"#, "keyResponse.malformed"),
+            (#"{"keyId":"k","publicKey":"MAA="}"#, "der.truncated"),
+        ])
     func clientAPIRejects(body: String, code: String) {
         #expect(throws: CSEError(.init(code), "")) { try PublicKeyResponse(json: Array(body.utf8)) }
     }
@@ -195,8 +212,9 @@ struct KeyImportTests {
 
     // MARK: Policy rejects
 
-    @Test("a 1024-bit key is refused by the checked initializers but accepted by the unsafe ones",
-          .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"))
+    @Test(
+        "a 1024-bit key is refused by the checked initializers but accepted by the unsafe ones",
+        .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"))
     func smallKey() throws {
         let example = try #require(RSAVectors.sha1Examples.first)
         let unsafeKey = try RSAPublicKey(unsafeModulus: example.n, exponent: example.e)
@@ -214,14 +232,16 @@ struct KeyImportTests {
 
     static let modulus2048 = GeneratedKeys.rsa2048.publicKey.modulus
 
-    @Test("exponents that are even, tiny, 1 or 2^256 and above are refused", arguments: [
-        ([0x03], "key.badExponent"),
-        ([0x01, 0x00, 0x00], "key.badExponent"),
-        ([0x01], "key.badExponent"),
-        ([0x00], "key.badExponent"),
-        ([0xFF, 0xFF], "key.badExponent"),
-        ([0x01] + [UInt8](repeating: 0, count: 31) + [0x01], "key.badExponent"),
-    ] as [([UInt8], String)])
+    @Test(
+        "exponents that are even, tiny, 1 or 2^256 and above are refused",
+        arguments: [
+            ([0x03], "key.badExponent"),
+            ([0x01, 0x00, 0x00], "key.badExponent"),
+            ([0x01], "key.badExponent"),
+            ([0x00], "key.badExponent"),
+            ([0xFF, 0xFF], "key.badExponent"),
+            ([0x01] + [UInt8](repeating: 0, count: 31) + [0x01], "key.badExponent"),
+        ] as [([UInt8], String)])
     func badExponents(exponent: [UInt8], code: String) {
         #expect(throws: CSEError(.init(code), "")) { try RSAPublicKey(modulus: Self.modulus2048, exponent: exponent) }
     }
@@ -261,8 +281,10 @@ struct KeyImportTests {
     @Test("an SPKI of another algorithm, or with absent parameters, is refused")
     func wrongAlgorithm() throws {
         // id-ecPublicKey with prime256v1 and a dummy point.
-        let ecSPKI: [UInt8] = [0x30, 0x19, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08,
-                               0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x02, 0x00, 0x04]
+        let ecSPKI: [UInt8] = [
+            0x30, 0x19, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08,
+            0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x02, 0x00, 0x04,
+        ]
         #expect(throws: CSEError(.keyUnsupportedType, "")) { try RSAPublicKey(derRepresentation: ecSPKI) }
         let pkcs1 = GeneratedKeys.rsa2048.publicKey.pkcs1DERRepresentation
         var inner: [UInt8] = [0x30, 0x0B, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
@@ -271,11 +293,12 @@ struct KeyImportTests {
         #expect(throws: CSEError(.keyMalformed, "")) { try RSAPublicKey(derRepresentation: noNull) }
     }
 
-    @Test("private components that do not belong together are refused, naming the failed check",
-          .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"),
-          arguments: ["d", "p=q", "dp", "dq", "qi", "qi+p", "p=1"])
+    @Test(
+        "private components that do not belong together are refused, naming the failed check",
+        .enabled(if: RSAVectors.available, "needs ../shared/vectors/rsa-oaep"),
+        arguments: ["d", "p=q", "dp", "dq", "qi", "qi+p", "p=1"])
     func inconsistentPrivateKey(change: String) throws {
-        let x = try #require(RSAVectors.sha1Examples.last)   // the 2048-bit key
+        let x = try #require(RSAVectors.sha1Examples.last)  // the 2048-bit key
         var (d, p, q, dp, dq, qi) = (x.d, x.p, x.q, x.dp, x.dq, x.qinv)
         func flip(_ bytes: inout [UInt8]) { bytes[bytes.count - 1] ^= 0x02 }
         let expected: String
@@ -299,8 +322,9 @@ struct KeyImportTests {
         default: p = [1]; expected = "p, q > 1"
         }
         do {
-            _ = try RSAPrivateKey(unsafeModulus: x.n, publicExponent: x.e, privateExponent: d, prime1: p, prime2: q,
-                                  exponent1: dp, exponent2: dq, coefficient: qi)
+            _ = try RSAPrivateKey(
+                unsafeModulus: x.n, publicExponent: x.e, privateExponent: d, prime1: p, prime2: q,
+                exponent1: dp, exponent2: dq, coefficient: qi)
             Issue.record("\(change): an inconsistent key was accepted")
         } catch {
             #expect(error.code == .keyMalformed && error.context["check"] == expected, "\(change): \(error)")
@@ -327,41 +351,50 @@ struct KeyImportTests {
             try RSAPublicKey(pemRepresentation: spki.replacingOccurrences(of: "-----\n", with: "-----\nProc-Type: 4,ENCRYPTED\n\n"))
         }
         #expect(throws: CSEError(.pemMalformed, "")) { try RSAPublicKey(pemRepresentation: spki.replacingOccurrences(of: "M", with: "*")) }
-        #expect(throws: CSEError(.pemMalformed, "")) { try RSAPublicKey(pemRepresentation: spki.replacingOccurrences(of: "\n", with: "\n\n")) }
-        #expect(throws: CSEError(.pemMalformed, "")) { try RSAPublicKey(pemRepresentation: "-----BEGIN PUBLIC KEY-----\n-----END PUBLIC KEY-----\n") }
+        #expect(throws: CSEError(.pemMalformed, "")) {
+            try RSAPublicKey(pemRepresentation: spki.replacingOccurrences(of: "\n", with: "\n\n"))
+        }
+        #expect(throws: CSEError(.pemMalformed, "")) {
+            try RSAPublicKey(pemRepresentation: "-----BEGIN PUBLIC KEY-----\n-----END PUBLIC KEY-----\n")
+        }
         // A PKCS#1 body under the PKCS#8 label (and the reverse) is refused.
         let pkcs1Body = key.publicKey.pkcs1DERRepresentation
         let mislabelled = "-----BEGIN PUBLIC KEY-----\n\(Base64.encode(pkcs1Body))\n-----END PUBLIC KEY-----\n"
         #expect(throws: CSEError(.derUnexpectedTag, "")) { try RSAPublicKey(pemRepresentation: mislabelled) }
-        let spkiUnderPKCS1 = "-----BEGIN RSA PUBLIC KEY-----\n\(Base64.encode(key.publicKey.derRepresentation))\n-----END RSA PUBLIC KEY-----\n"
+        let spkiUnderPKCS1 =
+            "-----BEGIN RSA PUBLIC KEY-----\n\(Base64.encode(key.publicKey.derRepresentation))\n-----END RSA PUBLIC KEY-----\n"
         #expect(throws: CSEError(.derUnexpectedTag, "")) { try RSAPublicKey(pemRepresentation: spkiUnderPKCS1) }
     }
 
-    static let n = "n4EPtAOCc9AlkeQHPzHStgAbgs7bTZLwUBZdR8_KuKPEHLd4rHVTeT-O-XV2jRojdNhxJWTDvNd7nqQ0VEiZQHz_AJmSCpMaJMRBSFKrKb2wqVwGU_NsYOYL-QtiWN2lbzcEe6XC0dApr5ydQLrHqkHHig3RBordaZ6Aj-oBHqFEHYpPe7Tpe-OfVfHd1E6cS6M1FZcD1NNLYD5lFHpPI9bTwJlsde3uhGqC0ZCuEHg8lhzwOHrtIQbS0FVbb9k3-tVTU4fg_3L_vniUFAKwuCLqKnS2BYwdq_mzSnbLY7h_qixoR7jig3__kRhuaxwUkRz5iaiQkqgc5gHdrNP5zw"
+    static let n =
+        "n4EPtAOCc9AlkeQHPzHStgAbgs7bTZLwUBZdR8_KuKPEHLd4rHVTeT-O-XV2jRojdNhxJWTDvNd7nqQ0VEiZQHz_AJmSCpMaJMRBSFKrKb2wqVwGU_NsYOYL-QtiWN2lbzcEe6XC0dApr5ydQLrHqkHHig3RBordaZ6Aj-oBHqFEHYpPe7Tpe-OfVfHd1E6cS6M1FZcD1NNLYD5lFHpPI9bTwJlsde3uhGqC0ZCuEHg8lhzwOHrtIQbS0FVbb9k3-tVTU4fg_3L_vniUFAKwuCLqKnS2BYwdq_mzSnbLY7h_qixoR7jig3__kRhuaxwUkRz5iaiQkqgc5gHdrNP5zw"
 
-    @Test("JWKs with the wrong kty, missing or non-base64url members are refused", arguments: [
-        (#"{"kty":"EC","n":"\#(n)","e":"AQAB"}"#, "key.unsupportedType"),
-        (#"{"kty":"oct","k":"AAAA"}"#, "key.unsupportedType"),
-        (#"{"n":"\#(n)","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":1,"n":"\#(n)","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n)"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n)","e":65537}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n)=","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n.replacingOccurrences(of: "_", with: "/"))","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"AA\#(n)","e":"AQAB"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n)","e":"AAEAAQ"}"#, "jwk.malformed"),
-        (#"{"kty":"RSA","n":"\#(n)","e":"Aw"}"#, "key.badExponent"),
-        (#"{"kty":"RSA","n":"\#(n)","e":"AQAB","oth":[]}"#, "key.unsupportedType"),
-        (#"{"kty":"RSA","n":"\#(n)","e":"AQAB""#, "jwk.malformed"),
-        (#"["RSA"]"#, "jwk.malformed"),
-    ])
+    @Test(
+        "JWKs with the wrong kty, missing or non-base64url members are refused",
+        arguments: [
+            (#"{"kty":"EC","n":"\#(n)","e":"AQAB"}"#, "key.unsupportedType"),
+            (#"{"kty":"oct","k":"AAAA"}"#, "key.unsupportedType"),
+            (#"{"n":"\#(n)","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":1,"n":"\#(n)","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n)"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n)","e":65537}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n)=","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n.replacingOccurrences(of: "_", with: "/"))","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"AA\#(n)","e":"AQAB"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n)","e":"AAEAAQ"}"#, "jwk.malformed"),
+            (#"{"kty":"RSA","n":"\#(n)","e":"Aw"}"#, "key.badExponent"),
+            (#"{"kty":"RSA","n":"\#(n)","e":"AQAB","oth":[]}"#, "key.unsupportedType"),
+            (#"{"kty":"RSA","n":"\#(n)","e":"AQAB""#, "jwk.malformed"),
+            (#"["RSA"]"#, "jwk.malformed"),
+        ])
     func jwkRejects(json: String, code: String) {
         #expect(throws: CSEError(.init(code), "")) { try RSAPublicKey(jwkRepresentation: Array(json.utf8)) }
     }
 
-    @Test("a private JWK missing a CRT member is refused", .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
-          arguments: ["p", "q", "dp", "dq", "qi"])
+    @Test(
+        "a private JWK missing a CRT member is refused", .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
+        arguments: ["p", "q", "dp", "dq", "qi"])
     func privateJWKMissingMember(member: String) throws {
         var object = try #require(try JSONValue.parse(try Self.sharedBytes(Self.cookbook + "jwk_3_4.rsa_private_key.json")).objectValue)
         object[member] = nil

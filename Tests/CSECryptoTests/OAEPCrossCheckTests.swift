@@ -12,8 +12,9 @@ struct OAEPCrossCheckTests {
 
     static func randomLength(upTo limit: Int) -> Int { Int.random(in: 0...limit) }
 
-    @Test("both engines give the same ciphertext for the same seed, and OpenSSL decrypts it",
-          arguments: sizes, hashes)
+    @Test(
+        "both engines give the same ciphertext for the same seed, and OpenSSL decrypts it",
+        arguments: sizes, hashes)
     func enginesAgree(bits: Int, hash: DigestAlgorithm) throws {
         let key = GeneratedKeys.key(bits: bits)
         let limit = key.publicKey.maximumOAEPMessageLength(hash: hash)
@@ -51,7 +52,7 @@ struct OAEPCrossCheckTests {
             let key = try RSAPublicKey(unsafeModulus: modulus, exponent: exponent)
             for round in 0..<10 {
                 var input = try SecureRandom.bytes(modulus.count)
-                input[0] = round == 0 ? 0 : input[0] % modulus[0]   // keep it below n
+                input[0] = round == 0 ? 0 : input[0] % modulus[0]  // keep it below n
                 if round == 1 { input = [UInt8](repeating: 0, count: modulus.count) }
                 if round == 2 { input = [UInt8](repeating: 0, count: modulus.count - 1) + [1] }
                 var a = [UInt8](repeating: 0xEE, count: modulus.count), b = a
@@ -78,7 +79,8 @@ struct OAEPCrossCheckTests {
         for engine in [RSAEngine.openSSL, .gmp, .ifma] {
             var out = [UInt8](repeating: 0, count: key.byteCount)
             #expect(throws: CSEError(.rsaOperationFailed, "")) {
-                try key.modulus.withUnsafeBytes { i in try out.withUnsafeMutableBytes { try key.publicOperation(engine).apply(i, into: $0) } }
+                try key.modulus.withUnsafeBytes { i in try out.withUnsafeMutableBytes { try key.publicOperation(engine).apply(i, into: $0) }
+                }
             }
         }
     }
@@ -112,8 +114,9 @@ struct OAEPCrossCheckTests {
                 _ = try key.decryptOAEP(tampered, hash: .sha1)
                 Issue.record("bit \(bit): a tampered ciphertext decrypted")
             } catch {
-                #expect(error.code == .rsaDecryptionFailed && error.reason == "RSA-OAEP decryption failed" && error.context.isEmpty,
-                        "bit \(bit)")
+                #expect(
+                    error.code == .rsaDecryptionFailed && error.reason == "RSA-OAEP decryption failed" && error.context.isEmpty,
+                    "bit \(bit)")
             }
         }
         for wrongLength in [0, ciphertext.count - 1, ciphertext.count + 1] {

@@ -17,8 +17,9 @@ struct OAEPKnownAnswerTests {
         #expect(RSAVectors.sha256Examples.count == 59)
     }
 
-    @Test("on a CPU with AVX-512 IFMA every vector key runs the IFMA kernel, so `ifma` above is not OpenSSL again",
-          .enabled(if: RSAEngine.isIFMAAvailable, "this CPU has no AVX-512 IFMA: the ifma rows above ran the OpenSSL fallback"))
+    @Test(
+        "on a CPU with AVX-512 IFMA every vector key runs the IFMA kernel, so `ifma` above is not OpenSSL again",
+        .enabled(if: RSAEngine.isIFMAAvailable, "this CPU has no AVX-512 IFMA: the ifma rows above ran the OpenSSL fallback"))
     func ifmaKernelCoversTheVectorKeys() throws {
         for example in RSAVectors.sha1Examples + RSAVectors.sha256Examples {
             let key = try RSAPublicKey(unsafeModulus: example.n, exponent: example.e)
@@ -26,16 +27,18 @@ struct OAEPKnownAnswerTests {
         }
     }
 
-    @Test("SHA-1 / MGF1-SHA1: every seeded example encrypts byte for byte",
-          arguments: engines, RSAVectors.sha1Examples)
+    @Test(
+        "SHA-1 / MGF1-SHA1: every seeded example encrypts byte for byte",
+        arguments: engines, RSAVectors.sha1Examples)
     func sha1Encrypt(engine: RSAEngine, example: RSAVectors.SeededExample) throws {
         let key = try RSAPublicKey(unsafeModulus: example.n, exponent: example.e)
         let ciphertext = try key.encryptOAEP(example.message, hash: .sha1, engine: engine, insecureFixedSeed: example.seed)
         #expect(ciphertext == example.ciphertext, "example \(example.id) (\(example.keyTitle)) with \(engine)")
     }
 
-    @Test("SHA-256 / MGF1-SHA256: every seeded example encrypts byte for byte",
-          arguments: engines, RSAVectors.sha256Examples)
+    @Test(
+        "SHA-256 / MGF1-SHA256: every seeded example encrypts byte for byte",
+        arguments: engines, RSAVectors.sha256Examples)
     func sha256Encrypt(engine: RSAEngine, example: RSAVectors.SeededExample) throws {
         let key = try RSAPublicKey(unsafeModulus: example.n, exponent: example.e)
         let ciphertext = try key.encryptOAEP(example.message, hash: .sha256, engine: engine, insecureFixedSeed: example.seed)
@@ -75,7 +78,8 @@ struct OAEPKnownAnswerTests {
         #expect(maskedDB == hex("maskedDB"), "maskedDB")
         // seedMask = MGF1(maskedDB, hLen)
         var seedMask = [UInt8](repeating: 0, count: 20)
-        try maskedDB.withUnsafeBytes { m in try seedMask.withUnsafeMutableBytes { try OAEPEncoding.xorMGF1(hash: .sha1, seed: m, into: $0) } }
+        try maskedDB.withUnsafeBytes { m in try seedMask.withUnsafeMutableBytes { try OAEPEncoding.xorMGF1(hash: .sha1, seed: m, into: $0) }
+        }
         #expect(seedMask == hex("seedMask"), "seedMask")
         #expect(zip(seed, seedMask).map { $0 ^ $1 } == hex("maskedSeed"), "maskedSeed")
 
@@ -107,8 +111,9 @@ struct OAEPKnownAnswerTests {
     }
 
     static func privateKey(_ example: RSAVectors.SeededExample) throws -> RSAPrivateKey {
-        try RSAPrivateKey(unsafeModulus: example.n, publicExponent: example.e, privateExponent: example.d,
-                          prime1: example.p, prime2: example.q, exponent1: example.dp, exponent2: example.dq,
-                          coefficient: example.qinv)
+        try RSAPrivateKey(
+            unsafeModulus: example.n, publicExponent: example.e, privateExponent: example.d,
+            prime1: example.p, prime2: example.q, exponent1: example.dp, exponent2: example.dq,
+            coefficient: example.qinv)
     }
 }

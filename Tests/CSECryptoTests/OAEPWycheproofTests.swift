@@ -85,7 +85,8 @@ struct OAEPWycheproofTests {
                         Issue.record("tcId \(tcId) decrypted but must fail: \(comment)")
                         continue
                     }
-                    #expect(error.code == .rsaDecryptionFailed && error.reason == "RSA-OAEP decryption failed"
+                    #expect(
+                        error.code == .rsaDecryptionFailed && error.reason == "RSA-OAEP decryption failed"
                             && error.context.isEmpty, "tcId \(tcId) failed with a non-uniform error")
                 case .acceptable:
                     if case .failure(let error) = result { #expect(error.code == .rsaDecryptionFailed, "tcId \(tcId)") }

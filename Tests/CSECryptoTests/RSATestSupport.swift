@@ -32,13 +32,14 @@ enum RSAVectors {
         for key in keys {
             let priv = key["private"] as! [String: String]
             for example in key["examples"] as! [[String: String]] {
-                out.append(SeededExample(
-                    id: example["id"]!, keyTitle: key["title"] as! String, modulusBits: key["modulusBits"] as! Int,
-                    n: Hex.decode(priv["n"]!), e: Hex.decode(priv["e"]!), d: Hex.decode(priv["d"]!),
-                    p: Hex.decode(priv["p"]!), q: Hex.decode(priv["q"]!), dp: Hex.decode(priv["dp"]!),
-                    dq: Hex.decode(priv["dq"]!), qinv: Hex.decode(priv["qinv"]!),
-                    message: Hex.decode(example["message"]!), seed: Hex.decode(example["seed"]!),
-                    ciphertext: Hex.decode(example["ciphertext"]!)))
+                out.append(
+                    SeededExample(
+                        id: example["id"]!, keyTitle: key["title"] as! String, modulusBits: key["modulusBits"] as! Int,
+                        n: Hex.decode(priv["n"]!), e: Hex.decode(priv["e"]!), d: Hex.decode(priv["d"]!),
+                        p: Hex.decode(priv["p"]!), q: Hex.decode(priv["q"]!), dp: Hex.decode(priv["dp"]!),
+                        dq: Hex.decode(priv["dq"]!), qinv: Hex.decode(priv["qinv"]!),
+                        message: Hex.decode(example["message"]!), seed: Hex.decode(example["seed"]!),
+                        ciphertext: Hex.decode(example["ciphertext"]!)))
             }
         }
         return out

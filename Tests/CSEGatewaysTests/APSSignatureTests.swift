@@ -32,7 +32,8 @@ struct APSSignatureTests {
     ])
     static let phrase = "MySecretKey123"
     /// The same string built by hand: phrase, names sorted, name=value without separators, phrase.
-    static let docString = "MySecretKey123" + "access_code=SILgpo7pWbmzuURp2qri" + "amount=2000" + "command=PURCHASE"
+    static let docString =
+        "MySecretKey123" + "access_code=SILgpo7pWbmzuURp2qri" + "amount=2000" + "command=PURCHASE"
         + "currency=AED" + "customer_email=customer@example.com" + "language=en" + "merchant_identifier=MxvOupuG"
         + "merchant_reference=ORD-12345-2024" + "MySecretKey123"
 
@@ -42,8 +43,9 @@ struct APSSignatureTests {
         #expect(String(decoding: bytes, as: UTF8.self) == Self.docString)
     }
 
-    @Test("the signature equals `openssl dgst` of the hand-built string", .enabled(if: opensslAvailable, "needs /usr/bin/openssl"),
-          arguments: [(APSSignatureAlgorithm.sha256, "sha256"), (.sha512, "sha512"), (.sha1, "sha1")])
+    @Test(
+        "the signature equals `openssl dgst` of the hand-built string", .enabled(if: opensslAvailable, "needs /usr/bin/openssl"),
+        arguments: [(APSSignatureAlgorithm.sha256, "sha256"), (.sha512, "sha512"), (.sha1, "sha1")])
     func matchesOpenSSL(algorithm: APSSignatureAlgorithm, opensslName: String) throws {
         let expected = try opensslDigest(opensslName, Self.docString)
         #expect(expected.count == algorithm.digest.byteCount * 2, "openssl printed \(expected)")
@@ -79,16 +81,25 @@ struct APSSignatureTests {
     func nestedObject() throws {
         let parameters = JSONObject([
             ("digital_wallet", "APPLE_PAY"),
-            ("apple_header", .object(JSONObject([("apple_transactionId", "T1"), ("apple_ephemeralPublicKey", "E2"),
-                                                  ("apple_publicKeyHash", "H3")]))),
+            (
+                "apple_header",
+                .object(
+                    JSONObject([
+                        ("apple_transactionId", "T1"), ("apple_ephemeralPublicKey", "E2"),
+                        ("apple_publicKeyHash", "H3"),
+                    ]))
+            ),
         ])
         let text = String(decoding: try APSSignature.signingBytes(parameters, phrase: "P"), as: UTF8.self)
-        #expect(text == "Papple_header={apple_transactionId=T1, apple_ephemeralPublicKey=E2, apple_publicKeyHash=H3}digital_wallet=APPLE_PAYP")
+        #expect(
+            text == "Papple_header={apple_transactionId=T1, apple_ephemeralPublicKey=E2, apple_publicKeyHash=H3}digital_wallet=APPLE_PAYP")
     }
 
-    @Test("arrays, null and doubly nested objects have no documented form and are refused", arguments: [
-        JSONValue.array(["a"]), .null, .object(JSONObject([("inner", .object(JSONObject([("x", "1")])))])),
-    ])
+    @Test(
+        "arrays, null and doubly nested objects have no documented form and are refused",
+        arguments: [
+            JSONValue.array(["a"]), .null, .object(JSONObject([("inner", .object(JSONObject([("x", "1")])))])),
+        ])
     func unsupportedValues(value: JSONValue) {
         #expect(throws: CSEError(.apsSignatureUnsupportedValue, "")) {
             try APSSignature.sign(JSONObject([("items", value)]), phrase: "P")
@@ -104,9 +115,11 @@ struct APSSignatureTests {
         #expect(throws: CSEError(.apsSignatureUnknownAlgorithm, "")) { try APSSignatureAlgorithm(name: "md5") }
     }
 
-    @Test("tampering is detected", arguments: [
-        "amount changed", "parameter added", "parameter removed", "wrong phrase", "truncated", "not hex", "other algorithm",
-    ])
+    @Test(
+        "tampering is detected",
+        arguments: [
+            "amount changed", "parameter added", "parameter removed", "wrong phrase", "truncated", "not hex", "other algorithm",
+        ])
     func tamper(caseID: String) throws {
         let good = try APSSignature.sign(Self.docParameters, phrase: Self.phrase)
         var parameters = Self.docParameters
@@ -156,45 +169,55 @@ struct APSResponseTests {
 
     @Test("a signed response that echoes every parameter (card number masked as the documents show) is valid")
     func valid() throws {
-        let result = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(),
-                                                     responsePhrase: Self.responsePhrase)
+        let result = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(),
+            responsePhrase: Self.responsePhrase)
         #expect(result.isValid, "\(result)")
-        let unmasked = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(["card_number": "4005550000000001"]),
-                                                       responsePhrase: Self.responsePhrase)
+        let unmasked = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(["card_number": "4005550000000001"]),
+            responsePhrase: Self.responsePhrase)
         #expect(unmasked.isValid)
     }
 
     @Test("a changed or missing echo is named without its value; an unsigned or re-signed-with-another-phrase response fails")
     func failures() throws {
-        let changed = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(["amount": "1000", "customer_email": nil]),
-                                                      responsePhrase: Self.responsePhrase)
+        let changed = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(["amount": "1000", "customer_email": nil]),
+            responsePhrase: Self.responsePhrase)
         #expect(changed.signatureValid && changed.changedParameters == ["amount"] && changed.missingParameters == ["customer_email"])
         #expect(!changed.description.contains("1000"))
-        let wrongMask = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(["card_number": "400556******0001"]),
-                                                        responsePhrase: Self.responsePhrase)
+        let wrongMask = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(["card_number": "400556******0001"]),
+            responsePhrase: Self.responsePhrase)
         #expect(wrongMask.changedParameters == ["card_number"])
-        let unsigned = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(sign: false),
-                                                       responsePhrase: Self.responsePhrase)
+        let unsigned = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(sign: false),
+            responsePhrase: Self.responsePhrase)
         #expect(!unsigned.signatureValid && !unsigned.isValid)
         var tampered = try Self.response()
         tampered["status"] = "13"
         let forged = try APSSignature.verifyResponse(request: Self.request, response: tampered, responsePhrase: Self.responsePhrase)
         #expect(!forged.signatureValid)
-        let otherPhrase = try APSSignature.verifyResponse(request: Self.request, response: try Self.response(),
-                                                          responsePhrase: "RequestPhrase")
+        let otherPhrase = try APSSignature.verifyResponse(
+            request: Self.request, response: try Self.response(),
+            responsePhrase: "RequestPhrase")
         #expect(!otherPhrase.signatureValid)
     }
 
-    @Test("response_code is 2 status digits + 3 message digits", arguments: [
-        ("14000", "14", "000", Optional("Purchase Success"), Optional("Success"), APSResponseCode.Outcome.success),
-        ("00008", "00", "008", "Invalid Request", "Signature mismatch", .failure),
-        ("22000", "22", "000", "SDK Token creation success", "Success", .success),
-        ("20064", "20", "064", "On hold", "3-D Secure check requested", .pending),
-        ("13666", "13", "666", "Purchase Failure", "Transaction declined", .failure),
-        ("99999", "99", "999", nil, nil, .unknown),
-    ])
-    func responseCodes(text: String, status: String, message: String, statusText: String?, messageText: String?,
-                       outcome: APSResponseCode.Outcome) throws {
+    @Test(
+        "response_code is 2 status digits + 3 message digits",
+        arguments: [
+            ("14000", "14", "000", Optional("Purchase Success"), Optional("Success"), APSResponseCode.Outcome.success),
+            ("00008", "00", "008", "Invalid Request", "Signature mismatch", .failure),
+            ("22000", "22", "000", "SDK Token creation success", "Success", .success),
+            ("20064", "20", "064", "On hold", "3-D Secure check requested", .pending),
+            ("13666", "13", "666", "Purchase Failure", "Transaction declined", .failure),
+            ("99999", "99", "999", nil, nil, .unknown),
+        ])
+    func responseCodes(
+        text: String, status: String, message: String, statusText: String?, messageText: String?,
+        outcome: APSResponseCode.Outcome
+    ) throws {
         let code = try APSResponseCode(text)
         #expect(code.status == status && code.message == message && code.description == text)
         #expect(code.statusDescription == statusText && code.messageDescription == messageText && code.outcome == outcome, "\(text)")

@@ -17,11 +17,12 @@ struct DocumentExampleTests {
     static let examples: [Example] = {
         guard let json = try? GW.vector("examples.json") else { return [] }
         return (json["examples"]?.arrayValue ?? []).map { row in
-            Example(id: row["id"]?.stringValue ?? "?", gateway: row["gateway"]?.stringValue ?? "?",
-                    operation: row["operation"]?.stringValue ?? "?", request: row["request"] ?? .null,
-                    errors: (row["errors"]?.arrayValue ?? []).map {
-                        "\($0["field"]?.stringValue ?? ""):\($0["code"]?.stringValue ?? "")"
-                    })
+            Example(
+                id: row["id"]?.stringValue ?? "?", gateway: row["gateway"]?.stringValue ?? "?",
+                operation: row["operation"]?.stringValue ?? "?", request: row["request"] ?? .null,
+                errors: (row["errors"]?.arrayValue ?? []).map {
+                    "\($0["field"]?.stringValue ?? ""):\($0["code"]?.stringValue ?? "")"
+                })
         }
     }()
 
@@ -39,10 +40,15 @@ struct DocumentExampleTests {
     @Test("the documents' samples leave out or empty mandatory parameters, and those are the errors")
     func samplesMissMandatoryParameters() {
         let applePay = Self.examples.first { $0.id == "aps-flutter-apple-pay-transaction-details" }!
-        #expect(applePay.errors.prefix(4) == ["merchant_reference:required", "amount:required", "customer_email:required", "sdk_token:required"])
+        #expect(
+            applePay.errors.prefix(4) == [
+                "merchant_reference:required", "amount:required", "customer_email:required", "sdk_token:required",
+            ])
         let exampleColumn = Self.examples.first { $0.id == "aps-ios-operations-example-column" }!
         #expect(exampleColumn.errors.contains("command:required") && exampleColumn.errors.contains("language:required"))
-        #expect(exampleColumn.errors.contains("merchant_extra:characters"), "the table's own example John Smith has a space, which merchant_extra does not allow")
+        #expect(
+            exampleColumn.errors.contains("merchant_extra:characters"),
+            "the table's own example John Smith has a space, which merchant_extra does not allow")
     }
 
     @Test("each example gives exactly its listed errors", arguments: examples)

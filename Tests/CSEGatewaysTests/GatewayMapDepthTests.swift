@@ -36,9 +36,12 @@ struct GatewayMapDepthTests {
 
     @Test(
         "the fuzz finding itself: its request either fails with a gateway code or round-trips",
-        .enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzCorpus/gateway/regression-deep-dotted-path").path)))
+        .enabled(
+            if: FileManager.default.fileExists(
+                atPath: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzCorpus/gateway/regression-deep-dotted-path").path)))
     func fuzzFinding() throws {
-        let bytes = Array(try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzCorpus/gateway/regression-deep-dotted-path")))
+        let bytes = Array(
+            try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("Tests/FuzzCorpus/gateway/regression-deep-dotted-path")))
         guard let json = try? JSONValue.parse(Array(bytes.dropFirst())) else { return }
         let map: GatewayMap
         do {

@@ -28,8 +28,10 @@ struct GatewayTablesTests {
     func tablesLoad() throws {
         let specs = try GatewayTables.all
         #expect(specs.map(\.gateway) == ["aps", "aps", "paysafe", "paysafe", "mastercard"])
-        for (gateway, operation) in [("aps", "SDK_TOKEN"), ("aps", "AUTHORIZATION"), ("aps", "PURCHASE"),
-                                     ("paysafe", "setup"), ("paysafe", "tokenize"), ("mastercard", "updateSession")] {
+        for (gateway, operation) in [
+            ("aps", "SDK_TOKEN"), ("aps", "AUTHORIZATION"), ("aps", "PURCHASE"),
+            ("paysafe", "setup"), ("paysafe", "tokenize"), ("mastercard", "updateSession"),
+        ] {
             #expect(try GatewayTables.spec(gateway: gateway, operation: operation).gateway == gateway)
         }
         #expect(throws: CSEError(.gatewayUnknownOperation, "")) { try GatewayTables.spec(gateway: "aps", operation: "REFUND") }
@@ -77,16 +79,40 @@ struct GatewayTablesTests {
 
     static let malformed: [(String, String)] = [
         ("unknown top-level key", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[],"extra":1}"#),
-        ("unknown parameter key", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x","maxlength":3}]}"#),
-        ("unknown class", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","class":"alfa","source":"decision:x"}]}"#),
-        ("unknown format", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","format":{"type":"iban"},"source":"decision:x"}]}"#),
-        ("inverted lengths", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","minLength":5,"maxLength":2,"source":"decision:x"}]}"#),
+        (
+            "unknown parameter key",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x","maxlength":3}]}"#
+        ),
+        (
+            "unknown class",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","class":"alfa","source":"decision:x"}]}"#
+        ),
+        (
+            "unknown format",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","format":{"type":"iban"},"source":"decision:x"}]}"#
+        ),
+        (
+            "inverted lengths",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","minLength":5,"maxLength":2,"source":"decision:x"}]}"#
+        ),
         ("undeclared source", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"nowhere"}]}"#),
-        ("rule on unknown field", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"}],"rules":[{"id":"r","if":[{"field":"b","in":["1"]}],"then":{"field":"a","required":true},"source":"decision:x"}]}"#),
-        ("format naming unknown field", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","format":{"type":"minorUnitAmount","field":"cur"},"source":"decision:x"}]}"#),
-        ("duplicate parameter", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"},{"name":"a","source":"decision:x"}]}"#),
+        (
+            "rule on unknown field",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"}],"rules":[{"id":"r","if":[{"field":"b","in":["1"]}],"then":{"field":"a","required":true},"source":"decision:x"}]}"#
+        ),
+        (
+            "format naming unknown field",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","format":{"type":"minorUnitAmount","field":"cur"},"source":"decision:x"}]}"#
+        ),
+        (
+            "duplicate parameter",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"},{"name":"a","source":"decision:x"}]}"#
+        ),
         ("empty path component", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a..b","source":"decision:x"}]}"#),
-        ("rule without requirement", #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"}],"rules":[{"id":"r","then":{"field":"a"},"source":"decision:x"}]}"#),
+        (
+            "rule without requirement",
+            #"{"gateway":"x","operations":["o"],"sources":[],"parameters":[{"name":"a","source":"decision:x"}],"rules":[{"id":"r","then":{"field":"a"},"source":"decision:x"}]}"#
+        ),
     ]
 
     @Test("a malformed table is refused, naming the entry", arguments: malformed.map(\.0))

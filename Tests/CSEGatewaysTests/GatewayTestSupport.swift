@@ -19,11 +19,14 @@ enum GW {
     }
 
     /// Runs the validation the CLI runs for a gateway and an operation.
-    static func validate(gateway: String, operation: String, _ json: JSONValue,
-                         partnerSharedKey: Bool = false) throws -> GatewayValidationResult {
+    static func validate(
+        gateway: String, operation: String, _ json: JSONValue,
+        partnerSharedKey: Bool = false
+    ) throws -> GatewayValidationResult {
         switch gateway {
         case "aps": return try APSValidation.validate(json, operation: operation)
-        case "paysafe" where operation == "tokenize": return try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
+        case "paysafe" where operation == "tokenize":
+            return try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
         case "paysafe": return try PaysafeValidation.validateSetup(json)
         default: return try MastercardValidation.validateUpdateSession(json)
         }

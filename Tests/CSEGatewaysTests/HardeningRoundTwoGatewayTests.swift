@@ -13,10 +13,12 @@ struct HardeningRoundTwoGatewayTests {
         #expect(!result.description.contains("4111"))
     }
 
-    @Test("control characters and spaces in a name are redacted component by component", arguments: [
-        ("x.\u{1B}[31mred", "x.<redacted 8 chars>"), ("4111 1111 1111 1111", "<redacted 19 chars>"),
-        ("order.4111 1111 1111 1111", "<redacted 25 chars>"), ("a.b c", "a.<redacted 3 chars>"),
-    ])
+    @Test(
+        "control characters and spaces in a name are redacted component by component",
+        arguments: [
+            ("x.\u{1B}[31mred", "x.<redacted 8 chars>"), ("4111 1111 1111 1111", "<redacted 19 chars>"),
+            ("order.4111 1111 1111 1111", "<redacted 25 chars>"), ("a.b c", "a.<redacted 3 chars>"),
+        ])
     func controlCharactersRedacted(name: String, echoed: String) throws {
         let result = try GW.validate(gateway: "aps", operation: "PURCHASE", GW.apsPurchase([name: "x"]))
         #expect(result.errors.map(\.field) == [echoed])

@@ -4,12 +4,15 @@ import Testing
 
 @Suite("Paysafe: API key check, error shape and tokenize options with the SDK's numeric codes")
 struct PaysafeTests {
-    static let key = "TWVyY2hhbnRYWVo6Qi10c3QxLTAtNTFlZDM5ZTQtMzEyZDAyMzQ1ZDNmMTIzMTIwODgxZGZmOWJiNDAyMGE4OWU4YWM0NGNkZmRjZWNkNzAyMTUxMTgyZmRjOTUyMjcyNjYxZDI5MGFiMmU1ODQ5ZTMxYmIwM2RlZWRlN2U="
+    static let key =
+        "TWVyY2hhbnRYWVo6Qi10c3QxLTAtNTFlZDM5ZTQtMzEyZDAyMzQ1ZDNmMTIzMTIwODgxZGZmOWJiNDAyMGE4OWU4YWM0NGNkZmRjZWNkNzAyMTUxMTgyZmRjOTUyMjcyNjYxZDI5MGFiMmU1ODQ5ZTMxYmIwM2RlZWRlN2U="
 
-    @Test("an empty key gives 9167 and a malformed one 9013, in the PSError shape", arguments: [
-        ("", 9167), ("not base64!", 9013), ("dXNlcm5hbWU=", 9013), ("OnBhc3N3b3Jk", 9013), ("dXNlcjo=", 9013),
-        ("dXNlcjpwYXNz", nil), ("dXNlcjpwYXNz\n", 9013), ("dXNlcjpwYXN", 9013), ("/w==", 9013), ("dXNlcgpwOnE=", 9013),
-    ] as [(String, Int?)])
+    @Test(
+        "an empty key gives 9167 and a malformed one 9013, in the PSError shape",
+        arguments: [
+            ("", 9167), ("not base64!", 9013), ("dXNlcm5hbWU=", 9013), ("OnBhc3N3b3Jk", 9013), ("dXNlcjo=", 9013),
+            ("dXNlcjpwYXNz", nil), ("dXNlcjpwYXNz\n", 9013), ("dXNlcjpwYXN", 9013), ("/w==", 9013), ("dXNlcgpwOnE=", 9013),
+        ] as [(String, Int?)])
     func apiKey(key: String, code: Int?) {
         // "dXNlcm5hbWU=" = "username" (no colon), "OnBhc3N3b3Jk" = ":password", "dXNlcjo=" = "user:",
         // "dXNlcjpwYXNz" = "user:pass", "/w==" = 0xFF (not UTF-8), "dXNlcgpwOnE=" has a control character.
@@ -44,10 +47,12 @@ struct PaysafeTests {
         return try PaysafeValidation.validateTokenize(.object(object), partnerSharedKey: partner)
     }
 
-    @Test("amount is 1…999999999 minor units (9054); 0 only with 3DS2", arguments: [
-        ("1", true), ("999999999", true), ("1000000000", false), ("-1", false), ("10.5", false), ("1e3", false),
-        ("99999999999999999999", false),
-    ])
+    @Test(
+        "amount is 1…999999999 minor units (9054); 0 only with 3DS2",
+        arguments: [
+            ("1", true), ("999999999", true), ("1000000000", false), ("-1", false), ("10.5", false), ("1e3", false),
+            ("99999999999999999999", false),
+        ])
     func amount(amount: String, valid: Bool) throws {
         let result = try tokenize(["amount": .number(amount)])
         #expect(result.isValid == valid, "\(amount): \(result)")
@@ -69,7 +74,9 @@ struct PaysafeTests {
     func fields() throws {
         #expect(try tokenize(["currencyCode": "usd"]).errors.map(\.gatewayCode) == [9055])
         #expect(GW.pairs(try tokenize(["transactionType": "REFUND"])) == ["transactionType:allowedValues"])
-        for type in ["STANDALONE_CREDIT", "ORIGINAL_CREDIT", "VERIFICATION", "payment", "standaloneCredit", "originalCredit", "verification"] {
+        for type in [
+            "STANDALONE_CREDIT", "ORIGINAL_CREDIT", "VERIFICATION", "payment", "standaloneCredit", "originalCredit", "verification",
+        ] {
             #expect(try tokenize(["transactionType": .string(type)]).isValid, "\(type)")
         }
         #expect(GW.pairs(try tokenize(["merchantRefNum": nil])) == ["merchantRefNum:required"])

@@ -308,7 +308,8 @@ struct FaultMatrixTests {
             var headers = HTTPHeaders()
             headers.add(name: name, value: "5")
             let error = await caught { () async throws(CSEError) in
-                try await transport.perform(HTTPRequest(method: .post, url: url, headers: headers), timeout: .seconds(1), maxResponseBytes: 10)
+                try await transport.perform(
+                    HTTPRequest(method: .post, url: url, headers: headers), timeout: .seconds(1), maxResponseBytes: 10)
             }
             #expect(error?.code == .httpInvalidHeader)
         }

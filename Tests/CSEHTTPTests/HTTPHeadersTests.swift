@@ -36,7 +36,9 @@ struct HTTPHeadersTests {
 
     @Test("valid names and values pass validation, including obs-text and inner tabs")
     func valid() throws {
-        let headers: HTTPHeaders = ["X-GCS-ClientMetaInfo": "eyJh==", "Authorization": "GCS v1Client:abc", "x!#$%&'*+-.^_`|~": "a\tb é", "Empty": ""]
+        let headers: HTTPHeaders = [
+            "X-GCS-ClientMetaInfo": "eyJh==", "Authorization": "GCS v1Client:abc", "x!#$%&'*+-.^_`|~": "a\tb é", "Empty": "",
+        ]
         try headers.validate()
     }
 

@@ -83,7 +83,10 @@ struct HTTPURLTests {
 
     @Test("invalid-URL errors never quote the URL")
     func invalidErrorText() {
-        for text in ["https://user:4111111111111111@example.com/", "https://example.com/4111111111111111 x", "https://example.com/?q=4111111111111111#f"] {
+        for text in [
+            "https://user:4111111111111111@example.com/", "https://example.com/4111111111111111 x",
+            "https://example.com/?q=4111111111111111#f",
+        ] {
             do {
                 _ = try HTTPURL(text)
                 Issue.record("accepted")

@@ -131,7 +131,8 @@ struct RetryPolicyTests {
     func randomnessFailure() async throws {
         let clock = VirtualClock()
         let transport = ScriptedTransport([Self.status(503)], clock: clock)
-        let failing = try client(transport, clock: clock, random: { () throws(CSEError) -> UInt64 in throw CSEError(.randomFailure, "scripted") })
+        let failing = try client(
+            transport, clock: clock, random: { () throws(CSEError) -> UInt64 in throw CSEError(.randomFailure, "scripted") })
         let error = await caught { () async throws(CSEError) in try await failing.send(get) }
         #expect(error?.code == .randomFailure)
         #expect(transport.calls == 1)
@@ -160,7 +161,9 @@ struct RetryPolicyTests {
         #expect(clock.sleeps == [.seconds(seconds)])
     }
 
-    @Test("a Retry-After that is neither form falls back to the jittered backoff", arguments: ["soon", "-5", "1.5", "Mon, 32 Jun 2026 20:26:52 GMT", ""])
+    @Test(
+        "a Retry-After that is neither form falls back to the jittered backoff",
+        arguments: ["soon", "-5", "1.5", "Mon, 32 Jun 2026 20:26:52 GMT", ""])
     func retryAfterInvalid(value: String) async throws {
         let clock = VirtualClock()
         let transport = ScriptedTransport([Self.status(429, ["Retry-After": value])], clock: clock)
@@ -196,7 +199,8 @@ struct RetryPolicyTests {
     @Test("each attempt gets min(requestTimeout, time left before the deadline)")
     func attemptTimeouts() async throws {
         let clock = VirtualClock()
-        let transport = ScriptedTransport([Self.status(503, ["Retry-After": "4"]), Self.status(503, ["Retry-After": "4"])], clock: clock, cost: .seconds(1))
+        let transport = ScriptedTransport(
+            [Self.status(503, ["Retry-After": "4"]), Self.status(503, ["Retry-After": "4"])], clock: clock, cost: .seconds(1))
         _ = try await client(transport, clock: clock, requestTimeout: .seconds(5), deadline: .seconds(12)).send(get)
         // t=0: 5 s (12 left); t=5 after 1 s + 4 s: 5 s (7 left); t=10: 2 s left.
         #expect(transport.timeouts == [.seconds(5), .seconds(5), .seconds(2)])
@@ -223,7 +227,9 @@ struct RetryPolicyTests {
         #expect(transport.calls == 5)
     }
 
-    @Test("no error other than http.connectionFailed is retried", arguments: [CSEError.Code.httpTLS, .httpTimeout, .httpResponseTooLarge, .httpTransport, .httpCancelled])
+    @Test(
+        "no error other than http.connectionFailed is retried",
+        arguments: [CSEError.Code.httpTLS, .httpTimeout, .httpResponseTooLarge, .httpTransport, .httpCancelled])
     func otherErrorsNotRetried(code: CSEError.Code) async throws {
         let clock = VirtualClock()
         let transport = ScriptedTransport([.failure(CSEError(code, "scripted"))], clock: clock)

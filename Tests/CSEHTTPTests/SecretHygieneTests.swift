@@ -28,7 +28,9 @@ struct SecretHygieneTests {
             Issue.record("\(label): no error", sourceLocation: sourceLocation)
             return
         }
-        expectClean(error.description + error.debugDescription + error.reason + error.context.values.joined(), "\(label): \(error)", sourceLocation: sourceLocation)
+        expectClean(
+            error.description + error.debugDescription + error.reason + error.context.values.joined(), "\(label): \(error)",
+            sourceLocation: sourceLocation)
         expectClean(String(describing: error) + String(reflecting: error), "\(label)", sourceLocation: sourceLocation)
         for event in events.all { expectClean(String(reflecting: event) + "\(event)", "\(label): event", sourceLocation: sourceLocation) }
     }
@@ -73,7 +75,9 @@ struct SecretHygieneTests {
         }
         expectClean(refused, refusedEvents, "refused")
 
-        for (label, certificate, trust) in [("wrong CA", certificate, otherCA.certificatePath), ("host name", wrongName, ca.certificatePath)] {
+        for (label, certificate, trust) in [
+            ("wrong CA", certificate, otherCA.certificatePath), ("host name", wrongName, ca.certificatePath),
+        ] {
             try await withEmulator(tls: certificate) { (server) async throws in
                 let events = EventLog()
                 let error = await caught { () async throws(CSEError) in
@@ -106,7 +110,9 @@ struct SecretHygieneTests {
         expectClean(invalid, EventLog(), "invalid")
         let header = await caught { () async throws(CSEError) in
             try await loopbackClient().send(
-                HTTPRequest(method: .get, url: try HTTPURL("https://example.com/x"), headers: ["Authorization": "GCS v1Client:\(canarySession)\r\n\(canaryPAN)"]))
+                HTTPRequest(
+                    method: .get, url: try HTTPURL("https://example.com/x"),
+                    headers: ["Authorization": "GCS v1Client:\(canarySession)\r\n\(canaryPAN)"]))
         }
         #expect(header?.code == .httpInvalidHeader)
         expectClean(header, EventLog(), "header")

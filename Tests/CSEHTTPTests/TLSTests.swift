@@ -41,7 +41,9 @@ struct TLSTests {
     func bundle() async throws {
         let fixture = try Fixture()
         let bundle = fixture.ca.directory + "/bundle.pem"
-        let pem = try String(contentsOfFile: fixture.otherCA.certificatePath, encoding: .utf8) + String(contentsOfFile: fixture.ca.certificatePath, encoding: .utf8)
+        let pem =
+            try String(contentsOfFile: fixture.otherCA.certificatePath, encoding: .utf8)
+            + String(contentsOfFile: fixture.ca.certificatePath, encoding: .utf8)
         try pem.write(toFile: bundle, atomically: true, encoding: .utf8)
         try await withEmulator(tls: fixture.server) { (server) async throws in
             let response = try await loopbackClient(trust: .caFile(bundle)).send(try get(server.baseURL + "/echo"))
@@ -55,7 +57,8 @@ struct TLSTests {
         try await withEmulator(tls: fixture.server) { (server) async throws in
             let events = EventLog()
             let error = await caught { () async throws(CSEError) in
-                try await loopbackClient(trust: .caFile(fixture.otherCA.certificatePath), events: events).send(try get(server.baseURL + "/echo"))
+                try await loopbackClient(trust: .caFile(fixture.otherCA.certificatePath), events: events).send(
+                    try get(server.baseURL + "/echo"))
             }
             #expect(error?.code == .httpTLS)
             #expect(error?.reason.contains("does not verify") == true)
@@ -69,7 +72,9 @@ struct TLSTests {
     func systemTrust() async throws {
         let fixture = try Fixture()
         try await withEmulator(tls: fixture.server) { (server) async throws in
-            let error = await caught { () async throws(CSEError) in try await loopbackClient(trust: .system).send(try get(server.baseURL + "/echo")) }
+            let error = await caught { () async throws(CSEError) in
+                try await loopbackClient(trust: .system).send(try get(server.baseURL + "/echo"))
+            }
             #expect(error?.code == .httpTLS)
             #expect(try server.requests().count == 0)
         }
@@ -124,7 +129,8 @@ struct TLSTests {
         let recorder = Recorder()
         let client = try HTTPClient(transport: recorder)
         for text in ["http://192.0.2.1/x", "http://example.com/x", "http://[2001:db8::1]/x"] {
-            let error = await caught { () async throws(CSEError) in try await client.send(HTTPRequest(method: .get, url: try HTTPURL(text))) }
+            let error = await caught { () async throws(CSEError) in try await client.send(HTTPRequest(method: .get, url: try HTTPURL(text)))
+            }
             #expect(error?.code == .httpInsecureURL)
         }
         #expect(recorder.calls == 0)

@@ -11,7 +11,8 @@ struct TransportSmokeTests {
         try await withEmulator { server in
             let client = try loopbackClient()
             let url = try HTTPURL(server.baseURL).appending(pathSegments: ["echo", "a b"]).settingQuery([(name: "q", value: "1 2")])
-            let response = try await client.send(HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json", "X-Two": "a"]))
+            let response = try await client.send(
+                HTTPRequest(method: .get, url: url, headers: ["Accept": "application/json", "X-Two": "a"]))
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/json")
             let log = try server.requests()
@@ -34,7 +35,8 @@ struct TransportSmokeTests {
             let client = try loopbackClient()
             let body = Array(#"{"amount":100}"#.utf8)
             let response = try await client.send(
-                HTTPRequest(method: .post, url: try HTTPURL(server.baseURL + "/echo"), headers: ["Content-Type": "application/json"], body: body))
+                HTTPRequest(
+                    method: .post, url: try HTTPURL(server.baseURL + "/echo"), headers: ["Content-Type": "application/json"], body: body))
             #expect(response.status == 200)
             let log = try server.requests()
             #expect(log.map(\.method) == ["POST"])

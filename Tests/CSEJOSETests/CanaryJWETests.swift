@@ -15,8 +15,10 @@ struct CanaryJWETests {
     static let plaintext = #"{"cardNumber":"\#(pan)","cvv":"\#(cvv)"}"#
 
     static var forbidden: [String] {
-        let body = (try? key.pemRepresentation)?.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map { String($0.prefix(16)) } ?? []
-        return [pan, String(pan.dropFirst(6).prefix(6)), #""cvv":"739""#, Base64URL.encode(Array(plaintext.utf8)).prefix(16).description] + body
+        let body =
+            (try? key.pemRepresentation)?.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map { String($0.prefix(16)) } ?? []
+        return [pan, String(pan.dropFirst(6).prefix(6)), #""cvv":"739""#, Base64URL.encode(Array(plaintext.utf8)).prefix(16).description]
+            + body
     }
 
     static func check(_ what: String, _ value: Any?) {

@@ -13,10 +13,14 @@ struct HardeningRoundTwoJOSETests {
     func kelvinKid() throws {
         let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "\u{212A}-1").encrypt("{}")
         #expect(throws: CSEError(.jweKeyIdMismatch, "")) { try JWEDecryptor(privateKey: Self.key, expectedKeyId: "K-1").decrypt(jwe) }
-        #expect(try JWEDecryptor(privateKey: Self.key, expectedKeyId: "\u{212A}-1").decrypt(jwe).plaintext.unsafeCopyToArray() == Array("{}".utf8))
+        #expect(
+            try JWEDecryptor(privateKey: Self.key, expectedKeyId: "\u{212A}-1").decrypt(jwe).plaintext.unsafeCopyToArray()
+                == Array("{}".utf8))
         // A precomposed and a decomposed é are different kids too.
         let composed = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "caf\u{E9}").encrypt("{}")
-        #expect(throws: CSEError(.jweKeyIdMismatch, "")) { try JWEDecryptor(privateKey: Self.key, expectedKeyId: "cafe\u{301}").decrypt(composed) }
+        #expect(throws: CSEError(.jweKeyIdMismatch, "")) {
+            try JWEDecryptor(privateKey: Self.key, expectedKeyId: "cafe\u{301}").decrypt(composed)
+        }
     }
 
     @Test("header member names match by bytes: a KELVIN SIGN kid member is not read as kid")
@@ -37,8 +41,9 @@ struct HardeningRoundTwoJOSETests {
             parts[1] = Base64.encode(random, alphabet: .url, padding: false)
         case 1:
             // A genuine OAEP ciphertext of a 16-byte key where A256GCM needs 32.
-            parts[1] = Base64.encode(try Self.key.publicKey.encryptOAEP(Array(repeating: 1, count: 16), hash: .sha1),
-                                     alphabet: .url, padding: false)
+            parts[1] = Base64.encode(
+                try Self.key.publicKey.encryptOAEP(Array(repeating: 1, count: 16), hash: .sha1),
+                alphabet: .url, padding: false)
         default:
             var tag = Array(parts[4].utf8)
             tag[0] = tag[0] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")

@@ -24,7 +24,11 @@ struct JWEConcurrencyTests {
                     do {
                         let token = try encryptor.encrypt(plaintext)
                         let back = try decryptor.decrypt(token).plaintext.unsafeCopyToArray()
-                        if back == Array(plaintext.utf8) { successes.add(1, ordering: .relaxed) } else { failures.add(1, ordering: .relaxed) }
+                        if back == Array(plaintext.utf8) {
+                            successes.add(1, ordering: .relaxed)
+                        } else {
+                            failures.add(1, ordering: .relaxed)
+                        }
                     } catch {
                         failures.add(1, ordering: .relaxed)
                     }

@@ -68,28 +68,32 @@ struct JWEFormatTests {
         return Base64URL.encode(Array(header.utf8)) + "." + rest
     }
 
-    @Test("headers outside the allow-list are refused with their own code", arguments: [
-        (#"{"alg":"RSA1_5","enc":"A256CBC-HS512"}"#, CSEError.Code.jweUnsupportedAlgorithm),
-        (#"{"alg":"dir","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
-        (#"{"alg":"none","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
-        (#"{"alg":"A128KW","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
-        (#"{"alg":"rsa-oaep","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS256"}"#, .jweUnsupportedEncryption),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","zip":"DEF"}"#, .jweUnsupportedHeader),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","crit":["exp"],"exp":1}"#, .jweUnsupportedHeader),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","crit":[]}"#, .jweUnsupportedHeader),
-        (#"{"alg":"RSA-OAEP"}"#, .jweMalformed),
-        (#"{"enc":"A256CBC-HS512"}"#, .jweMalformed),
-        (#"{"alg":1,"enc":"A256CBC-HS512"}"#, .jweMalformed),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":7}"#, .jweMalformed),
-        (#"["RSA-OAEP","A256CBC-HS512"]"#, .jweMalformed),
-        (#""RSA-OAEP""#, .jweMalformed),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","alg":"dir"}"#, .jweMalformed),
-        (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512"} x"#, .jweMalformed),
-        ("{\"alg\":\"RSA-OAEP\",\"enc\":\"A256CBC-HS512\",\"kid\":\"\\ud800\"}", .jweMalformed),
-    ])
+    @Test(
+        "headers outside the allow-list are refused with their own code",
+        arguments: [
+            (#"{"alg":"RSA1_5","enc":"A256CBC-HS512"}"#, CSEError.Code.jweUnsupportedAlgorithm),
+            (#"{"alg":"dir","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
+            (#"{"alg":"none","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
+            (#"{"alg":"A128KW","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
+            (#"{"alg":"rsa-oaep","enc":"A256CBC-HS512"}"#, .jweUnsupportedAlgorithm),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS256"}"#, .jweUnsupportedEncryption),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","zip":"DEF"}"#, .jweUnsupportedHeader),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","crit":["exp"],"exp":1}"#, .jweUnsupportedHeader),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","crit":[]}"#, .jweUnsupportedHeader),
+            (#"{"alg":"RSA-OAEP"}"#, .jweMalformed),
+            (#"{"enc":"A256CBC-HS512"}"#, .jweMalformed),
+            (#"{"alg":1,"enc":"A256CBC-HS512"}"#, .jweMalformed),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":7}"#, .jweMalformed),
+            (#"["RSA-OAEP","A256CBC-HS512"]"#, .jweMalformed),
+            (#""RSA-OAEP""#, .jweMalformed),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","alg":"dir"}"#, .jweMalformed),
+            (#"{"alg":"RSA-OAEP","enc":"A256CBC-HS512"} x"#, .jweMalformed),
+            ("{\"alg\":\"RSA-OAEP\",\"enc\":\"A256CBC-HS512\",\"kid\":\"\\ud800\"}", .jweMalformed),
+        ])
     func allowList(header: String, code: CSEError.Code) throws {
-        let error = #expect(throws: CSEError.self, "\(header)") { _ = try JWEDecryptor(privateKey: Self.key).decrypt(try Self.token(header: header)) }
+        let error = #expect(throws: CSEError.self, "\(header)") {
+            _ = try JWEDecryptor(privateKey: Self.key).decrypt(try Self.token(header: header))
+        }
         #expect(error?.code == code, "\(header)")
     }
 

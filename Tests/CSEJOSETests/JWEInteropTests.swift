@@ -10,7 +10,9 @@ import TestSupport
     .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto (apt-get install python3-jwcrypto)"))
 struct JWEInteropTests {
     static let plaintexts: [[UInt8]] = [
-        Array(#"{"clientSessionId":"s-1","nonce":"0123456789abcdef0123456789abcdef","paymentProductId":1,"paymentValues":[{"key":"cardNumber","value":"4111111111111111"}]}"#.utf8),
+        Array(
+            #"{"clientSessionId":"s-1","nonce":"0123456789abcdef0123456789abcdef","paymentProductId":1,"paymentValues":[{"key":"cardNumber","value":"4111111111111111"}]}"#
+                .utf8),
         [],
         Array("é€😀 \u{0}\n\"".utf8),
         [UInt8](repeating: 0xAB, count: 4_097),

@@ -16,7 +16,8 @@ struct JWERFCVectorTests {
         #expect(result.header.encryption == .a256gcm)
     }
 
-    @Test("RFC 7516 A.1 through our encryptor: with the published CEK and IV, header, IV, ciphertext and tag segments are the published ones")
+    @Test(
+        "RFC 7516 A.1 through our encryptor: with the published CEK and IV, header, IV, ciphertext and tag segments are the published ones")
     func rfc7516A1EncryptsContentExactly() throws {
         let vector = try JOSEVectors.project("jose/rfc7516-a1.json")
         let key = try JOSEVectors.rfc7516A1Key()

@@ -28,7 +28,9 @@ struct JWETamperTests {
                     _ = try decryptor.decrypt(tampered.joined(separator: "."))
                 }
                 if segment == 0 {
-                    let allowed: Set<CSEError.Code> = [.jweDecryptionFailed, .jweMalformed, .jweUnsupportedAlgorithm, .jweUnsupportedEncryption]
+                    let allowed: Set<CSEError.Code> = [
+                        .jweDecryptionFailed, .jweMalformed, .jweUnsupportedAlgorithm, .jweUnsupportedEncryption,
+                    ]
                     #expect(error.map { allowed.contains($0.code) } == true, "header bit \(bit)")
                     if error?.code == .jweDecryptionFailed { uniform += 1 } else { headerErrors += 1 }
                 } else {
@@ -48,7 +50,9 @@ struct JWETamperTests {
         let parts = other.split(separator: ".").map(String.init)
         // Right length for a 4096-bit key is 512 bytes; a 256-byte key segment is a wrong-size
         // unwrap, which must not be distinguishable from a bad tag.
-        let e2 = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: JOSEVectors.key4096).decrypt(parts.joined(separator: ".")) }
+        let e2 = #expect(throws: CSEError.self) {
+            _ = try JWEDecryptor(privateKey: JOSEVectors.key4096).decrypt(parts.joined(separator: "."))
+        }
         #expect(e2?.code == .jweDecryptionFailed)
         #expect(e2?.description == CSEError(.jweDecryptionFailed, "JWE decryption failed").description)
     }

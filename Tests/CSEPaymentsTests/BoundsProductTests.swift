@@ -29,9 +29,11 @@ struct BoundsProductTests {
     func patternBound() throws {
         let pattern = String(repeating: "a", count: RegexPattern.maximumPatternLength + 1)
         let error = #expect(throws: CSEError.self) {
-            try PaymentProduct(json: Fixtures.product(fields: #"""
-                {"id": "f", "dataRestrictions": {"validators": {"regularExpression": {"regularExpression": "\#(pattern)"}}}}
-                """#))
+            try PaymentProduct(
+                json: Fixtures.product(
+                    fields: #"""
+                        {"id": "f", "dataRestrictions": {"validators": {"regularExpression": {"regularExpression": "\#(pattern)"}}}}
+                        """#))
         }
         #expect(error?.code == .productInvalidRegex)
         #expect(error?.context["cause"] == "regex.patternTooLong")

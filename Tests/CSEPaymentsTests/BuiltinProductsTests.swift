@@ -7,10 +7,12 @@ import Testing
 
 @Suite("built-in products", .tags(.concurrency))
 struct BuiltinProductsTests {
-    @Test("the embedded JSON equals the Vectors/products file byte for byte", arguments: [
-        ("products/card.json", BuiltinProducts.card.id),
-        ("products/sepa-direct-debit.json", BuiltinProducts.sepaDirectDebit.id),
-    ])
+    @Test(
+        "the embedded JSON equals the Vectors/products file byte for byte",
+        arguments: [
+            ("products/card.json", BuiltinProducts.card.id),
+            ("products/sepa-direct-debit.json", BuiltinProducts.sepaDirectDebit.id),
+        ])
     func embeddedEqualsVectors(path: String, id: String) throws {
         let file = try TestPaths.projectFile(path)
         let product = try PaymentProduct(json: Array(file))
@@ -47,18 +49,20 @@ struct BuiltinProductsTests {
         #expect(card.fields.map(\.id) == ["cardNumber", "expiryDate", "cvv", "cardholderName"])
         #expect(card.fields.map(\.displayHints.mask) == ["{{9999}} {{9999}} {{9999}} {{9999}} {{999}}", "{{99}}/{{99}}", "{{9999}}", nil])
         #expect(card.fields.allSatisfy { $0.dataRestrictions.isRequired })
-        #expect(card.validationPlan.fields.map { $0.validators.map(\.code.rawValue) } == [
-            ["luhn", "length"], ["expirationDate", "length", "regularExpression"], ["length", "regularExpression"], ["length"],
-        ])
+        #expect(
+            card.validationPlan.fields.map { $0.validators.map(\.code.rawValue) } == [
+                ["luhn", "length"], ["expirationDate", "length", "regularExpression"], ["length", "regularExpression"], ["length"],
+            ])
         #expect(card.unknownValidators.isEmpty)
     }
 
     @Test("a complete card request is valid; an empty one names every field as required")
     func cardRequest() throws {
         var request = PaymentRequest(product: BuiltinProducts.card)
-        #expect(codes(request.validate(in: fixedContext())) == [
-            "cardNumber:required", "expiryDate:required", "cvv:required", "cardholderName:required",
-        ])
+        #expect(
+            codes(request.validate(in: fixedContext())) == [
+                "cardNumber:required", "expiryDate:required", "cvv:required", "cardholderName:required",
+            ])
         try request.setValue("5555 5555 5555 4444", forField: "cardNumber")
         try request.setValue("0831", forField: "expiryDate")
         try request.setValue("737", forField: "cvv")

@@ -11,10 +11,10 @@ import Testing
 /// `description`, `debugDescription` or reflection may contain them (masked forms are allowed).
 @Suite("canaries: no card number, CVV or key in any error or description")
 struct CanaryTests {
-    static let pan = "4532015112830366"           // Luhn-valid Visa-range canary
+    static let pan = "4532015112830366"  // Luhn-valid Visa-range canary
     static let panSpaced = "4532 0151 1283 0366"
-    static let badPan = "4532015112830367"        // same canary, wrong check digit
-    static let cvv = "4827"                       // 4 digits: wrong length for Visa
+    static let badPan = "4532015112830367"  // same canary, wrong check digit
+    static let cvv = "4827"  // 4 digits: wrong length for Visa
     static let demoKeyBody: [String] = {
         DemoKeys.testOnlyPrivateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
             + DemoKeys.testOnlyPublicKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
@@ -62,14 +62,23 @@ struct CanaryTests {
     func requestPaths() throws {
         var request = try canaryRequest()
         check("unknown field", caught { () throws(CSEError) in try request.setValue(Self.pan, forField: "pan") })
-        let account = AccountOnFile(id: "a", paymentProductId: "card", attributes: [
-            AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)])
+        let account = AccountOnFile(
+            id: "a", paymentProductId: "card",
+            attributes: [
+                AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)
+            ])
         var withAccount = try PaymentRequest(product: BuiltinProducts.card, accountOnFile: account)
         check("read-only field", caught { () throws(CSEError) in try withAccount.setValue(Self.pan, forField: "cardNumber") })
-        check("account of another product", caught { () throws(CSEError) in
-            try request.setAccountOnFile(AccountOnFile(id: "b", paymentProductId: "x", attributes: [
-                AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)]))
-        })
+        check(
+            "account of another product",
+            caught { () throws(CSEError) in
+                try request.setAccountOnFile(
+                    AccountOnFile(
+                        id: "b", paymentProductId: "x",
+                        attributes: [
+                            AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)
+                        ]))
+            })
         try request.setValue(Self.badPan, forField: "cardNumber")
         let errors = request.validate(in: fixedContext())
         #expect(codes(errors) == ["cardNumber:luhn", "cvv:length"])
@@ -86,14 +95,18 @@ struct CanaryTests {
     func sealingPaths() throws {
         var request = try canaryRequest()
         check("invalid request", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "s") })
-        check("demo key refused", caught { () throws(CSEError) in
-            try PaymentRequestSealer.seal(request, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k", clientSessionId: "s")
-        })
+        check(
+            "demo key refused",
+            caught { () throws(CSEError) in
+                try PaymentRequestSealer.seal(request, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k", clientSessionId: "s")
+            })
         try request.setValue("482", forField: "cvv")
         check("bad session id", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "") })
-        check("bad nonce", caught { () throws(CSEError) in
-            try demoSealer(nonce: .unsafeFixed(Array(Self.pan.utf8) + [0x30])).seal(request, clientSessionId: "s")
-        })
+        check(
+            "bad nonce",
+            caught { () throws(CSEError) in
+                try demoSealer(nonce: .unsafeFixed(Array(Self.pan.utf8) + [0x30])).seal(request, clientSessionId: "s")
+            })
         let big = try PaymentProduct(json: #"{"id": "big", "fields": [{"id": "cardNumber"}, {"id": "blob"}]}"#)
         var oversized = PaymentRequest(product: big)
         try oversized.setValue(Self.pan, forField: "cardNumber")
@@ -112,7 +125,8 @@ struct CanaryTests {
             #"{"id": 1, "fields": [{"id": "cardNumber", "dataRestrictions": {"validators": {"length": {"minLength": "4532015112830366"}}}}]}"#,
             #"{"id": 1, "accountsOnFile": [{"id": 1, "attributes": [{"key": "cardNumber", "value": 4532015112830366}]}]}"#,
             #"{"id": 1, "accountsOnFile": [{"id": 1, "attributes": [{"key": "cardNumber", "value": "4532015112830366"}], "displayHints": {"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{4827"}]}}]}"#,
-            #"{"id": "4532015112830366", "fields": [{"id": "x"}, {"id": "x"}], "cvv": "4827"}"#.replacingOccurrences(of: "4532015112830366", with: "p"),
+            #"{"id": "4532015112830366", "fields": [{"id": "x"}, {"id": "x"}], "cvv": "4827"}"#.replacingOccurrences(
+                of: "4532015112830366", with: "p"),
             #"{"id": 1, "fields": [{"id": "cvv", "type": 4827}]}"#,
             "{\"id\": 1, \"fields\": [\"4532015112830366\"]}",
         ]
@@ -126,9 +140,11 @@ struct CanaryTests {
             #"{"keyId": "k", "publicKey": "\#(Self.demoKeyBody.joined())"}"#,
         ]
         for (index, json) in responses.enumerated() {
-            check("key response \(index)", caught { () throws(CSEError) in
-                try PaymentRequestSealer(publicKeyResponse: PublicKeyResponse(json: Array(json.utf8)))
-            })
+            check(
+                "key response \(index)",
+                caught { () throws(CSEError) in
+                    try PaymentRequestSealer(publicKeyResponse: PublicKeyResponse(json: Array(json.utf8)))
+                })
         }
     }
 }

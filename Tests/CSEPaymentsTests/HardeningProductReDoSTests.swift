@@ -12,10 +12,12 @@ import Testing
 struct HardeningProductReDoSTests {
     static func product(pattern: String) throws -> PaymentProduct {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
-        return try PaymentProduct(json: Fixtures.product(fields: #"""
-            {"id": "code", "dataRestrictions": {"isRequired": true,
-              "validators": {"regularExpression": {"regularExpression": "\#(escaped)"}}}}
-            """#))
+        return try PaymentProduct(
+            json: Fixtures.product(
+                fields: #"""
+                    {"id": "code", "dataRestrictions": {"isRequired": true,
+                      "validators": {"regularExpression": {"regularExpression": "\#(escaped)"}}}}
+                    """#))
     }
 
     @Test("(a+)+$ against 65,535 a's and a '!' gives the invalid verdict (built-in engine)")

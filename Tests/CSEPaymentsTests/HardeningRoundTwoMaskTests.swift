@@ -49,16 +49,18 @@ struct HardeningRoundTwoMaskTests {
         #expect(request.validate(in: fixedContext()).isEmpty)
     }
 
-    @Test("Mask.unformatChecked reports what unformat cuts off", arguments: [
-        ("{{99}}/{{99}}", "12/29", "1229", true),
-        ("{{99}}/{{99}}", "12/299999", "1229", false),
-        ("{{99}}/{{99}}", "12/2", "122", true),
-        ("{{9999}} {{9999}}", "1234 5678", "12345678", true),
-        ("{{9999}} {{9999}}", "1234 56789", "12345678", false),
-        ("{{9999}} {{9999}}", "１２３４", "", true),
-        ("{{9999}}", "12é34", "1234", true),
-        ("{{9999}}", "12é345", "1234", false),
-    ])
+    @Test(
+        "Mask.unformatChecked reports what unformat cuts off",
+        arguments: [
+            ("{{99}}/{{99}}", "12/29", "1229", true),
+            ("{{99}}/{{99}}", "12/299999", "1229", false),
+            ("{{99}}/{{99}}", "12/2", "122", true),
+            ("{{9999}} {{9999}}", "1234 5678", "12345678", true),
+            ("{{9999}} {{9999}}", "1234 56789", "12345678", false),
+            ("{{9999}} {{9999}}", "１２３４", "", true),
+            ("{{9999}}", "12é34", "1234", true),
+            ("{{9999}}", "12é345", "1234", false),
+        ])
     func unformatChecked(mask: String, input: String, raw: String, fits: Bool) throws {
         let parsed = try Mask(mask)
         let result = parsed.unformatChecked(input)

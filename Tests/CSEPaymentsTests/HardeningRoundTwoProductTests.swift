@@ -41,7 +41,8 @@ struct HardeningRoundTwoProductTests {
 
     @Test("field ids match by bytes: a KELVIN SIGN id is not the field K1")
     func fieldIDsByBytes() throws {
-        let json = #"{"id":"1","paymentMethod":"card","fields":[{"id":"K1","type":"string","dataRestrictions":{"isRequired":false,"validators":{}},"displayHints":{"displayOrder":1,"formElement":{"type":"text"}}}]}"#
+        let json =
+            #"{"id":"1","paymentMethod":"card","fields":[{"id":"K1","type":"string","dataRestrictions":{"isRequired":false,"validators":{}},"displayHints":{"displayOrder":1,"formElement":{"type":"text"}}}]}"#
         let loaded = try PaymentProduct(json: json)
         #expect(loaded.field("\u{212A}1") == nil)
         #expect(loaded.validationPlan.field("\u{212A}1") == nil)

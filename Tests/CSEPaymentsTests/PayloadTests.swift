@@ -25,11 +25,13 @@ enum GoldenRequests {
     /// and the name are sent. The brand is set, as an account on file's number is obfuscated:
     /// sealing needs it to name the platform product (2).
     static func accountOnFile() throws -> PaymentRequest {
-        let account = AccountOnFile(id: "aof-7", paymentProductId: "card", attributes: [
-            AccountOnFileAttribute(key: "cardNumber", value: "************1111", status: .readOnly),
-            AccountOnFileAttribute(key: "expiryDate", value: "1230", status: .readOnly),
-            AccountOnFileAttribute(key: "cvv", value: nil, status: .mustWrite),
-        ])
+        let account = AccountOnFile(
+            id: "aof-7", paymentProductId: "card",
+            attributes: [
+                AccountOnFileAttribute(key: "cardNumber", value: "************1111", status: .readOnly),
+                AccountOnFileAttribute(key: "expiryDate", value: "1230", status: .readOnly),
+                AccountOnFileAttribute(key: "cvv", value: nil, status: .mustWrite),
+            ])
         var request = try PaymentRequest(product: BuiltinProducts.card, accountOnFile: account)
         request.cardBrand = .americanExpress
         try request.setValue("7373", forField: "cvv")
@@ -45,15 +47,20 @@ enum GoldenRequests {
 
 @Suite("customer-input payload (reference §1.3)")
 struct PayloadTests {
-    @Test("the payload of a fixed request equals the golden file byte for byte", arguments: [
-        "card-request.json", "account-on-file-request.json",
-    ])
+    @Test(
+        "the payload of a fixed request equals the golden file byte for byte",
+        arguments: [
+            "card-request.json", "account-on-file-request.json",
+        ])
     func golden(name: String) throws {
-        let bytes = name == "card-request.json"
-            ? CustomerInputPayload.bytes(for: try GoldenRequests.card(), clientSessionId: GoldenRequests.cardSession,
-                                         nonce: Base16.encode(GoldenRequests.nonceA))
-            : CustomerInputPayload.bytes(for: try GoldenRequests.accountOnFile(), clientSessionId: GoldenRequests.accountSession,
-                                         nonce: Base16.encode(GoldenRequests.nonceB))
+        let bytes =
+            name == "card-request.json"
+            ? CustomerInputPayload.bytes(
+                for: try GoldenRequests.card(), clientSessionId: GoldenRequests.cardSession,
+                nonce: Base16.encode(GoldenRequests.nonceA))
+            : CustomerInputPayload.bytes(
+                for: try GoldenRequests.accountOnFile(), clientSessionId: GoldenRequests.accountSession,
+                nonce: Base16.encode(GoldenRequests.nonceB))
         #expect(bytes == (try GoldenRequests.golden(name)), "case \(name)")
     }
 
@@ -74,17 +81,21 @@ struct PayloadTests {
         try request.setValue("a\"b\\c/d\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é€😀e\u{301}", forField: "name")
         try request.setValue("", forField: "empty")
         let bytes = CustomerInputPayload.bytes(for: request, clientSessionId: "id\"\n", nonce: "00")
-        let expected = #"{"clientSessionId":"id\"\n","nonce":"00","paymentProductId":"p1","paymentValues":[{"key":"name","value":"a\"b\\c/d\u0000\u0001\b\t\n\f\r\u001f"#
+        let expected =
+            #"{"clientSessionId":"id\"\n","nonce":"00","paymentProductId":"p1","paymentValues":[{"key":"name","value":"a\"b\\c/d\u0000\u0001\b\t\n\f\r\u001f"#
             + "\u{7F}é€😀e\u{301}\"}]}"
         #expect(String(decoding: bytes, as: UTF8.self) == expected)
-        #expect(try JSONValue.parse(bytes)["paymentValues"]?.arrayValue?.first?["value"]?.stringValue
+        #expect(
+            try JSONValue.parse(bytes)["paymentValues"]?.arrayValue?.first?["value"]?.stringValue
                 == "a\"b\\c/d\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é€😀e\u{301}")
     }
 
-    @Test("paymentProductId is a number only for canonical decimal ids", arguments: [
-        ("1", true), ("302", true), ("0", true), ("01", false), ("-1", false), ("1e3", false), ("card", false),
-        ("1234567890123456789", false), ("١٢", false),
-    ])
+    @Test(
+        "paymentProductId is a number only for canonical decimal ids",
+        arguments: [
+            ("1", true), ("302", true), ("0", true), ("01", false), ("-1", false), ("1e3", false), ("card", false),
+            ("1234567890123456789", false), ("١٢", false),
+        ])
     func productIdForm(id: String, numeric: Bool) {
         #expect(CustomerInputPayload.isCanonicalInteger(id) == numeric, "case \(id)")
     }
@@ -107,10 +118,12 @@ struct PayloadTests {
 struct ClientMetaInfoTests {
     @Test("injected fields: fixed member order, standard base64 with padding")
     func injected() throws {
-        let info = ClientMetaInfo(platformIdentifier: "Linux/6.1.0", deviceType: "x86_64", appIdentifier: "",
-                                  screenSize: "1920x1080",
-                                  addedData: [.init(key: "test", value: "value"), .init(key: "sdkCreator", value: "evil")])
-        let json = #"{"platformIdentifier":"Linux/6.1.0","sdkIdentifier":"CSEKit/v0.1.0","sdkCreator":"CSEKit","screenSize":"1920x1080","deviceBrand":"UNKNOWN","deviceType":"x86_64","appIdentifier":"UNKNOWN","test":"value"}"#
+        let info = ClientMetaInfo(
+            platformIdentifier: "Linux/6.1.0", deviceType: "x86_64", appIdentifier: "",
+            screenSize: "1920x1080",
+            addedData: [.init(key: "test", value: "value"), .init(key: "sdkCreator", value: "evil")])
+        let json =
+            #"{"platformIdentifier":"Linux/6.1.0","sdkIdentifier":"CSEKit/v0.1.0","sdkCreator":"CSEKit","screenSize":"1920x1080","deviceBrand":"UNKNOWN","deviceType":"x86_64","appIdentifier":"UNKNOWN","test":"value"}"#
         #expect(String(decoding: info.jsonBytes, as: UTF8.self) == json)
         #expect(info.encoded == Data(json.utf8).base64EncodedString())
         #expect(try Base64.decode(info.encoded, alphabet: .standard, padding: .required) == Array(json.utf8))

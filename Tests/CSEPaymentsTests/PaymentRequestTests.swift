@@ -25,27 +25,31 @@ struct PaymentRequestReferenceTests {
         #expect(try errors("expiryDate", value) == [], "case \(value)")
     }
 
-    @Test("invalid card numbers", arguments: [
-        ("4242a4242b4242c4", ["creditCard:luhn"]),
-        ("4242.24#424242'2", ["creditCard:luhn"]),
-        ("4242 4242 4242", ["creditCard:length"]),
-        // 20 digits in a 19-digit mask: does not fit (issue #13 F09), and its first 19 fail Luhn.
-        ("1234 5678 9012 3456 7890", ["creditCard:length", "creditCard:luhn"]),
-        ("1234567890123456", ["creditCard:luhn"]),
-    ])
+    @Test(
+        "invalid card numbers",
+        arguments: [
+            ("4242a4242b4242c4", ["creditCard:luhn"]),
+            ("4242.24#424242'2", ["creditCard:luhn"]),
+            ("4242 4242 4242", ["creditCard:length"]),
+            // 20 digits in a 19-digit mask: does not fit (issue #13 F09), and its first 19 fail Luhn.
+            ("1234 5678 9012 3456 7890", ["creditCard:length", "creditCard:luhn"]),
+            ("1234567890123456", ["creditCard:luhn"]),
+        ])
     func invalidCards(value: String, expected: [String]) throws {
         #expect(try errors("creditCard", value) == expected, "case \(value)")
     }
 
-    @Test("invalid expiry dates", arguments: [
-        ("01/20", ["expiryDate:expirationDate"]),
-        ("13/25", ["expiryDate:expirationDate"]),
-        ("0r/28", ["expiryDate:expirationDate", "expiryDate:length"]),
-        ("06/.8", ["expiryDate:expirationDate", "expiryDate:length"]),
-        // One digit more than `{{99}}/{{99}}` holds (issue #13 F09); its first four are past.
-        ("06/028", ["expiryDate:length", "expiryDate:expirationDate"]),
-        ("6/28", ["expiryDate:expirationDate", "expiryDate:length"]),
-    ])
+    @Test(
+        "invalid expiry dates",
+        arguments: [
+            ("01/20", ["expiryDate:expirationDate"]),
+            ("13/25", ["expiryDate:expirationDate"]),
+            ("0r/28", ["expiryDate:expirationDate", "expiryDate:length"]),
+            ("06/.8", ["expiryDate:expirationDate", "expiryDate:length"]),
+            // One digit more than `{{99}}/{{99}}` holds (issue #13 F09); its first four are past.
+            ("06/028", ["expiryDate:length", "expiryDate:expirationDate"]),
+            ("6/28", ["expiryDate:expirationDate", "expiryDate:length"]),
+        ])
     func invalidExpiry(value: String, expected: [String]) throws {
         #expect(try errors("expiryDate", value) == expected, "case \(value)")
     }
@@ -77,7 +81,8 @@ struct PaymentRequestReferenceTests {
 
 @Suite("PaymentRequest: required, accounts on file, errors")
 struct PaymentRequestRuleTests {
-    static let fields = #"{"id": "req", "displayHints": {"displayOrder": 1}, "dataRestrictions": {"isRequired": true, "validators": {"length": {"minLength": 2, "maxLength": 4}}}},"#
+    static let fields =
+        #"{"id": "req", "displayHints": {"displayOrder": 1}, "dataRestrictions": {"isRequired": true, "validators": {"length": {"minLength": 2, "maxLength": 4}}}},"#
         + #"{"id": "opt", "displayHints": {"displayOrder": 2}, "dataRestrictions": {"isRequired": false, "validators": {"length": {"minLength": 2, "maxLength": 4}}}}"#
 
     @Test("required only for isRequired fields; an optional empty field is fine (fixes reference §6 bug 2)")
@@ -95,7 +100,8 @@ struct PaymentRequestRuleTests {
 
     @Test("boletoBancarioRequiredness runs on an empty optional field and reads the other fields")
     func variableRequiredness() throws {
-        let fields = #"{"id": "fiscalNumber"}, {"id": "companyName", "dataRestrictions": {"validators": {"boletoBancarioRequiredness": {"fiscalNumberLength": 14}}}}"#
+        let fields =
+            #"{"id": "fiscalNumber"}, {"id": "companyName", "dataRestrictions": {"validators": {"boletoBancarioRequiredness": {"fiscalNumberLength": 14}}}}"#
         var request = PaymentRequest(product: try product(Fixtures.product(fields: fields)))
         #expect(request.validate(in: fixedContext()).isEmpty)
         try request.setValue("12345678901234", forField: "fiscalNumber")
@@ -104,10 +110,12 @@ struct PaymentRequestRuleTests {
         #expect(request.validate(in: fixedContext()).isEmpty)
     }
 
-    static let aofFields = #"{"id": "ro", "displayHints": {"displayOrder": 1}, "dataRestrictions": {"isRequired": true, "validators": {"luhn": {}}}},"#
+    static let aofFields =
+        #"{"id": "ro", "displayHints": {"displayOrder": 1}, "dataRestrictions": {"isRequired": true, "validators": {"luhn": {}}}},"#
         + #"{"id": "mw", "displayHints": {"displayOrder": 2}, "dataRestrictions": {"isRequired": false, "validators": {"length": {"minLength": 3, "maxLength": 4}}}},"#
         + #"{"id": "cw", "displayHints": {"displayOrder": 3}, "dataRestrictions": {"isRequired": true, "validators": {"length": {"minLength": 2, "maxLength": 2}}}}"#
-    static let aof = #"[{"id": 9, "paymentProductId": "p1", "attributes": [{"key": "ro", "value": "************7988", "status": "READ_ONLY"},"#
+    static let aof =
+        #"[{"id": 9, "paymentProductId": "p1", "attributes": [{"key": "ro", "value": "************7988", "status": "READ_ONLY"},"#
         + #"{"key": "mw", "status": "MUST_WRITE"}, {"key": "cw", "value": "12", "status": "CAN_WRITE"}]}]"#
 
     func aofRequest() throws -> PaymentRequest {
@@ -182,8 +190,12 @@ struct PaymentRequestBrandTests {
     func securityCodeLength() throws {
         #expect(try cardRequest("3782 822463 10005", cvv: "1234").validate(in: fixedContext()).isEmpty)
         let amex = try cardRequest("378282246310005", cvv: "123").validate(in: fixedContext())
-        #expect(amex == [FieldValidationError(fieldId: "cvv", code: .length,
-                                              parameters: ["minLength": .int(4), "maxLength": .int(4), "name": .string("CID")])])
+        #expect(
+            amex == [
+                FieldValidationError(
+                    fieldId: "cvv", code: .length,
+                    parameters: ["minLength": .int(4), "maxLength": .int(4), "name": .string("CID")])
+            ])
         #expect(try cardRequest("4111 1111 1111 1111", cvv: "123").validate(in: fixedContext()).isEmpty)
         #expect(codes(try cardRequest("4111111111111111", cvv: "1234").validate(in: fixedContext())) == ["cvv:length"])
     }

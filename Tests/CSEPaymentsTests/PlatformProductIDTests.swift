@@ -24,10 +24,11 @@ struct PlatformProductIDTests {
 
     @Test("the table holds exactly the ids of the platform's own product lists")
     func table() {
-        #expect(PlatformProductIDs.byBrandID == [
-            "visa": "1", "american-express": "2", "mastercard": "3", "maestro": "117", "jcb": "125",
-            "discover": "128", "diners-club": "132", "unionpay": "430",
-        ])
+        #expect(
+            PlatformProductIDs.byBrandID == [
+                "visa": "1", "american-express": "2", "mastercard": "3", "maestro": "117", "jcb": "125",
+                "discover": "128", "diners-club": "132", "unionpay": "430",
+            ])
         #expect(PlatformProductIDs.productID(for: .troy) == nil)
     }
 

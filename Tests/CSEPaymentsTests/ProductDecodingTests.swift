@@ -12,15 +12,21 @@ struct ProductDecodingTests {
         #expect(p.paymentMethod == "card")
         #expect(p.paymentProductGroup == "cards")
         #expect(p.allowsRecurring && p.allowsTokenization && !p.usesRedirectionTo3rdParty)
-        #expect(p.displayHints == [PaymentItemDisplayHints(displayOrder: 20, label: "Visa",
-                                                           logo: "/templates/master/global/css/img/ppimages/pp_logo_1_v1.png")])
+        #expect(
+            p.displayHints == [
+                PaymentItemDisplayHints(
+                    displayOrder: 20, label: "Visa",
+                    logo: "/templates/master/global/css/img/ppimages/pp_logo_1_v1.png")
+            ])
         #expect(p.fields.map(\.id) == ["cardNumber", "expiryDate", "cvv"])
         let cvv = try #require(p.field("cvv"))
         #expect(cvv.type == "numericstring")
-        #expect(cvv.displayHints == FieldDisplayHints(
-            displayOrder: 24, formElementType: .text, mask: "{{9999}}", obfuscate: false, label: "CVV:",
-            placeholderLabel: "123", preferredInputType: .integerKeyboard, alwaysShow: true,
-            tooltip: "The CVV is a 3 or 4 digit code embossed or imprinted on your card."))
+        #expect(
+            cvv.displayHints
+                == FieldDisplayHints(
+                    displayOrder: 24, formElementType: .text, mask: "{{9999}}", obfuscate: false, label: "CVV:",
+                    placeholderLabel: "123", preferredInputType: .integerKeyboard, alwaysShow: true,
+                    tooltip: "The CVV is a 3 or 4 digit code embossed or imprinted on your card."))
         #expect(!cvv.dataRestrictions.isRequired)
         #expect(cvv.dataRestrictions.validators.map(\.key) == ["length", "regularExpression"])
         #expect(p.field("cardNumber")?.dataRestrictions.isRequired == true)
@@ -39,18 +45,22 @@ struct ProductDecodingTests {
 
     @Test("the label template gives 4012 XXXX XXXX 0026 for 4012XXXXXXXX0026 (reference §3)")
     func labelTemplate() throws {
-        let aof = #"[{"id": "a1", "attributes": [{"key": "cardNumber", "value": "4012XXXXXXXX0026", "status": "READ_ONLY"}],"#
+        let aof =
+            #"[{"id": "a1", "attributes": [{"key": "cardNumber", "value": "4012XXXXXXXX0026", "status": "READ_ONLY"}],"#
             + #" "displayHints": {"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{9999}} {{9999}} {{9999}} {{9999}}"}]}}]"#
         let p = try product(Fixtures.product(fields: #"{"id": "cardNumber"}"#, accountsOnFile: aof))
         #expect(p.accountOnFile("a1")?.label == "4012 XXXX XXXX 0026")
     }
 
-    @Test("the label template is also read from displayHintsList, object or array (reference bug §9.9)", arguments: [
-        #"{"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{9999}} {{9999}} {{9999}} {{9999}}"}]}"#,
-        #"[{"logo": "x.png"}, {"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{9999}} {{9999}} {{9999}} {{9999}}"}]}]"#,
-    ])
+    @Test(
+        "the label template is also read from displayHintsList, object or array (reference bug §9.9)",
+        arguments: [
+            #"{"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{9999}} {{9999}} {{9999}} {{9999}}"}]}"#,
+            #"[{"logo": "x.png"}, {"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{9999}} {{9999}} {{9999}} {{9999}}"}]}]"#,
+        ])
     func labelTemplateFromList(hints: String) throws {
-        let aof = #"[{"id": 7, "attributes": [{"key": "cardNumber", "value": "4012XXXXXXXX0026", "status": "READ_ONLY"}], "displayHintsList": \#(hints)}]"#
+        let aof =
+            #"[{"id": 7, "attributes": [{"key": "cardNumber", "value": "4012XXXXXXXX0026", "status": "READ_ONLY"}], "displayHintsList": \#(hints)}]"#
         let p = try product(Fixtures.product(fields: #"{"id": "cardNumber"}"#, accountsOnFile: aof))
         #expect(p.accountOnFile("7")?.label == "4012 XXXX XXXX 0026")
     }
@@ -83,7 +93,8 @@ struct ProductDecodingTests {
 
     @Test("the validationRules array form decodes like the validators object")
     func validationRulesArray() throws {
-        let field = #"{"id": "n", "dataRestrictions": {"validationRules": [{"validationType": "LENGTH", "minLength": 2, "maxLength": 3},"#
+        let field =
+            #"{"id": "n", "dataRestrictions": {"validationRules": [{"validationType": "LENGTH", "minLength": 2, "maxLength": 3},"#
             + #" {"validationType": "REGULAREXPRESSION", "regex": "^[0-9]+$"}, {"validationType": "REQUIRED"}, {"validationType": "TYPE", "type": "numericstring"}]}}"#
         let p = try product(Fixtures.product(fields: field))
         let restrictions = try #require(p.field("n")?.dataRestrictions)
@@ -112,7 +123,8 @@ struct ProductDecodingTests {
 
     @Test("rules run in the fixed Worldline order whatever the JSON order")
     func ruleOrder() throws {
-        let field = #"{"id": "x", "dataRestrictions": {"validators": {"length": {"minLength": 1, "maxLength": 2}, "luhn": {}, "expirationDate": {}, "regularExpression": {"regularExpression": "z"}}}}"#
+        let field =
+            #"{"id": "x", "dataRestrictions": {"validators": {"length": {"minLength": 1, "maxLength": 2}, "luhn": {}, "expirationDate": {}, "regularExpression": {"regularExpression": "z"}}}}"#
         let p = try product(Fixtures.product(fields: field))
         #expect(p.validationPlan.field("x")?.validators.map(\.code) == [.luhn, .expirationDate, .length, .regularExpression])
     }
@@ -141,19 +153,21 @@ struct ProductDecodingTests {
         #expect(label?.context["accountOnFile"] == "5" && label?.context["attribute"] == "cardNumber")
     }
 
-    @Test("wrong JSON types and duplicate fields are malformed, with the member named", arguments: [
-        (#"{"id": "a", "displayHints": {"displayOrder": "1"}}"#, "displayOrder"),
-        (#"{"id": "a", "displayHints": {"obfuscate": 1}}"#, "obfuscate"),
-        (#"{"id": "a", "dataRestrictions": {"isRequired": "yes"}}"#, "isRequired"),
-        (#"{"id": "a", "dataRestrictions": {"validators": {"length": {"minLength": "2"}}}}"#, "minLength"),
-        (#"{"id": "a", "dataRestrictions": {"validators": {"luhn": true}}}"#, "validators.luhn"),
-        (#"{"id": "a", "dataRestrictions": {"validators": {"fixedList": {"allowedValues": [1]}}}}"#, "allowedValues"),
-        (#"{"id": "a", "dataRestrictions": {"validators": {"boletoBancarioRequiredness": {}}}}"#, "fiscalNumberLength"),
-        (#"{"id": "a", "dataRestrictions": {"validationRules": [{"minLength": 1}]}}"#, "validationType"),
-        (#"{"id": "a"}, {"id": "a"}"#, "fields.id"),
-        (#"{"type": "string"}"#, "id"),
-        (#"{"id": ""}"#, "fields.id"),
-    ])
+    @Test(
+        "wrong JSON types and duplicate fields are malformed, with the member named",
+        arguments: [
+            (#"{"id": "a", "displayHints": {"displayOrder": "1"}}"#, "displayOrder"),
+            (#"{"id": "a", "displayHints": {"obfuscate": 1}}"#, "obfuscate"),
+            (#"{"id": "a", "dataRestrictions": {"isRequired": "yes"}}"#, "isRequired"),
+            (#"{"id": "a", "dataRestrictions": {"validators": {"length": {"minLength": "2"}}}}"#, "minLength"),
+            (#"{"id": "a", "dataRestrictions": {"validators": {"luhn": true}}}"#, "validators.luhn"),
+            (#"{"id": "a", "dataRestrictions": {"validators": {"fixedList": {"allowedValues": [1]}}}}"#, "allowedValues"),
+            (#"{"id": "a", "dataRestrictions": {"validators": {"boletoBancarioRequiredness": {}}}}"#, "fiscalNumberLength"),
+            (#"{"id": "a", "dataRestrictions": {"validationRules": [{"minLength": 1}]}}"#, "validationType"),
+            (#"{"id": "a"}, {"id": "a"}"#, "fields.id"),
+            (#"{"type": "string"}"#, "id"),
+            (#"{"id": ""}"#, "fields.id"),
+        ])
     func malformed(fields: String, member: String) {
         let error = caught { () throws(CSEError) in try PaymentProduct(json: Fixtures.product(fields: fields)) }
         #expect(error?.code == .productMalformed, "case \(member)")
@@ -170,7 +184,8 @@ struct ProductDecodingTests {
 
     @Test("Worldline post-processing: expiryDate list → text and default mask; cardNumber default masks (reference §1.5)")
     func fixups() throws {
-        let fields = #"{"id": "expiryDate", "displayHints": {"formElement": {"type": "list"}}}, {"id": "cardNumber"}, {"id": "other", "displayHints": {"formElement": {"type": "list"}}}"#
+        let fields =
+            #"{"id": "expiryDate", "displayHints": {"formElement": {"type": "list"}}}, {"id": "cardNumber"}, {"id": "other", "displayHints": {"formElement": {"type": "list"}}}"#
         let p = try product(Fixtures.product(fields: fields))
         #expect(p.field("expiryDate")?.displayHints.mask == "{{99}}/{{99}}")
         #expect(p.field("expiryDate")?.displayHints.formElementType == .text)
@@ -185,7 +200,8 @@ struct ProductDecodingTests {
 
     @Test("Apple Pay style fields with an empty validators array load")
     func emptyValidatorsArray() throws {
-        let p = try product(Fixtures.product(fields: #"{"id": "encryptedPaymentData", "dataRestrictions": {"isRequired": true, "validators": []}}"#))
+        let p = try product(
+            Fixtures.product(fields: #"{"id": "encryptedPaymentData", "dataRestrictions": {"isRequired": true, "validators": []}}"#))
         #expect(p.field("encryptedPaymentData")?.dataRestrictions.validators.isEmpty == true)
     }
 }

@@ -11,9 +11,10 @@ import TestSupport
 func demoSealer(nonce: NonceSource = .secureRandom, allowInvalid: Bool = false) throws(CSEError) -> PaymentRequestSealer {
     try PaymentRequestSealer(
         publicKey: DemoKeys.testOnlyPublicKey, keyId: DemoKeys.testOnlyKeyId,
-        options: SealingOptions(allowInvalidRequest: allowInvalid, allowDemoKey: true,
-                                currentMonth: CalendarMonth(year: 2026, month: 5), nonceSource: nonce,
-                                clientMetaInfo: ClientMetaInfo(platformIdentifier: "Linux/6.1.0", deviceType: "x86_64")))
+        options: SealingOptions(
+            allowInvalidRequest: allowInvalid, allowDemoKey: true,
+            currentMonth: CalendarMonth(year: 2026, month: 5), nonceSource: nonce,
+            clientMetaInfo: ClientMetaInfo(platformIdentifier: "Linux/6.1.0", deviceType: "x86_64")))
 }
 
 /// Decrypts with the demo private key in-process.

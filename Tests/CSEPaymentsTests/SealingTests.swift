@@ -9,20 +9,24 @@ import Testing
 
 @Suite("sealing: encryptedCustomerInput and encodedClientMetaInfo")
 struct SealingTests {
-    @Test("with nonce and clock injected, the sealed payload decrypts to the golden file byte for byte", arguments: [
-        "card-request.json", "account-on-file-request.json",
-    ])
+    @Test(
+        "with nonce and clock injected, the sealed payload decrypts to the golden file byte for byte",
+        arguments: [
+            "card-request.json", "account-on-file-request.json",
+        ])
     func goldenThroughSeal(name: String) throws {
         let isCard = name == "card-request.json"
         let sealer = try demoSealer(nonce: .unsafeFixed(isCard ? GoldenRequests.nonceA : GoldenRequests.nonceB))
-        let sealed = try sealer.seal(isCard ? try GoldenRequests.card() : try GoldenRequests.accountOnFile(),
-                                     clientSessionId: isCard ? GoldenRequests.cardSession : GoldenRequests.accountSession)
+        let sealed = try sealer.seal(
+            isCard ? try GoldenRequests.card() : try GoldenRequests.accountOnFile(),
+            clientSessionId: isCard ? GoldenRequests.cardSession : GoldenRequests.accountSession)
         // Issue #14: sealing the built-in card product writes the brand's platform id (Amex: 2)
         // where the payload writer's golden file has the product's own id "card".
         var golden = String(decoding: try GoldenRequests.golden(name), as: UTF8.self)
         if !isCard { golden = golden.replacingOccurrences(of: #""paymentProductId":"card""#, with: #""paymentProductId":2"#) }
         #expect(try openSealed(sealed.encryptedCustomerInput) == Array(golden.utf8), "case \(name)")
-        let meta = #"{"platformIdentifier":"Linux/6.1.0","sdkIdentifier":"CSEKit/v0.1.0","sdkCreator":"CSEKit","deviceBrand":"UNKNOWN","deviceType":"x86_64","appIdentifier":"UNKNOWN"}"#
+        let meta =
+            #"{"platformIdentifier":"Linux/6.1.0","sdkIdentifier":"CSEKit/v0.1.0","sdkCreator":"CSEKit","deviceBrand":"UNKNOWN","deviceType":"x86_64","appIdentifier":"UNKNOWN"}"#
         #expect(sealed.encodedClientMetaInfo == Data(meta.utf8).base64EncodedString(), "case \(name)")
     }
 
@@ -31,8 +35,9 @@ struct SealingTests {
         let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionId: "s")
         let header = try demoDecryptor.decrypt(sealed.encryptedCustomerInput).header
         #expect(header.algorithm == .rsaOAEP && header.encryption == .a256cbcHS512 && header.keyId == DemoKeys.testOnlyKeyId)
-        let other = try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: "k2", algorithm: .rsaOAEP256,
-                                             encryption: .a256gcm, options: SealingOptions(allowDemoKey: true))
+        let other = try PaymentRequestSealer(
+            publicKey: DemoKeys.testOnlyPublicKey, keyId: "k2", algorithm: .rsaOAEP256,
+            encryption: .a256gcm, options: SealingOptions(allowDemoKey: true))
         let jwe = try other.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
         let decrypted = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe)
         #expect(decrypted.header.algorithm == .rsaOAEP256 && decrypted.header.encryption == .a256gcm && decrypted.header.keyId == "k2")
@@ -41,7 +46,8 @@ struct SealingTests {
     @Test("a Client API key response ({keyId, publicKey}) gives the kid")
     func fromKeyResponse() throws {
         let der = Base64.encode(DemoKeys.testOnlyPublicKey.derRepresentation)
-        let response = try PublicKeyResponse(json: Array(#"{"keyId": "86b64e4e-f43e-4a27-9863-9bbd5b499f82", "publicKey": "\#(der)"}"#.utf8))
+        let response = try PublicKeyResponse(
+            json: Array(#"{"keyId": "86b64e4e-f43e-4a27-9863-9bbd5b499f82", "publicKey": "\#(der)"}"#.utf8))
         let sealer = try PaymentRequestSealer(publicKeyResponse: response, options: SealingOptions(allowDemoKey: true))
         let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
         let header = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe).header
@@ -56,14 +62,16 @@ struct SealingTests {
         #expect(error?.code == .paymentsDemoKeyRefused)
         let card = try GoldenRequests.card()
         let viaStatic = caught { () throws(CSEError) in
-            try PaymentRequestSealer.seal(card, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
-                                          clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+            try PaymentRequestSealer.seal(
+                card, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
+                clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         }
         #expect(viaStatic?.code == .paymentsDemoKeyRefused)
         let other = try RSAPrivateKey.generate(bits: 2048)
-        let sealed = try PaymentRequestSealer.seal(try GoldenRequests.card(), publicKey: other.publicKey, keyId: "prod-key",
-                                                   clientSessionId: "s",
-                                                   options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+        let sealed = try PaymentRequestSealer.seal(
+            try GoldenRequests.card(), publicKey: other.publicKey, keyId: "prod-key",
+            clientSessionId: "s",
+            options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         let plaintext = try JWEDecryptor(privateKey: other).decrypt(sealed.encryptedCustomerInput).plaintext.unsafeCopyToArray()
         #expect(try JSONValue.parse(plaintext)["paymentProductId"] == .number("1"))
         #expect(try RefusedKeys.isRefused(DemoKeys.testOnlyPublicKey) && !RefusedKeys.isRefused(other.publicKey))
@@ -81,7 +89,9 @@ struct SealingTests {
             try PaymentRequestSealer(publicKey: sameModulus, keyId: "k")
         }
         #expect(error?.code == .paymentsDemoKeyRefused)
-        #expect(throws: Never.self) { try PaymentRequestSealer(publicKey: sameModulus, keyId: "k", options: SealingOptions(allowDemoKey: true)) }
+        #expect(throws: Never.self) {
+            try PaymentRequestSealer(publicKey: sameModulus, keyId: "k", options: SealingOptions(allowDemoKey: true))
+        }
     }
 
     @Test("an invalid request is refused, naming fields and codes; allowInvalidRequest seals it anyway")
@@ -103,15 +113,17 @@ struct SealingTests {
         var request = try GoldenRequests.card()
         try request.setValue("05/26", forField: "expiryDate")
         _ = try demoSealer().seal(request, clientSessionId: "s")
-        let june = try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
-                                            options: SealingOptions(allowDemoKey: true, currentMonth: CalendarMonth(year: 2026, month: 6)))
+        let june = try PaymentRequestSealer(
+            publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
+            options: SealingOptions(allowDemoKey: true, currentMonth: CalendarMonth(year: 2026, month: 6)))
         #expect(caught { () throws(CSEError) in try june.seal(request, clientSessionId: "s") }?.code == .paymentsInvalidRequest)
     }
 
     @Test("bad session ids and nonce sources are typed errors", arguments: ["", "a\nb", "tab\there", "del\u{7F}"])
     func badSessionId(id: String) throws {
         let card = try GoldenRequests.card()
-        #expect(caught { () throws(CSEError) in try demoSealer().seal(card, clientSessionId: id) }?.code
+        #expect(
+            caught { () throws(CSEError) in try demoSealer().seal(card, clientSessionId: id) }?.code
                 == .paymentsInvalidClientSessionId, "case \(id.debugDescription)")
     }
 
@@ -123,7 +135,8 @@ struct SealingTests {
         }
         #expect(short?.code == .paymentsInvalidNonce)
         let failing = NonceSource { () throws(CSEError) -> [UInt8] in throw CSEError(.randomFailure, "test") }
-        #expect(caught { () throws(CSEError) in try demoSealer(nonce: failing).seal(card, clientSessionId: "s") }?.code
+        #expect(
+            caught { () throws(CSEError) in try demoSealer(nonce: failing).seal(card, clientSessionId: "s") }?.code
                 == .randomFailure)
     }
 
@@ -152,8 +165,9 @@ struct SealingTests {
 
 @Suite("sealing: interoperability with python3-jwcrypto")
 struct SealingInteropTests {
-    @Test("sealed requests decrypt with jwcrypto to exactly the documented shape, unmasked values, fresh nonces",
-          .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto"))
+    @Test(
+        "sealed requests decrypt with jwcrypto to exactly the documented shape, unmasked values, fresh nonces",
+        .enabled(if: JWCryptoOracle.isAvailable, "needs /usr/bin/python3 with python3-jwcrypto"))
     func jwcryptoDecrypts() throws {
         let sealer = try demoSealer()
         let card = try GoldenRequests.card()
@@ -169,16 +183,29 @@ struct SealingInteropTests {
             #expect(!line.hasPrefix("ERROR"), "jwe \(i): \(line)")
             let object = try #require(try JSONValue.parse(Hex.decode(line)).objectValue, "jwe \(i)")
             let isCard = i % 2 == 0
-            #expect(object.keys == (isCard
-                ? ["clientSessionId", "nonce", "paymentProductId", "tokenize", "paymentValues"]
-                : ["clientSessionId", "nonce", "paymentProductId", "accountOnFileId", "paymentValues"]), "jwe \(i)")
+            #expect(
+                object.keys
+                    == (isCard
+                        ? ["clientSessionId", "nonce", "paymentProductId", "tokenize", "paymentValues"]
+                        : ["clientSessionId", "nonce", "paymentProductId", "accountOnFileId", "paymentValues"]),
+                "jwe \(i)")
             #expect(object["clientSessionId"] == .string("session-\(i)"), "jwe \(i)")
             // Issue #14: the built-in card product seals the brand's platform id (Amex 2), not "card".
             #expect(object["paymentProductId"] == (isCard ? .number("1") : .number("2")), "jwe \(i)")
-            let values = (object["paymentValues"]?.arrayValue ?? []).map { "\($0["key"]?.stringValue ?? "")=\($0["value"]?.stringValue ?? "")" }
-            #expect(values == (isCard ? ["cardNumber=4242424242424242", "expiryDate=1235", "cvv=123"]
-                                      : ["cvv=7373", #"cardholderName=Zoë "Z" Ørsted\/ 👍"#]), "jwe \(i)")
-            if isCard { #expect(object["tokenize"] == .bool(true), "jwe \(i)") } else { #expect(object["accountOnFileId"] == .string("aof-7"), "jwe \(i)") }
+            let values = (object["paymentValues"]?.arrayValue ?? []).map {
+                "\($0["key"]?.stringValue ?? "")=\($0["value"]?.stringValue ?? "")"
+            }
+            #expect(
+                values
+                    == (isCard
+                        ? ["cardNumber=4242424242424242", "expiryDate=1235", "cvv=123"]
+                        : ["cvv=7373", #"cardholderName=Zoë "Z" Ørsted\/ 👍"#]),
+                "jwe \(i)")
+            if isCard {
+                #expect(object["tokenize"] == .bool(true), "jwe \(i)")
+            } else {
+                #expect(object["accountOnFileId"] == .string("aof-7"), "jwe \(i)")
+            }
             nonces.insert(object["nonce"]?.stringValue ?? "")
         }
         #expect(nonces.count == 10)
@@ -238,8 +265,9 @@ struct DemoKeyModulusTests {
         #expect(sameModulus != demo)
         #expect(try RefusedKeys.isRefused(sameModulus))
         let error = #expect(throws: CSEError.self) {
-            try PaymentRequestSealer.seal(try GoldenRequests.card(), publicKey: sameModulus, keyId: "k",
-                                          clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+            try PaymentRequestSealer.seal(
+                try GoldenRequests.card(), publicKey: sameModulus, keyId: "k",
+                clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         }
         #expect(error?.code == .paymentsDemoKeyRefused)
     }

@@ -18,12 +18,13 @@ struct StressSealingTests {
     static let sealsPerThread = 2_500
 
     /// One IIN table shared by every thread.
-    static let iinTable: IINTable = try! IINTable(csv: """
-        low,high,productId,country,cardType,issuer
-        40000000,49999999,visa,,Credit,
-        41000000,41999999,visa-debit,GB,Debit,Stress Bank
-        51000000,55999999,mastercard,,Credit,
-        """)
+    static let iinTable: IINTable = try! IINTable(
+        csv: """
+            low,high,productId,country,cardType,issuer
+            40000000,49999999,visa,,Credit,
+            41000000,41999999,visa-debit,GB,Debit,Stress Bank
+            51000000,55999999,mastercard,,Credit,
+            """)
 
     /// A Luhn-valid 16-digit Visa number unique to (thread, index).
     static func pan(thread: Int, index: Int) -> String {
@@ -99,21 +100,25 @@ struct StressSealingTests {
                 do {
                     let plaintext = try openSealed(item.jwe)
                     let payload = try JSONValue.parse(plaintext)
-                    let values = payload["paymentValues"]?.arrayValue?.reduce(into: [String: String]()) { map, entry in
-                        if let key = entry["key"]?.stringValue { map[key] = entry["value"]?.stringValue }
-                    } ?? [:]
+                    let values =
+                        payload["paymentValues"]?.arrayValue?.reduce(into: [String: String]()) { map, entry in
+                            if let key = entry["key"]?.stringValue { map[key] = entry["value"]?.stringValue }
+                        } ?? [:]
                     let expectedPAN = Self.pan(thread: item.thread, index: item.index)
                     if payload["clientSessionId"]?.stringValue != "t\(item.thread)-s\(item.index)"
                         || values["cardNumber"] != expectedPAN
                         || values["cardholderName"] != "T\(item.thread) N\(item.index)"
                         || values["cvv"] != String(100 + item.index % 900)
-                        || payload["paymentProductId"] != .number("1") {  // issue #14: Visa's platform id
+                        || payload["paymentProductId"] != .number("1")
+                    {  // issue #14: Visa's platform id
                         problems.append("cross-talk in thread \(item.thread) seal \(item.index)")
                     }
                     if item.iinProduct != (item.thread == 1 ? "visa-debit" : "visa") {
                         problems.append("IIN lookup in thread \(item.thread) seal \(item.index)")
                     }
-                    if let nonce = payload["nonce"]?.stringValue { nonces.append(nonce) } else {
+                    if let nonce = payload["nonce"]?.stringValue {
+                        nonces.append(nonce)
+                    } else {
                         problems.append("no nonce in thread \(item.thread) seal \(item.index)")
                     }
                 } catch {

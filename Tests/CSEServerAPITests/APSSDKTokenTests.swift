@@ -11,8 +11,9 @@ struct APSSDKTokenTests {
     static let deviceID = "ffffffff-a9fa-0b44-7b27-29e70033c587"
 
     static func credentials() throws -> APSCredentials {
-        try APSCredentials(accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj",
-                           requestPhrase: secret("PASS-request"), responsePhrase: secret("PASS-response"))
+        try APSCredentials(
+            accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj",
+            requestPhrase: secret("PASS-request"), responsePhrase: secret("PASS-response"))
     }
 
     static func api(_ transport: RecordingTransport) throws -> APSSDKTokenClient {
@@ -21,8 +22,10 @@ struct APSSDKTokenTests {
 
     /// A response echoing the request, with the given codes, signed with `phrase` (the existing
     /// APS signing, itself checked against OpenSSL in CSEGatewaysTests).
-    static func response(code: String, status: String, token: String? = "Dwp78q3", deviceID: String = deviceID,
-                         phrase: String = "PASS-response") throws -> String {
+    static func response(
+        code: String, status: String, token: String? = "Dwp78q3", deviceID: String = deviceID,
+        phrase: String = "PASS-response"
+    ) throws -> String {
         var object = JSONObject([
             ("access_code", .string("zx0IPmPy5jp1vAz8Kpg7")), ("device_id", .string(deviceID)), ("language", .string("en")),
             ("merchant_identifier", .string("CycHZxVj")), ("response_code", .string(code)), ("response_message", .string("msg")),
@@ -36,13 +39,15 @@ struct APSSDKTokenTests {
     @Test("the request carries the five parameters and the signature under the request phrase (Python hashlib known answer)")
     func requestSignature() throws {
         let parameters = try Self.api(RecordingTransport([])).requestParameters(deviceID: Self.deviceID)
-        #expect(parameters.keys.sorted() == ["access_code", "device_id", "language", "merchant_identifier", "service_command", "signature"])
+        #expect(
+            parameters.keys.sorted() == ["access_code", "device_id", "language", "merchant_identifier", "service_command", "signature"])
         #expect(parameters["signature"]?.stringValue == "10fd5a6ca4e240fa336eee2822d057b288f6c48070eb17ac3da7524bcd0c6451")
     }
 
     @Test("a response signed with the response phrase (Python hashlib known answer) gives the token")
     func success() async throws {
-        let body = #"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","device_id":"ffffffff-a9fa-0b44-7b27-29e70033c587","language":"en","merchant_identifier":"CycHZxVj","response_code":"22000","response_message":"Success","sdk_token":"Dwp78q3","service_command":"SDK_TOKEN","signature":"d7262e07b67dcbdcdbadf4f2061a2705c9af77021a48e6b2a1271cee469bed97","status":"22"}"#
+        let body =
+            #"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","device_id":"ffffffff-a9fa-0b44-7b27-29e70033c587","language":"en","merchant_identifier":"CycHZxVj","response_code":"22000","response_message":"Success","sdk_token":"Dwp78q3","service_command":"SDK_TOKEN","signature":"d7262e07b67dcbdcdbadf4f2061a2705c9af77021a48e6b2a1271cee469bed97","status":"22"}"#
         let transport = RecordingTransport(status: 200, json: body)
         let token = try await Self.api(transport).sdkToken(deviceID: Self.deviceID)
         #expect(token.token == "Dwp78q3" && token.responseCode.description == "22000")
@@ -58,11 +63,12 @@ struct APSSDKTokenTests {
         let good = try Self.response(code: "22000", status: "22")
         let signedWithRequestPhrase = try Self.response(code: "22000", status: "22", phrase: "PASS-request")
         let tampered = good.replacingOccurrences(of: "Dwp78q3", with: "Evil999")
-        let unsigned = try JSONValue.parse(good).objectValue.map { object -> String in
-            var copy = object
-            copy["signature"] = nil
-            return JSONValue.object(copy).serialized
-        } ?? ""
+        let unsigned =
+            try JSONValue.parse(good).objectValue.map { object -> String in
+                var copy = object
+                copy["signature"] = nil
+                return JSONValue.object(copy).serialized
+            } ?? ""
         // A failure response whose signature is wrong is rejected for its signature, not mapped.
         let forgedFailure = try Self.response(code: "00008", status: "00", phrase: "wrong")
         for body in [signedWithRequestPhrase, tampered, unsigned, forgedFailure] {
@@ -76,13 +82,16 @@ struct APSSDKTokenTests {
         }
     }
 
-    @Test("documented failures map to aps.message.NNN naming the message",
-          arguments: [("00008", "00", CSEError.Code.apsSignatureMismatch), ("21001", "21", .apsMissingParameter),
-                      ("21010", "21", .apsInvalidAccessCode), ("21009", "21", .apsInvalidMerchantIdentifier),
-                      ("21068", "21", .apsSDKServiceInactive), ("21070", "21", .apsDeviceIDMismatch),
-                      ("21032", "21", .apsInvalidParameterLength), ("21006", "21", .apsTechnicalProblem),
-                      ("21051", "21", .apsTechnicalError), ("21002", "21", .apsInvalidParameterFormat),
-                      ("22013", "22", .apsMessage("013"))])
+    @Test(
+        "documented failures map to aps.message.NNN naming the message",
+        arguments: [
+            ("00008", "00", CSEError.Code.apsSignatureMismatch), ("21001", "21", .apsMissingParameter),
+            ("21010", "21", .apsInvalidAccessCode), ("21009", "21", .apsInvalidMerchantIdentifier),
+            ("21068", "21", .apsSDKServiceInactive), ("21070", "21", .apsDeviceIDMismatch),
+            ("21032", "21", .apsInvalidParameterLength), ("21006", "21", .apsTechnicalProblem),
+            ("21051", "21", .apsTechnicalError), ("21002", "21", .apsInvalidParameterFormat),
+            ("22013", "22", .apsMessage("013")),
+        ])
     func failures(code: String, status: String, expected: CSEError.Code) async throws {
         do {
             _ = try await Self.api(RecordingTransport(status: 200, json: try Self.response(code: code, status: status, token: nil)))

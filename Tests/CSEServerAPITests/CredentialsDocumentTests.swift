@@ -21,16 +21,22 @@ struct CredentialsDocumentTests {
     func gatewayCredentials() throws {
         let worldline = try WorldlineServerCredentials(document: document(#"{"merchantId":"1","apiKeyId":"k","secretApiKey":"s"}"#))
         #expect(worldline.merchantID == "1" && worldline.apiKeyID == "k")
-        let aps = try APSCredentials(document: document(#"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","merchant_identifier":"CycHZxVj","sha_request_phrase":"a","sha_response_phrase":"b","sha_type":"SHA-512"}"#))
+        let aps = try APSCredentials(
+            document: document(
+                #"{"access_code":"zx0IPmPy5jp1vAz8Kpg7","merchant_identifier":"CycHZxVj","sha_request_phrase":"a","sha_response_phrase":"b","sha_type":"SHA-512"}"#
+            ))
         #expect(aps.algorithm == .sha512)
         let mastercard = try MastercardCredentials(document: document(#"{"merchantId":"TEST_12345","apiPassword":"pw"}"#))
         #expect(mastercard.merchantID == "TEST_12345")
         _ = try PaysafeCredentials(document: document(#"{"apiKey":"dXNlcjpwYXNz"}"#))
     }
 
-    @Test("a missing member, an empty one, a non-string one or a non-object document is a credentials error naming the member",
-          arguments: [#"{"merchantId":"1","apiKeyId":"k"}"#, #"{"merchantId":"1","apiKeyId":"k","secretApiKey":""}"#,
-                      #"{"merchantId":1,"apiKeyId":"k","secretApiKey":"s"}"#, #"["s"]"#, #"{"merchantId":"a/b","apiKeyId":"k","secretApiKey":"s"}"#])
+    @Test(
+        "a missing member, an empty one, a non-string one or a non-object document is a credentials error naming the member",
+        arguments: [
+            #"{"merchantId":"1","apiKeyId":"k"}"#, #"{"merchantId":"1","apiKeyId":"k","secretApiKey":""}"#,
+            #"{"merchantId":1,"apiKeyId":"k","secretApiKey":"s"}"#, #"["s"]"#, #"{"merchantId":"a/b","apiKeyId":"k","secretApiKey":"s"}"#,
+        ])
     func rejected(text: String) {
         #expect(throws: CSEError(.serverAPICredentials, "")) {
             _ = try WorldlineServerCredentials(document: try document(text))
@@ -51,7 +57,8 @@ struct CredentialsDocumentTests {
     @Test("descriptions never show a secret")
     func descriptions() throws {
         let canary = "CANARY-PHRASE-91c2"
-        let aps = try APSCredentials(accessCode: "abc", merchantIdentifier: "def", requestPhrase: secret(canary), responsePhrase: secret(canary))
+        let aps = try APSCredentials(
+            accessCode: "abc", merchantIdentifier: "def", requestPhrase: secret(canary), responsePhrase: secret(canary))
         let mastercard = try MastercardCredentials(merchantID: "m", apiPassword: secret(canary))
         let worldline = try WorldlineServerCredentials(merchantID: "m", apiKeyID: "k", secretAPIKey: secret(canary))
         for text in [aps.description, mastercard.description, worldline.description, String(reflecting: aps)] {

@@ -18,7 +18,8 @@ final class RecordingTransport: HTTPTransport {
     func perform(_ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int) async throws(CSEError) -> HTTPResponse {
         let next: Result<HTTPResponse, CSEError> = state.withLock { state in
             state.requests.append(request)
-            return state.responses.isEmpty ? .failure(CSEError(.init("test.noResponse"), "no scripted response")) : state.responses.removeFirst()
+            return state.responses.isEmpty
+                ? .failure(CSEError(.init("test.noResponse"), "no scripted response")) : state.responses.removeFirst()
         }
         return try next.get()
     }

@@ -11,21 +11,30 @@ struct ServerClientTests {
     static let jwe = "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a2V5.aXY.Y2lwaGVy.dGFn"
 
     func worldline(_ transport: RecordingTransport) throws -> WorldlineServerClient {
-        let credentials = try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret("I42Zf4pVnRdroHfuHnRiJjJ2B6+22h0yQt/R3nZR8Xg="))
-        return WorldlineServerClient(credentials: credentials, baseURL: try HTTPURL("https://payment.preprod.direct.worldline-solutions.com"), http: try client(transport))
+        let credentials = try WorldlineServerCredentials(
+            merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret("I42Zf4pVnRdroHfuHnRiJjJ2B6+22h0yQt/R3nZR8Xg="))
+        return WorldlineServerClient(
+            credentials: credentials, baseURL: try HTTPURL("https://payment.preprod.direct.worldline-solutions.com"),
+            http: try client(transport))
     }
 
     @Test("CreateSession posts {tokens} to /v2/{merchantId}/sessions, signed, and decodes the session")
     func createSession() async throws {
-        let transport = RecordingTransport(status: 201, json: #"{"assetUrl":"https://assets.example/","clientApiUrl":"https://client.example/client","clientSessionId":"68a4b0b183a34016b4b694b97938f75b","customerId":"cf7d7aafd42e4a1cb9e4b0624a5041b1","invalidTokens":["t2"]}"#)
+        let transport = RecordingTransport(
+            status: 201,
+            json:
+                #"{"assetUrl":"https://assets.example/","clientApiUrl":"https://client.example/client","clientSessionId":"68a4b0b183a34016b4b694b97938f75b","customerId":"cf7d7aafd42e4a1cb9e4b0624a5041b1","invalidTokens":["t2"]}"#
+        )
         let session = try await worldline(transport).createSession(tokens: ["t1", "t2"])
         #expect(session.customerID == "cf7d7aafd42e4a1cb9e4b0624a5041b1" && session.invalidTokens == ["t2"])
-        #expect(!session.description.contains("68a4b0b183a34016b4b694b97938f75b") && session.clientAPIURL == "https://client.example/client")
+        #expect(
+            !session.description.contains("68a4b0b183a34016b4b694b97938f75b") && session.clientAPIURL == "https://client.example/client")
         let request = try #require(transport.requests.first)
         #expect(request.method == .post && request.url.path == "/v2/1234/sessions")
         #expect(String(decoding: request.body, as: UTF8.self) == #"{"tokens":["t1","t2"]}"#)
         // The Authorization header is recomputed here from the request as sent.
-        let text = WorldlineSignature.stringToSign(method: "POST", headers: headerPairs(request.headers), path: request.url.path, query: request.url.query)
+        let text = WorldlineSignature.stringToSign(
+            method: "POST", headers: headerPairs(request.headers), path: request.url.path, query: request.url.query)
         let expected = try WorldlineSignature.signature(of: text, secret: secret("I42Zf4pVnRdroHfuHnRiJjJ2B6+22h0yQt/R3nZR8Xg="))
         #expect(request.headers["Authorization"] == "GCS v1HMAC:5e45c937b9db33ae:" + expected)
         #expect(request.headers["Date"]?.hasSuffix("GMT") == true)
@@ -33,7 +42,11 @@ struct ServerClientTests {
 
     @Test("CreatePayment posts encryptedCustomerInput and order.amountOfMoney/references, and decodes id and status")
     func createPayment() async throws {
-        let transport = RecordingTransport(status: 201, json: #"{"creationOutput":{},"payment":{"id":"3066019730_0","paymentOutput":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"},"cardPaymentMethodSpecificOutput":{"card":{"cardNumber":"4111111111111111","expiryDate":"1230"}}},"status":"PENDING_CAPTURE","statusOutput":{"statusCategory":"PENDING_MERCHANT","statusCode":5,"isAuthorized":true}}}"#)
+        let transport = RecordingTransport(
+            status: 201,
+            json:
+                #"{"creationOutput":{},"payment":{"id":"3066019730_0","paymentOutput":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"},"cardPaymentMethodSpecificOutput":{"card":{"cardNumber":"4111111111111111","expiryDate":"1230"}}},"status":"PENDING_CAPTURE","statusOutput":{"statusCategory":"PENDING_MERCHANT","statusCode":5,"isAuthorized":true}}}"#
+        )
         let payment = try await worldline(transport).createPayment(
             try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1"))
         #expect(payment.id == "3066019730_0" && payment.status == "PENDING_CAPTURE" && payment.statusCode == 5)
@@ -41,15 +54,25 @@ struct ServerClientTests {
         #expect(!payment.json.serialized.contains("4111111111111111"))
         let request = try #require(transport.requests.first)
         #expect(request.url.path == "/v2/1234/payments")
-        #expect(String(decoding: request.body, as: UTF8.self)
-            == #"{"encryptedCustomerInput":"\#(Self.jwe)","order":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"}}}"#)
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"encryptedCustomerInput":"\#(Self.jwe)","order":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"}}}"#
+        )
     }
 
     @Test("Worldline error bodies map to typed errors: 402 with paymentResult, 400 errors[], 401, and a non-JSON 500")
     func worldlineErrors() async throws {
         let cases: [(Int, String, CSEError.Code)] = [
-            (402, #"{"errorId":"e1","errors":[{"code":"21000020","message":"VALUE 4111111111111111 OF FIELD CREDITCARDNUMBER DID NOT PASS THE LUHNCHECK"}],"paymentResult":{"payment":{"id":"1_0","status":"REJECTED"}}}"#, .worldlinePaymentRejected),
-            (400, #"{"errorId":"e2","errors":[{"errorCode":50001130,"id":"UNKNOWN_PAYMENT_ID","propertyName":"paymentId","message":"x"}]}"#, .worldlineAPIError),
+            (
+                402,
+                #"{"errorId":"e1","errors":[{"code":"21000020","message":"VALUE 4111111111111111 OF FIELD CREDITCARDNUMBER DID NOT PASS THE LUHNCHECK"}],"paymentResult":{"payment":{"id":"1_0","status":"REJECTED"}}}"#,
+                .worldlinePaymentRejected
+            ),
+            (
+                400,
+                #"{"errorId":"e2","errors":[{"errorCode":50001130,"id":"UNKNOWN_PAYMENT_ID","propertyName":"paymentId","message":"x"}]}"#,
+                .worldlineAPIError
+            ),
             (401, #"{"errorId":"e3","errors":[{"id":"MISSING_OR_INVALID_AUTHORIZATION"}]}"#, .serverAPIAuthenticationFailed),
             (500, "<html>oops</html>", .serverAPIUnexpectedStatus),
         ]
@@ -76,12 +99,16 @@ struct ServerClientTests {
         }
     }
 
-    @Test("payment requests are checked: a compact JWE, amount range, currency, reference length",
-          arguments: [("not-a-jwe", Int64(1), "EUR", nil as String?), (jwe, -1, "EUR", nil), (jwe, 1_000_000_000_000, "EUR", nil),
-                      (jwe, 1, "eur", nil), (jwe, 1, "EURO", nil), (jwe, 1, "EUR", String(repeating: "r", count: 41)), (jwe, 1, "EUR", "")])
+    @Test(
+        "payment requests are checked: a compact JWE, amount range, currency, reference length",
+        arguments: [
+            ("not-a-jwe", Int64(1), "EUR", nil as String?), (jwe, -1, "EUR", nil), (jwe, 1_000_000_000_000, "EUR", nil),
+            (jwe, 1, "eur", nil), (jwe, 1, "EURO", nil), (jwe, 1, "EUR", String(repeating: "r", count: 41)), (jwe, 1, "EUR", ""),
+        ])
     func paymentRequestChecks(input: String, amount: Int64, currency: String, reference: String?) {
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
-            _ = try WorldlinePaymentRequest(encryptedCustomerInput: input, amount: amount, currencyCode: currency, merchantReference: reference)
+            _ = try WorldlinePaymentRequest(
+                encryptedCustomerInput: input, amount: amount, currencyCode: currency, merchantReference: reference)
         }
     }
 
@@ -89,13 +116,16 @@ struct ServerClientTests {
 
     func mastercard(_ transport: RecordingTransport, version: Int = 73) throws -> MastercardSessionClient {
         let credentials = try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret("s3cr3t-pw"))
-        return try MastercardSessionClient(credentials: credentials, origin: try HTTPURL(MastercardRegion.mtf.origin), apiVersion: version, http: try client(transport))
+        return try MastercardSessionClient(
+            credentials: credentials, origin: try HTTPURL(MastercardRegion.mtf.origin), apiVersion: version, http: try client(transport))
     }
 
     @Test("Mastercard create/update/retrieve use the documented paths and Basic merchant.<id>:<password>")
     func mastercardCalls() async throws {
-        let created = #"{"merchant":"TEST_12345","result":"SUCCESS","session":{"aes256Key":"abc","authenticationLimit":5,"id":"SESSION0000000000000000000000","updateStatus":"NO_UPDATE","version":"abcdef0123"}}"#
-        let updated = #"{"merchant":"TEST_12345","session":{"id":"SESSION0000000000000000000000","updateStatus":"SUCCESS","version":"1"},"sourceOfFunds":{"provided":{"card":{"number":"5123450000000008","securityCode":"123","expiry":{"month":"1","year":"39"}}},"type":"CARD"}}"#
+        let created =
+            #"{"merchant":"TEST_12345","result":"SUCCESS","session":{"aes256Key":"abc","authenticationLimit":5,"id":"SESSION0000000000000000000000","updateStatus":"NO_UPDATE","version":"abcdef0123"}}"#
+        let updated =
+            #"{"merchant":"TEST_12345","session":{"id":"SESSION0000000000000000000000","updateStatus":"SUCCESS","version":"1"},"sourceOfFunds":{"provided":{"card":{"number":"5123450000000008","securityCode":"123","expiry":{"month":"1","year":"39"}}},"type":"CARD"}}"#
         let transport = RecordingTransport([
             .success(HTTPResponse(status: 201, headers: [:], body: Array(created.utf8))),
             .success(HTTPResponse(status: 200, headers: [:], body: Array(updated.utf8))),
@@ -139,11 +169,15 @@ struct ServerClientTests {
         #expect(transport.requests.isEmpty)
     }
 
-    @Test("result ERROR maps error.cause to a typed error with explanation and field",
-          arguments: [("INVALID_REQUEST", CSEError.Code.mastercardInvalidRequest), ("REQUEST_REJECTED", .mastercardRequestRejected),
-                      ("SERVER_BUSY", .mastercardServerBusy), ("SERVER_FAILED", .mastercardServerFailed), ("OTHER", .mastercardError)])
+    @Test(
+        "result ERROR maps error.cause to a typed error with explanation and field",
+        arguments: [
+            ("INVALID_REQUEST", CSEError.Code.mastercardInvalidRequest), ("REQUEST_REJECTED", .mastercardRequestRejected),
+            ("SERVER_BUSY", .mastercardServerBusy), ("SERVER_FAILED", .mastercardServerFailed), ("OTHER", .mastercardError),
+        ])
     func mastercardErrors(cause: String, code: CSEError.Code) async throws {
-        let body = #"{"error":{"cause":"\#(cause)","explanation":"Value '4111111111111111' is invalid","field":"session.authenticationLimit","validationType":"INVALID"},"result":"ERROR"}"#
+        let body =
+            #"{"error":{"cause":"\#(cause)","explanation":"Value '4111111111111111' is invalid","field":"session.authenticationLimit","validationType":"INVALID"},"result":"ERROR"}"#
         do {
             _ = try await mastercard(RecordingTransport(status: 400, json: body)).createSession()
             Issue.record("accepted")
@@ -165,9 +199,18 @@ struct ServerClientTests {
 
     @Test("Paysafe posts {card} to /customervault/v1/singleusetokens with Basic <apiKey> and decodes token, TTL and masked card")
     func paysafe() async throws {
-        let transport = RecordingTransport(status: 200, json: #"{"id":"b1b2","paymentToken":"SCO0Jpx0ZfBkF5y","timeToLiveSeconds":899,"card":{"cardBin":"453091","lastDigits":"2345","cardExpiry":{"month":12,"year":2030},"cardType":"VI"}}"#)
-        let api = PaysafeTokenClient(credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL), http: try client(transport))
-        let card = JSONObject([("cardNum", .string("4530910000012345")), ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))])))])
+        let transport = RecordingTransport(
+            status: 200,
+            json:
+                #"{"id":"b1b2","paymentToken":"SCO0Jpx0ZfBkF5y","timeToLiveSeconds":899,"card":{"cardBin":"453091","lastDigits":"2345","cardExpiry":{"month":12,"year":2030},"cardType":"VI"}}"#
+        )
+        let api = PaysafeTokenClient(
+            credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL),
+            http: try client(transport))
+        let card = JSONObject([
+            ("cardNum", .string("4530910000012345")),
+            ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))]))),
+        ])
         let token = try await api.createSingleUseToken(card: card)
         #expect(token.paymentToken == "SCO0Jpx0ZfBkF5y" && token.timeToLiveSeconds == 899 && token.maskedCard == "453091******2345")
         let request = try #require(transport.requests.first)
@@ -177,10 +220,17 @@ struct ServerClientTests {
 
     @Test("Paysafe error bodies map to paysafe.apiError with code and fields; 401 to authenticationFailed")
     func paysafeErrors() async throws {
-        let card = JSONObject([("cardNum", .string("4530910000012345")), ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))])))])
+        let card = JSONObject([
+            ("cardNum", .string("4530910000012345")),
+            ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))]))),
+        ])
         for (status, code) in [(400, CSEError.Code.paysafeAPIError), (401, .serverAPIAuthenticationFailed)] {
-            let transport = RecordingTransport(status: status, json: #"{"error":{"code":"5068","message":"Field error(s)","fieldErrors":[{"field":"card.cardNum","error":"invalid"}]}}"#)
-            let api = PaysafeTokenClient(credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL), http: try client(transport))
+            let transport = RecordingTransport(
+                status: status,
+                json: #"{"error":{"code":"5068","message":"Field error(s)","fieldErrors":[{"field":"card.cardNum","error":"invalid"}]}}"#)
+            let api = PaysafeTokenClient(
+                credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL),
+                http: try client(transport))
             do {
                 _ = try await api.createSingleUseToken(card: card)
                 Issue.record("accepted")

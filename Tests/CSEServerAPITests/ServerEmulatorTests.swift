@@ -32,8 +32,10 @@ final class Diagnostics: Sendable {
 }
 
 /// A real (libcurl) client with short limits and a diagnostics collector.
-func realClient(_ diagnostics: Diagnostics? = nil, trust: TLSTrust = .system, requestTimeout: Duration = .seconds(60),
-                maxResponseBytes: Int = 1 << 20) throws -> HTTPClient {
+func realClient(
+    _ diagnostics: Diagnostics? = nil, trust: TLSTrust = .system, requestTimeout: Duration = .seconds(60),
+    maxResponseBytes: Int = 1 << 20
+) throws -> HTTPClient {
     var configuration = HTTPClientConfiguration()
     configuration.trust = trust
     configuration.requestTimeout = requestTimeout
@@ -48,8 +50,10 @@ func realClient(_ diagnostics: Diagnostics? = nil, trust: TLSTrust = .system, re
 }
 
 /// Starts `server_api_emulator.py` for a platform, runs `body`, stops it.
-func withServerEmulator<T>(_ platform: String, _ arguments: [String] = [], tls: TestCA.ServerCertificate? = nil,
-                           _ body: (LoopbackEmulator) async throws -> T) async throws -> T {
+func withServerEmulator<T>(
+    _ platform: String, _ arguments: [String] = [], tls: TestCA.ServerCertificate? = nil,
+    _ body: (LoopbackEmulator) async throws -> T
+) async throws -> T {
     let emulator = try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", platform] + arguments, tls: tls)
     defer { emulator.stop() }
     return try await body(emulator)
@@ -74,10 +78,13 @@ struct ServerEmulatorTests {
     static let jwe = "eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIn0.a2V5.aXY.Y2lwaGVy.dGFn"
     static let worldlineArguments = ["--secret-api-key", Canary.worldlineSecret]
 
-    static func worldline(_ server: LoopbackEmulator, key: String = Canary.worldlineSecret, diagnostics: Diagnostics? = nil,
-                          http: HTTPClient? = nil) throws -> WorldlineServerClient {
+    static func worldline(
+        _ server: LoopbackEmulator, key: String = Canary.worldlineSecret, diagnostics: Diagnostics? = nil,
+        http: HTTPClient? = nil
+    ) throws -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret(key))
-        return WorldlineServerClient(credentials: credentials, baseURL: try HTTPURL(server.baseURL), http: try http ?? realClient(diagnostics))
+        return WorldlineServerClient(
+            credentials: credentials, baseURL: try HTTPURL(server.baseURL), http: try http ?? realClient(diagnostics))
     }
 
     static func payment() throws -> WorldlinePaymentRequest {
@@ -126,10 +133,13 @@ struct ServerEmulatorTests {
         }
     }
 
-    @Test("transport faults reach the caller as typed errors; a POST is never retried",
-          arguments: [("drop", "http."), ("truncate", "http."), ("garbage", "http."), ("malformed", CSEError.Code.serverAPIInvalidResponse.rawValue),
-                      ("oversized", CSEError.Code.httpResponseTooLarge.rawValue), ("delay", CSEError.Code.httpTimeout.rawValue),
-                      ("503", CSEError.Code.serverAPIUnexpectedStatus.rawValue)])
+    @Test(
+        "transport faults reach the caller as typed errors; a POST is never retried",
+        arguments: [
+            ("drop", "http."), ("truncate", "http."), ("garbage", "http."), ("malformed", CSEError.Code.serverAPIInvalidResponse.rawValue),
+            ("oversized", CSEError.Code.httpResponseTooLarge.rawValue), ("delay", CSEError.Code.httpTimeout.rawValue),
+            ("503", CSEError.Code.serverAPIUnexpectedStatus.rawValue),
+        ])
     func transportFaults(fault: String, expected: String) async throws {
         try await withServerEmulator("worldline", Self.worldlineArguments) { server in
             let faults: [String: LoopbackEmulator.Fault] = [
@@ -164,19 +174,24 @@ struct ServerEmulatorTests {
 
     static let apsArguments = ["--request-phrase", Canary.requestPhrase, "--response-phrase", Canary.responsePhrase]
 
-    static func aps(_ server: LoopbackEmulator, requestPhrase: String = Canary.requestPhrase,
-                    responsePhrase: String = Canary.responsePhrase, diagnostics: Diagnostics? = nil) throws -> APSSDKTokenClient {
-        let credentials = try APSCredentials(accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj",
-                                             requestPhrase: secret(requestPhrase), responsePhrase: secret(responsePhrase))
-        return APSSDKTokenClient(credentials: credentials, url: APSSDKTokenClient.Environment.test.url.replacingOrigin(with: try HTTPURL(server.baseURL)),
-                                 http: try realClient(diagnostics))
+    static func aps(
+        _ server: LoopbackEmulator, requestPhrase: String = Canary.requestPhrase,
+        responsePhrase: String = Canary.responsePhrase, diagnostics: Diagnostics? = nil
+    ) throws -> APSSDKTokenClient {
+        let credentials = try APSCredentials(
+            accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj",
+            requestPhrase: secret(requestPhrase), responsePhrase: secret(responsePhrase))
+        return APSSDKTokenClient(
+            credentials: credentials, url: APSSDKTokenClient.Environment.test.url.replacingOrigin(with: try HTTPURL(server.baseURL)),
+            http: try realClient(diagnostics))
     }
 
     @Test("APS: the emulator verifies the request signature and signs its answer; the token comes back")
     func apsToken() async throws {
         let diagnostics = Diagnostics()
         try await withServerEmulator("aps", Self.apsArguments) { server in
-            let token = try await Self.aps(server, diagnostics: diagnostics).sdkToken(deviceID: "ffffffff-a9fa-0b44-7b27-29e70033c587", language: "ar")
+            let token = try await Self.aps(server, diagnostics: diagnostics).sdkToken(
+                deviceID: "ffffffff-a9fa-0b44-7b27-29e70033c587", language: "ar")
             #expect(token.token == "Dwp78q3TOKEN" && token.responseCode.description == "22000")
             let log = try server.requests()
             #expect(log.map(\.path) == ["/FortAPI/paymentApi"])
@@ -195,10 +210,13 @@ struct ServerEmulatorTests {
         }
     }
 
-    @Test("APS: a wrongly signed, tampered, unsigned or foreign response is refused and no token is returned",
-          arguments: [("wrong-response-signature", CSEError.Code.apsResponseSignature), ("tampered", .apsResponseSignature),
-                      ("unsigned", .apsResponseSignature), ("other-device", .apsResponseMismatch),
-                      ("failure-21068", .apsSDKServiceInactive), ("failure-21070", .apsDeviceIDMismatch)])
+    @Test(
+        "APS: a wrongly signed, tampered, unsigned or foreign response is refused and no token is returned",
+        arguments: [
+            ("wrong-response-signature", CSEError.Code.apsResponseSignature), ("tampered", .apsResponseSignature),
+            ("unsigned", .apsResponseSignature), ("other-device", .apsResponseMismatch),
+            ("failure-21068", .apsSDKServiceInactive), ("failure-21070", .apsDeviceIDMismatch),
+        ])
     func apsBadResponses(mode: String, expected: CSEError.Code) async throws {
         try await withServerEmulator("aps", Self.apsArguments + ["--mode", mode]) { server in
             let error = await thrown { try await Self.aps(server).sdkToken(deviceID: "device-1") }
@@ -219,10 +237,13 @@ struct ServerEmulatorTests {
 
     // MARK: Mastercard
 
-    static func mastercard(_ server: LoopbackEmulator, password: String = Canary.mastercardPassword, version: Int = 73,
-                           diagnostics: Diagnostics? = nil) throws -> MastercardSessionClient {
-        try MastercardSessionClient(credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(password)),
-                                    origin: try HTTPURL(server.baseURL), apiVersion: version, http: try realClient(diagnostics))
+    static func mastercard(
+        _ server: LoopbackEmulator, password: String = Canary.mastercardPassword, version: Int = 73,
+        diagnostics: Diagnostics? = nil
+    ) throws -> MastercardSessionClient {
+        try MastercardSessionClient(
+            credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(password)),
+            origin: try HTTPURL(server.baseURL), apiVersion: version, http: try realClient(diagnostics))
     }
 
     static let mastercardArguments = ["--merchant-id", "TEST_12345", "--api-password", Canary.mastercardPassword]
@@ -278,12 +299,15 @@ struct ServerEmulatorTests {
     // MARK: Paysafe
 
     static func paysafe(_ server: LoopbackEmulator, key: String = Canary.paysafeKey) throws -> PaysafeTokenClient {
-        PaysafeTokenClient(credentials: try PaysafeCredentials(apiKey: secret(key)), origin: try HTTPURL(server.baseURL), http: try realClient())
+        PaysafeTokenClient(
+            credentials: try PaysafeCredentials(apiKey: secret(key)), origin: try HTTPURL(server.baseURL), http: try realClient())
     }
 
     static func card(_ number: String) -> JSONObject {
-        JSONObject([("cardNum", .string(number)), ("holderName", .string("A Payer")),
-                    ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))])))])
+        JSONObject([
+            ("cardNum", .string(number)), ("holderName", .string("A Payer")),
+            ("cardExpiry", .object(JSONObject([("month", .number("12")), ("year", .number("2030"))]))),
+        ])
     }
 
     @Test("Paysafe: the token, its lifetime and the masked card; wrong key → authenticationFailed; bad card → paysafe.apiError")
@@ -293,7 +317,8 @@ struct ServerEmulatorTests {
             #expect(token.timeToLiveSeconds == 899 && token.maskedCard == "411111******1111" && token.paymentToken.hasPrefix("SCO"))
             Canary.check(token.json.serialized + token.description)
             let wrongKey = await thrown {
-                try await Self.paysafe(server, key: Base64.encode(Array("other:key".utf8))).createSingleUseToken(card: Self.card(Canary.pan))
+                try await Self.paysafe(server, key: Base64.encode(Array("other:key".utf8))).createSingleUseToken(
+                    card: Self.card(Canary.pan))
             }
             #expect(wrongKey?.code == .serverAPIAuthenticationFailed && wrongKey?.context["paysafeCode"] == "5279")
             let badCard = await thrown {

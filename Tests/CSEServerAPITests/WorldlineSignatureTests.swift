@@ -6,20 +6,23 @@ import Testing
 @Suite("Worldline v1HMAC: the string to sign and the Worldline server SDK's known answers")
 struct WorldlineSignatureTests {
     /// Known answer 1 of the Worldline server SDK's V1HmacAuthenticator tests.
-    static let deleteString = "DELETE\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-clientmetainfo:processed header value\n"
+    static let deleteString =
+        "DELETE\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-clientmetainfo:processed header value\n"
         + "x-gcs-customerheader:processed header value\nx-gcs-servermetainfo:processed header value\n/v2/1/tokens/2\n"
 
     @Test("secretApiKey signs the DELETE string to jXG/ESTt…")
     func knownAnswerDelete() throws {
-        #expect(try WorldlineSignature.signature(of: Self.deleteString, secret: secret("secretApiKey"))
-            == "jXG/ESTtRWawO4OOyxOrtWcQA8XkrZKeoHeGGIj4jws=")
+        #expect(
+            try WorldlineSignature.signature(of: Self.deleteString, secret: secret("secretApiKey"))
+                == "jXG/ESTtRWawO4OOyxOrtWcQA8XkrZKeoHeGGIj4jws=")
     }
 
     @Test("6Kj5HT0M… signs the GET string without Content-Type to vCos01y7…")
     func knownAnswerGet() throws {
         let text = "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\n/v2/1/tokens/2\n"
-        #expect(try WorldlineSignature.signature(of: text, secret: secret("6Kj5HT0MQKC6D8eb7W3lTg71kVKVDSt1"))
-            == "vCos01y77soPNJOW6kDCm4Bu5b2darAZ09PP7Wa+jRA=")
+        #expect(
+            try WorldlineSignature.signature(of: text, secret: secret("6Kj5HT0MQKC6D8eb7W3lTg71kVKVDSt1"))
+                == "vCos01y77soPNJOW6kDCm4Bu5b2darAZ09PP7Wa+jRA=")
     }
 
     @Test("the string to sign: method upper-cased, Content-Type, Date, X-GCS-* lower-cased and sorted, then the path")
@@ -38,9 +41,12 @@ struct WorldlineSignatureTests {
         #expect(text == "GET\n\nD\n/v2/1/products?countryCode=NL\n")
     }
 
-    @Test("header values are unfolded: a line break and the whitespace after it become one space; ends are trimmed",
-          arguments: [("some value", "some value"), ("some\n value", "some value"), ("some\r\n \t value", "some value"),
-                      ("  padded  ", "padded"), ("a\nb", "a b"), ("x\r\n  y\n z", "x y z")])
+    @Test(
+        "header values are unfolded: a line break and the whitespace after it become one space; ends are trimmed",
+        arguments: [
+            ("some value", "some value"), ("some\n value", "some value"), ("some\r\n \t value", "some value"),
+            ("  padded  ", "padded"), ("a\nb", "a b"), ("x\r\n  y\n z", "x y z"),
+        ])
     func unfolding(input: String, expected: String) {
         #expect(WorldlineSignature.canonicalValue(input) == expected)
     }
@@ -90,7 +96,9 @@ struct WorldlineWebhookTests {
         #expect(try !WorldlineWebhook.isValid(signature: "", body: Self.body, secret: secret("hello+world")))
         #expect(try !WorldlineWebhook.isValid(signature: "not base64!", body: Self.body, secret: secret("hello+world")))
         // The same MAC in hex is not the documented base64 form.
-        #expect(try !WorldlineWebhook.isValid(signature: "4cbca951ecb4c9c8f8ff53a3367c94a083a2e5715", body: Self.body, secret: secret("hello+world")))
+        #expect(
+            try !WorldlineWebhook.isValid(
+                signature: "4cbca951ecb4c9c8f8ff53a3367c94a083a2e5715", body: Self.body, secret: secret("hello+world")))
     }
 
     @Test("a missing or repeated header is an error naming the header; an unknown key id is an error")
@@ -99,18 +107,23 @@ struct WorldlineWebhookTests {
             try WorldlineWebhook.isValid(body: Self.body, headers: [(name: "X-GCS-KeyId", value: "dummy-key-id")], secrets: Self.secrets)
         }
         #expect(throws: CSEError(.worldlineWebhookHeader, "")) {
-            try WorldlineWebhook.isValid(body: Self.body, headers: [(name: "X-GCS-Signature", value: Self.signature)], secrets: Self.secrets)
+            try WorldlineWebhook.isValid(
+                body: Self.body, headers: [(name: "X-GCS-Signature", value: Self.signature)], secrets: Self.secrets)
         }
         #expect(throws: CSEError(.worldlineWebhookHeader, "")) {
-            try WorldlineWebhook.isValid(body: Self.body, headers: [
-                (name: "X-GCS-Signature", value: Self.signature), (name: "X-GCS-KeyId", value: "dummy-key-id"),
-                (name: "X-GCS-Signature", value: "1" + Self.signature),
-            ], secrets: Self.secrets)
+            try WorldlineWebhook.isValid(
+                body: Self.body,
+                headers: [
+                    (name: "X-GCS-Signature", value: Self.signature), (name: "X-GCS-KeyId", value: "dummy-key-id"),
+                    (name: "X-GCS-Signature", value: "1" + Self.signature),
+                ], secrets: Self.secrets)
         }
         #expect(throws: CSEError(.worldlineWebhookUnknownKey, "")) {
-            try WorldlineWebhook.isValid(body: Self.body, headers: [
-                (name: "X-GCS-Signature", value: Self.signature), (name: "X-GCS-KeyId", value: "other-key"),
-            ], secrets: Self.secrets)
+            try WorldlineWebhook.isValid(
+                body: Self.body,
+                headers: [
+                    (name: "X-GCS-Signature", value: Self.signature), (name: "X-GCS-KeyId", value: "other-key"),
+                ], secrets: Self.secrets)
         }
     }
 }

@@ -38,8 +38,10 @@ struct CardBrandTableVectorTests {
     @Test("mada lists 113 BINs and Meeza the 4 APS ranges")
     func madaAndMeezaData() {
         #expect(CardBrand.mada.iinRanges.count == 113)
-        #expect(CardBrand.meeza.iinRanges.map(\.description) ==
-                ["50780300–50780369", "50780830–50780899", "50780900–50780999", "50781000–50781029"])
+        #expect(
+            CardBrand.meeza.iinRanges.map(\.description) == [
+                "50780300–50780369", "50780830–50780899", "50780900–50780999", "50781000–50781029",
+            ])
     }
 }
 
@@ -47,35 +49,39 @@ struct CardBrandTableVectorTests {
 struct CardBrandDetectionTests {
     let table = CardBrandTable.embedded
 
-    @Test("published test PANs are detected as their brand", arguments: [
-        ("378282246310005", "american-express"), ("371449635398431", "american-express"),
-        ("30569309025904", "diners-club"), ("38520000023237", "diners-club"),
-        ("6011111111111117", "discover"), ("6011000990139424", "discover"),
-        ("3530111333300000", "jcb"), ("3566002020360505", "jcb"),
-        ("5555555555554444", "mastercard"), ("5105105105105100", "mastercard"), ("2223000048400011", "mastercard"),
-        ("4111111111111111", "visa"), ("4012888888881881", "visa"), ("4242424242424242", "visa"),
-    ])
+    @Test(
+        "published test PANs are detected as their brand",
+        arguments: [
+            ("378282246310005", "american-express"), ("371449635398431", "american-express"),
+            ("30569309025904", "diners-club"), ("38520000023237", "diners-club"),
+            ("6011111111111117", "discover"), ("6011000990139424", "discover"),
+            ("3530111333300000", "jcb"), ("3566002020360505", "jcb"),
+            ("5555555555554444", "mastercard"), ("5105105105105100", "mastercard"), ("2223000048400011", "mastercard"),
+            ("4111111111111111", "visa"), ("4012888888881881", "visa"), ("4242424242424242", "visa"),
+        ])
     func publishedPANs(_ pan: String, _ brandID: String) {
         #expect(table.brands(forPartialNumber: pan).map(\.id) == [brandID], "\(CardBrand.maskedPAN(pan))")
     }
 
-    @Test("the most specific range wins", arguments: [
-        ("504175", ["elo"]),            // Elo 504175 over Maestro 500000–504174/504176–…
-        ("652150", ["rupay"]),          // RuPay 652150–652849 over Discover 65 and Maestro 6
-        ("650052", ["troy"]),           // Troy over Discover 65
-        ("637095", ["hiper"]),          // Hiper over Maestro 63
-        ("606282", ["hipercard"]),
-        ("506099", ["verve"]),          // Verve over Maestro
-        ("9792", ["troy"]),
-        ("6011", ["discover"]),
-        ("65", ["discover"]),
-        ("6", ["maestro"]),
-        ("2200", ["mir"]),
-        ("2221", ["mastercard"]), ("2720", ["mastercard"]),
-        ("2220", []), ("2721", []),
-        ("4", ["visa"]),
-        ("5", []), ("3", []),
-    ])
+    @Test(
+        "the most specific range wins",
+        arguments: [
+            ("504175", ["elo"]),  // Elo 504175 over Maestro 500000–504174/504176–…
+            ("652150", ["rupay"]),  // RuPay 652150–652849 over Discover 65 and Maestro 6
+            ("650052", ["troy"]),  // Troy over Discover 65
+            ("637095", ["hiper"]),  // Hiper over Maestro 63
+            ("606282", ["hipercard"]),
+            ("506099", ["verve"]),  // Verve over Maestro
+            ("9792", ["troy"]),
+            ("6011", ["discover"]),
+            ("65", ["discover"]),
+            ("6", ["maestro"]),
+            ("2200", ["mir"]),
+            ("2221", ["mastercard"]), ("2720", ["mastercard"]),
+            ("2220", []), ("2721", []),
+            ("4", ["visa"]),
+            ("5", []), ("3", []),
+        ])
     func mostSpecific(_ number: String, _ expected: [String]) {
         #expect(table.brands(forPartialNumber: number).map(\.id) == expected, "\(number)")
     }
@@ -89,8 +95,9 @@ struct CardBrandDetectionTests {
         #expect(table.brands(forPartialNumber: "426897").map(\.id) == ["visa"], "8-digit mada BIN needs 8 digits")
     }
 
-    @Test("Checkout.com mada rows: co-badge column agrees with detection",
-          .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
+    @Test(
+        "Checkout.com mada rows: co-badge column agrees with detection",
+        .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
     func checkoutMadaCSV() throws {
         let data = try #require(TestPaths.sharedFile("cards/checkoutcom-mada_live.csv"))
         let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).dropFirst()
@@ -121,22 +128,27 @@ struct CardBrandDetectionTests {
 
     @Test("Meeza: 8-digit ranges need 8 digits; 507809 is Meeza at 6")
     func meeza() {
-        for (number, expected) in [("50780300", ["meeza"]), ("50780369", ["meeza"]), ("50780370", ["maestro"]),
-                                   ("50780829", ["maestro"]), ("50780830", ["meeza"]), ("50781029", ["meeza"]),
-                                   ("50781030", ["maestro"]), ("507809", ["meeza"]), ("507803", ["maestro"]),
-                                   ("5078090000000000000", ["meeza"])] {
+        for (number, expected) in [
+            ("50780300", ["meeza"]), ("50780369", ["meeza"]), ("50780370", ["maestro"]),
+            ("50780829", ["maestro"]), ("50780830", ["meeza"]), ("50781029", ["meeza"]),
+            ("50781030", ["maestro"]), ("507809", ["meeza"]), ("507803", ["maestro"]),
+            ("5078090000000000000", ["meeza"]),
+        ] {
             #expect(table.brands(forPartialNumber: number).map(\.id) == expected, "\(number)")
         }
     }
 
     @Test("a custom table: identical ranges are co-brands, ties go to the earlier brand")
     func customTable() throws {
-        let a = CardBrand(id: "a", name: "A", iinRanges: [try #require(IINRange(first: "123", last: "124"))],
-                          panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
-        let b = CardBrand(id: "b", name: "B", iinRanges: [try #require(IINRange(first: "123", last: "124"))],
-                          panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
-        let c = CardBrand(id: "c", name: "C", iinRanges: [try #require(IINRange(prefix: "1"))],
-                          panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
+        let a = CardBrand(
+            id: "a", name: "A", iinRanges: [try #require(IINRange(first: "123", last: "124"))],
+            panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
+        let b = CardBrand(
+            id: "b", name: "B", iinRanges: [try #require(IINRange(first: "123", last: "124"))],
+            panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
+        let c = CardBrand(
+            id: "c", name: "C", iinRanges: [try #require(IINRange(prefix: "1"))],
+            panLengths: [16], securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
         let custom = CardBrandTable(brands: [c, a, b])
         #expect(custom.brands(forPartialNumber: "1235").map(\.id) == ["a", "b"])
         #expect(custom.brands(forPartialNumber: "12").map(\.id) == ["c"])
@@ -148,9 +160,11 @@ struct CardBrandDetectionTests {
         #expect(IINRange(prefix: "") == nil)
     }
 
-    @Test("bad input detects nothing, never traps", arguments: [
-        "", " ", "٤١١١", "4111٤", "4111-1111", "4111\u{0}1111", String(repeating: "x", count: 10_240), "\u{FEFF}4111",
-    ])
+    @Test(
+        "bad input detects nothing, never traps",
+        arguments: [
+            "", " ", "٤١١١", "4111٤", "4111-1111", "4111\u{0}1111", String(repeating: "x", count: 10_240), "\u{FEFF}4111",
+        ])
     func badInput(_ value: String) {
         #expect(table.brands(forPartialNumber: value).isEmpty, "\(value.utf8.count) bytes")
         #expect(table.brand(forPartialNumber: value) == nil)

@@ -5,11 +5,13 @@ import TestSupport
 
 @Suite("Brand-aware card checks: PAN length, Luhn, CVC, masking")
 struct CardCheckTests {
-    @Test("PAN lengths per brand", arguments: [
-        (CardBrand.americanExpress, 15, true), (.americanExpress, 16, false), (.meeza, 19, true), (.meeza, 16, false),
-        (.visa, 16, true), (.visa, 13, false), (.mastercard, 16, true), (.mastercard, 19, false),
-        (.maestro, 12, true), (.dinersClub, 14, true), (.unionPay, 17, true),
-    ])
+    @Test(
+        "PAN lengths per brand",
+        arguments: [
+            (CardBrand.americanExpress, 15, true), (.americanExpress, 16, false), (.meeza, 19, true), (.meeza, 16, false),
+            (.visa, 16, true), (.visa, 13, false), (.mastercard, 16, true), (.mastercard, 19, false),
+            (.maestro, 12, true), (.dinersClub, 14, true), (.unionPay, 17, true),
+        ])
     func panLengths(_ brand: CardBrand, _ length: Int, _ allowed: Bool) {
         #expect(brand.allowsPANLength(length) == allowed, "\(brand.id) \(length)")
     }
@@ -25,25 +27,35 @@ struct CardCheckTests {
         #expect(CardBrand.meeza.validatePAN("5078090000000000002").failures.map(\.code) == [], "19-digit Luhn-valid Meeza")
     }
 
-    @Test("validatePAN: non-digits are invalid, never a trap", arguments: [
-        "", " ", "٤١١١١١١١١١١١١١١١", "4111-1111-1111-1111", "4111\u{0}111111111111", String(repeating: "4", count: 10_240),
-    ])
+    @Test(
+        "validatePAN: non-digits are invalid, never a trap",
+        arguments: [
+            "", " ", "٤١١١١١١١١١١١١١١١", "4111-1111-1111-1111", "4111\u{0}111111111111", String(repeating: "4", count: 10_240),
+        ])
     func validatePANBadInput(_ value: String) {
         #expect(!CardBrand.visa.validatePAN(value).isValid, "\(value.utf8.count) bytes")
     }
 
-    @Test("security code length per brand", arguments: [
-        (CardBrand.americanExpress, "1234", true), (.americanExpress, "123", false), (.visa, "123", true),
-        (.visa, "1234", false), (.visa, "12a", false), (.visa, "١٢٣", false), (.visa, "", false),
-        (.visa, "12\u{0}", false), (.visa, String(repeating: "1", count: 10_240), false),
-    ])
+    @Test(
+        "security code length per brand",
+        arguments: [
+            (CardBrand.americanExpress, "1234", true), (.americanExpress, "123", false), (.visa, "123", true),
+            (.visa, "1234", false), (.visa, "12a", false), (.visa, "١٢٣", false), (.visa, "", false),
+            (.visa, "12\u{0}", false), (.visa, String(repeating: "1", count: 10_240), false),
+        ])
     func securityCodes(_ brand: CardBrand, _ code: String, _ valid: Bool) {
         let result = brand.validateSecurityCode(code)
         #expect(result.isValid == valid, "\(brand.id) \(code.utf8.count) bytes")
         if !valid {
-            #expect(result == .invalid(.length, ["minLength": .int(brand.securityCode.length),
-                                                 "maxLength": .int(brand.securityCode.length),
-                                                 "name": .string(brand.securityCode.name)]))
+            #expect(
+                result
+                    == .invalid(
+                        .length,
+                        [
+                            "minLength": .int(brand.securityCode.length),
+                            "maxLength": .int(brand.securityCode.length),
+                            "name": .string(brand.securityCode.name),
+                        ]))
         }
     }
 
@@ -56,13 +68,15 @@ struct CardCheckTests {
         #expect(CardBrand.maskedPAN("") == "")
     }
 
-    @Test("the Luhn check agrees with the shared luhn-vectors.json",
-          .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
+    @Test(
+        "the Luhn check agrees with the shared luhn-vectors.json",
+        .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
     func luhnVectors() throws {
         let data = try #require(TestPaths.sharedFile("cards/luhn-vectors.json"))
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let anyLength = CardBrand(id: "any", name: "Any", iinRanges: [], panLengths: Array(1...19),
-                                  securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
+        let anyLength = CardBrand(
+            id: "any", name: "Any", iinRanges: [], panLengths: Array(1...19),
+            securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
         var count = 0
         for key in ["valid", "invalid", "publishedButNotLuhnValid"] {
             for row in try #require(json[key] as? [[String: Any]]) {

@@ -58,28 +58,34 @@ struct CurrencyTableTests {
 
 @Suite("Amounts: exact major ↔ minor conversion")
 struct AmountConversionTests {
-    @Test("APS seed examples and ISO exponents", arguments: [
-        ("500", "AED", Int64(50_000)), ("100", "JOD", 100_000), ("12.34", "EUR", 1234), ("12.3", "EUR", 1230),
-        ("0.01", "EUR", 1), ("500", "JPY", 500), ("1.5", "KWD", 1500), ("1.2345", "CLF", 12_345),
-        ("-0.05", "EUR", -5), ("0", "USD", 0), ("007.10", "GBP", 710),
-        ("92233720368547758.07", "EUR", Int64.max), ("-92233720368547758.08", "EUR", Int64.min),
-    ])
+    @Test(
+        "APS seed examples and ISO exponents",
+        arguments: [
+            ("500", "AED", Int64(50_000)), ("100", "JOD", 100_000), ("12.34", "EUR", 1234), ("12.3", "EUR", 1230),
+            ("0.01", "EUR", 1), ("500", "JPY", 500), ("1.5", "KWD", 1500), ("1.2345", "CLF", 12_345),
+            ("-0.05", "EUR", -5), ("0", "USD", 0), ("007.10", "GBP", 710),
+            ("92233720368547758.07", "EUR", Int64.max), ("-92233720368547758.08", "EUR", Int64.min),
+        ])
     func majorToMinor(_ major: String, _ code: String, _ minor: Int64) throws {
         #expect(try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: code) == minor, "\(major) \(code)")
     }
 
-    @Test("minor → major formatting", arguments: [
-        (Int64(50_000), "AED", "500.00"), (100_000, "JOD", "100.000"), (1234, "EUR", "12.34"), (5, "EUR", "0.05"),
-        (-5, "EUR", "-0.05"), (500, "JPY", "500"), (0, "CLF", "0.0000"), (Int64.min, "EUR", "-92233720368547758.08"),
-    ])
+    @Test(
+        "minor → major formatting",
+        arguments: [
+            (Int64(50_000), "AED", "500.00"), (100_000, "JOD", "100.000"), (1234, "EUR", "12.34"), (5, "EUR", "0.05"),
+            (-5, "EUR", "-0.05"), (500, "JPY", "500"), (0, "CLF", "0.0000"), (Int64.min, "EUR", "-92233720368547758.08"),
+        ])
     func minorToMajor(_ minor: Int64, _ code: String, _ major: String) throws {
         #expect(try CurrencyAmount.majorString(fromMinor: minor, currencyCode: code) == major, "\(minor) \(code)")
         #expect(try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: code) == minor, "round trip \(major)")
     }
 
-    @Test("more decimals than the currency allows is a typed error", arguments: [
-        ("1.001", "EUR"), ("1.000", "EUR"), ("1.5", "JPY"), ("1.0001", "JOD"), ("0.00001", "CLF"),
-    ])
+    @Test(
+        "more decimals than the currency allows is a typed error",
+        arguments: [
+            ("1.001", "EUR"), ("1.000", "EUR"), ("1.5", "JPY"), ("1.0001", "JOD"), ("0.00001", "CLF"),
+        ])
     func tooManyDecimals(_ major: String, _ code: String) {
         #expect(throws: CSEError(.amountTooManyDecimals, "")) { try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: code) }
     }
@@ -92,17 +98,21 @@ struct AmountConversionTests {
         #expect(throws: CSEError(.currencyNoMinorUnits, "")) { try CurrencyAmount.majorString(fromMinor: 1, currencyCode: "XXX") }
     }
 
-    @Test("overflow is a typed error", arguments: [
-        "92233720368547758.08", "-92233720368547758.09", "100000000000000000000", String(repeating: "9", count: 10_240),
-    ])
+    @Test(
+        "overflow is a typed error",
+        arguments: [
+            "92233720368547758.08", "-92233720368547758.09", "100000000000000000000", String(repeating: "9", count: 10_240),
+        ])
     func overflow(_ major: String) {
         #expect(throws: CSEError(.amountOverflow, "")) { try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: "EUR") }
     }
 
-    @Test("malformed amounts are typed errors, never traps", arguments: [
-        "", "-", ".", "1.", ".5", "1,5", "1 000", "+1", "--1", "1e3", "0x10", "١٠٠", "1.2.3", "1\u{0}", " 1", "1 ",
-        "NaN", String(repeating: "a", count: 10_240),
-    ])
+    @Test(
+        "malformed amounts are typed errors, never traps",
+        arguments: [
+            "", "-", ".", "1.", ".5", "1,5", "1 000", "+1", "--1", "1e3", "0x10", "١٠٠", "1.2.3", "1\u{0}", " 1", "1 ",
+            "NaN", String(repeating: "a", count: 10_240),
+        ])
     func malformed(_ major: String) {
         #expect(throws: CSEError(.amountInvalidFormat, "")) { try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: "EUR") }
     }

@@ -3,32 +3,36 @@ import Testing
 
 @Suite("digit policy: only ASCII 0-9 are digits; DigitNormalizer is the explicit opt-in")
 struct DigitPolicyTests {
-    @Test("every Nd script maps to ASCII", arguments: [
-        ("Arabic-Indic U+0660", "٠١٢٣٤٥٦٧٨٩"),
-        ("Extended Arabic-Indic U+06F0", "۰۱۲۳۴۵۶۷۸۹"),
-        ("Devanagari U+0966", "०१२३४५६७८९"),
-        ("Bengali U+09E6", "০১২৩৪৫৬৭৮৯"),
-        ("Thai U+0E50", "๐๑๒๓๔๕๖๗๘๙"),
-        ("fullwidth U+FF10", "０１２３４５６７８９"),
-        ("mathematical bold U+1D7CE", "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗"),
-        ("ASCII stays ASCII", "0123456789"),
-    ])
+    @Test(
+        "every Nd script maps to ASCII",
+        arguments: [
+            ("Arabic-Indic U+0660", "٠١٢٣٤٥٦٧٨٩"),
+            ("Extended Arabic-Indic U+06F0", "۰۱۲۳۴۵۶۷۸۹"),
+            ("Devanagari U+0966", "०१२३४५६७८९"),
+            ("Bengali U+09E6", "০১২৩৪৫৬৭৮৯"),
+            ("Thai U+0E50", "๐๑๒๓๔๕๖๗๘๙"),
+            ("fullwidth U+FF10", "０１２３４５６７８９"),
+            ("mathematical bold U+1D7CE", "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗"),
+            ("ASCII stays ASCII", "0123456789"),
+        ])
     func scripts(id: String, digits: String) {
         #expect(DigitNormalizer.asciiDigits(digits) == "0123456789", "case \(id)")
     }
 
-    @Test("non-digits are left alone, including other numeric characters", arguments: [
-        ("letters and separators", "Ab /-.", "Ab /-."),
-        ("superscript two (No, not Nd)", "x²", "x²"),
-        ("circled one (No)", "①", "①"),
-        ("vulgar fraction (No)", "½", "½"),
-        ("CJK numeral three (Lo)", "三", "三"),
-        ("Roman numeral (Nl)", "Ⅻ", "Ⅻ"),
-        ("mixed card number", "٤١١١ ١١١١-1111 ۱۱۱۱", "4111 1111-1111 1111"),
-        ("combining mark kept on a converted digit", "٤\u{301}", "4\u{301}"),
-        ("emoji", "👍🏽٣", "👍🏽3"),
-        ("empty", "", ""),
-    ])
+    @Test(
+        "non-digits are left alone, including other numeric characters",
+        arguments: [
+            ("letters and separators", "Ab /-.", "Ab /-."),
+            ("superscript two (No, not Nd)", "x²", "x²"),
+            ("circled one (No)", "①", "①"),
+            ("vulgar fraction (No)", "½", "½"),
+            ("CJK numeral three (Lo)", "三", "三"),
+            ("Roman numeral (Nl)", "Ⅻ", "Ⅻ"),
+            ("mixed card number", "٤١١١ ١١١١-1111 ۱۱۱۱", "4111 1111-1111 1111"),
+            ("combining mark kept on a converted digit", "٤\u{301}", "4\u{301}"),
+            ("emoji", "👍🏽٣", "👍🏽3"),
+            ("empty", "", ""),
+        ])
     func others(id: String, input: String, expected: String) {
         #expect(DigitNormalizer.asciiDigits(input) == expected, "case \(id)")
     }

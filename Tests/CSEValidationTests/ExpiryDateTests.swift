@@ -13,15 +13,17 @@ struct ExpiryDateTests {
     }
 
     // WL ValidatorExpirationDateTestCase, run at a fixed month (the reference used the real clock).
-    @Test("WL test facts at a fixed clock of 2026-05", arguments: [
-        ("testValid 1244", "1244", nil),
-        ("testValidFullYear 122044 (decision: valid, see COMPATIBILITY)", "122044", nil),
-        ("testInvalidNonNumerical", "aaaa", "format"),
-        ("testInvalidMonth 1350", "1350", "month"),
-        ("testInvalidYearTooEarly 0112", "0112", "past"),
-        ("testInvalidYearTooLate 1299", "1299", "tooFarAhead"),
-        ("testInvalidInputTooLong 122099", "122099", "tooFarAhead"),
-    ] as [(String, String, String?)])
+    @Test(
+        "WL test facts at a fixed clock of 2026-05",
+        arguments: [
+            ("testValid 1244", "1244", nil),
+            ("testValidFullYear 122044 (decision: valid, see COMPATIBILITY)", "122044", nil),
+            ("testInvalidNonNumerical", "aaaa", "format"),
+            ("testInvalidMonth 1350", "1350", "month"),
+            ("testInvalidYearTooEarly 0112", "0112", "past"),
+            ("testInvalidYearTooLate 1299", "1299", "tooFarAhead"),
+            ("testInvalidInputTooLong 122099", "122099", "tooFarAhead"),
+        ] as [(String, String, String?)])
     func worldlineFacts(id: String, value: String, expectedReason: String?) {
         let result = validator.validate(value, in: context(2026, 5))
         #expect(result.isValid == (expectedReason == nil), "case \(id)")
@@ -31,15 +33,17 @@ struct ExpiryDateTests {
 
     // WL validateDateIsBetween(now: 2018-09-23, futureDate: 2033-09-23, date): the future date is
     // 15 years ahead, so the window here is maximumYearsAhead: 15.
-    @Test("WL validateDateIsBetween table, now = 2018-09, last year 2033", arguments: [
-        ("testValidLowerSameMonthAndYear", 2018, 9, true),
-        ("testInValidLowerMonth", 2018, 8, false),
-        ("testInValidLowerYear", 2017, 9, false),
-        ("testValidUpperSameMonthAndYear", 2033, 9, true),
-        ("testValidUpperHigherMonthSameYear", 2033, 11, true),
-        ("testInValidUpperHigherYear", 2034, 1, false),
-        ("testInValidUpperMuchHigherYear", 2099, 1, false),
-    ])
+    @Test(
+        "WL validateDateIsBetween table, now = 2018-09, last year 2033",
+        arguments: [
+            ("testValidLowerSameMonthAndYear", 2018, 9, true),
+            ("testInValidLowerMonth", 2018, 8, false),
+            ("testInValidLowerYear", 2017, 9, false),
+            ("testValidUpperSameMonthAndYear", 2033, 9, true),
+            ("testValidUpperHigherMonthSameYear", 2033, 11, true),
+            ("testInValidUpperHigherYear", 2034, 1, false),
+            ("testInValidUpperMuchHigherYear", 2099, 1, false),
+        ])
     func dateIsBetween(id: String, year: Int, monthNumber: Int, valid: Bool) {
         let window = ExpirationDateValidator(maximumYearsAhead: 15)
         let mm = monthNumber < 10 ? "0\(monthNumber)" : "\(monthNumber)"
@@ -74,20 +78,24 @@ struct ExpiryDateTests {
         #expect(reason(validator.validate(value, in: context())) == "month", "case \(value)")
     }
 
-    @Test("only exactly 4 or 6 ASCII digits parse", arguments: [
-        ("empty", ""), ("3 digits", "123"), ("5 digits", "12345"), ("7 digits", "1234567"),
-        ("masked 12/35", "12/35"), ("leading space", " 1235"), ("trailing newline", "1235\n"),
-        ("Arabic-Indic 1235", "١٢٣٥"), ("Extended Arabic-Indic", "۱۲۳۵"), ("fullwidth", "１２３５"),
-        ("digit with combining mark", "1235\u{0301}"), ("emoji", "12👍35"), ("sign", "+1235"),
-    ])
+    @Test(
+        "only exactly 4 or 6 ASCII digits parse",
+        arguments: [
+            ("empty", ""), ("3 digits", "123"), ("5 digits", "12345"), ("7 digits", "1234567"),
+            ("masked 12/35", "12/35"), ("leading space", " 1235"), ("trailing newline", "1235\n"),
+            ("Arabic-Indic 1235", "١٢٣٥"), ("Extended Arabic-Indic", "۱۲۳۵"), ("fullwidth", "１２３５"),
+            ("digit with combining mark", "1235\u{0301}"), ("emoji", "12👍35"), ("sign", "+1235"),
+        ])
     func malformed(id: String, value: String) {
         #expect(reason(validator.validate(value, in: context())) == "format", "case \(id)")
     }
 
     @Test("10 kB values are rejected as malformed after at most 7 bytes")
     func long() {
-        for (id, value) in [("digits", Long.digits), ("emoji", Long.emoji), ("combining", Long.combining),
-                            ("Arabic-Indic", Long.arabicIndic)] {
+        for (id, value) in [
+            ("digits", Long.digits), ("emoji", Long.emoji), ("combining", Long.combining),
+            ("Arabic-Indic", Long.arabicIndic),
+        ] {
             #expect(reason(validator.validate(value, in: context())) == "format", "case 10 kB \(id)")
         }
     }

@@ -20,8 +20,10 @@ struct FastPathValidatorTests {
     func luhnMatchesReference() {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
-        var cases = ["", "0", "00", "0000", "4242424242424242", "4567350000427977", "4567350000427978", "1111",
-                     "٤٢٤٢", "4242 4242", "12a4", String(repeating: "9", count: 300)]
+        var cases = [
+            "", "0", "00", "0000", "4242424242424242", "4567350000427977", "4567350000427978", "1111",
+            "٤٢٤٢", "4242 4242", "12a4", String(repeating: "9", count: 300),
+        ]
         for _ in 0..<2_000 {
             let length = Int(next() % 24)
             cases.append(String((0..<length).map { _ in Character(String(next() % 10)) }))
@@ -31,9 +33,11 @@ struct FastPathValidatorTests {
         }
     }
 
-    @Test("length counts Characters: CR LF is one, combining marks join, ASCII is per byte", arguments: [
-        ("abcd", 4), ("\r\n", 1), ("a\r\nb", 3), ("\n\r", 2), ("e\u{301}", 1), ("👍🏽", 1), ("12345678901234567890", 20), ("", 0),
-    ])
+    @Test(
+        "length counts Characters: CR LF is one, combining marks join, ASCII is per byte",
+        arguments: [
+            ("abcd", 4), ("\r\n", 1), ("a\r\nb", 3), ("\n\r", 2), ("e\u{301}", 1), ("👍🏽", 1), ("12345678901234567890", 20), ("", 0),
+        ])
     func lengthCountsCharacters(text: String, characters: Int) {
         #expect(text.count == characters)
         let exact = LengthValidator(minLength: characters, maxLength: characters)
@@ -44,9 +48,11 @@ struct FastPathValidatorTests {
         }
     }
 
-    @Test("expiry parsing: MMYY and MMYYYY digits only, as before", arguments: [
-        ("1230", 2030, 12), ("0199", 2099, 1), ("122031", 2031, 12), ("0526", 2026, 5),
-    ])
+    @Test(
+        "expiry parsing: MMYY and MMYYYY digits only, as before",
+        arguments: [
+            ("1230", 2030, 12), ("0199", 2099, 1), ("122031", 2031, 12), ("0526", 2026, 5),
+        ])
     func expiryParses(value: String, year: Int, month: Int) {
         let now = CalendarMonth(year: 2026, month: 1)!
         #expect(ExpirationDateValidator.expiryMonth(of: value, relativeTo: now) == CalendarMonth(year: year, month: month))

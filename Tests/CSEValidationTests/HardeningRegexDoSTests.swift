@@ -13,9 +13,11 @@ struct HardeningRegexDoSTests {
 
     static let runOfA = String(repeating: "a", count: RegexPattern.maximumFallbackInputLength)
 
-    @Test("classic catastrophic patterns run on the linear built-in engine", arguments: [
-        "(a+)+$", "(a|aa)*b", "(.*a){12}", "^(a+)+$", "(\\w+\\s?)*$",
-    ])
+    @Test(
+        "classic catastrophic patterns run on the linear built-in engine",
+        arguments: [
+            "(a+)+$", "(a|aa)*b", "(.*a){12}", "^(a+)+$", "(\\w+\\s?)*$",
+        ])
     func builtinPatterns(pattern: String) throws {
         let regex = try RegexPattern(pattern)
         #expect(regex.usesBuiltinEngine, "pattern \(pattern)")
@@ -24,9 +26,11 @@ struct HardeningRegexDoSTests {
         _ = try regex.matchesWhole(value)
     }
 
-    @Test("catastrophic patterns that need ICU stop with regex.stepLimitExceeded", arguments: [
-        "(a+)+(?=b)c", "(a|aa)+(?!a)b", "(a*)*\\1b", "(?<x>a+)+b",
-    ])
+    @Test(
+        "catastrophic patterns that need ICU stop with regex.stepLimitExceeded",
+        arguments: [
+            "(a+)+(?=b)c", "(a|aa)+(?!a)b", "(a*)*\\1b", "(?<x>a+)+b",
+        ])
     func fallbackPatterns(pattern: String) throws {
         let regex = try RegexPattern(pattern)
         #expect(!regex.usesBuiltinEngine, "pattern \(pattern)")
@@ -45,13 +49,15 @@ struct HardeningRegexDoSTests {
         }
     }
 
-    @Test("ordinary ICU-fallback patterns on maximum-length values still get their real verdict", arguments: [
-        ("(?<=a)b", String(repeating: "a", count: 1_023) + "b", 1),
-        ("(?=a)a", String(repeating: "b", count: 1_023) + "a", 1),
-        ("(a|b)*(?=c)", runOfA, 0),
-        ("\\p{L}+z", runOfA, 0),
-        ("(\\d)\\1", String(repeating: "12", count: 511) + "33", 1),
-    ])
+    @Test(
+        "ordinary ICU-fallback patterns on maximum-length values still get their real verdict",
+        arguments: [
+            ("(?<=a)b", String(repeating: "a", count: 1_023) + "b", 1),
+            ("(?=a)a", String(repeating: "b", count: 1_023) + "a", 1),
+            ("(a|b)*(?=c)", runOfA, 0),
+            ("\\p{L}+z", runOfA, 0),
+            ("(\\d)\\1", String(repeating: "12", count: 511) + "33", 1),
+        ])
     func benignFallback(pattern: String, value: String, matches: Int) throws {
         let regex = try RegexPattern(pattern)
         #expect(!regex.usesBuiltinEngine, "pattern \(pattern)")

@@ -39,10 +39,12 @@ struct HardeningRoundTwoRegexTests {
         #expect(try regex.numberOfMatches(in: String(repeating: "a", count: 150) + "c", limit: 2) == 1)
     }
 
-    @Test("the stepwise search finds ICU's own matches (differential against NSRegularExpression)", arguments: [
-        "(?=x)", "(?<=a)b", "^a", "a$", "\\bab", "(\\d)\\1", "(?i)abc", "x*", "a|(?=b)", "(?<x>a)\\k<x>",
-        "\\p{L}+", "(?!a).", "$", "^", "(?m)^b", "a(?=b)", "(?=😀)", "\\Gab", "(a)|b", "(?:)",
-    ])
+    @Test(
+        "the stepwise search finds ICU's own matches (differential against NSRegularExpression)",
+        arguments: [
+            "(?=x)", "(?<=a)b", "^a", "a$", "\\bab", "(\\d)\\1", "(?i)abc", "x*", "a|(?=b)", "(?<x>a)\\k<x>",
+            "\\p{L}+", "(?!a).", "$", "^", "(?m)^b", "a(?=b)", "(?=😀)", "\\Gab", "(a)|b", "(?:)",
+        ])
     func stepwiseMatchesICU(pattern: String) throws {
         let engine = try RegexFoundationEngine(pattern: pattern)
         let icu = try NSRegularExpression(pattern: pattern)

@@ -17,9 +17,10 @@ enum IBANVectors {
     }
 
     static let countries: [Country] = (json["countries"] as! [[String: Any]]).map {
-        Country(code: $0["code"] as! String, name: $0["name"] as! String, length: $0["length"] as! Int,
-                bban: $0["bban"] as! String, sepa: $0["sepa"] as! Bool, swiftRegistry: $0["swiftRegistry"] as! Bool,
-                example: $0["example"] as! String)
+        Country(
+            code: $0["code"] as! String, name: $0["name"] as! String, length: $0["length"] as! Int,
+            bban: $0["bban"] as! String, sepa: $0["sepa"] as! Bool, swiftRegistry: $0["swiftRegistry"] as! Bool,
+            example: $0["example"] as! String)
     }
 
     static let territories: [(code: String, prefix: String)] = (json["territories"] as! [[String: Any]]).map {
@@ -33,8 +34,13 @@ enum IBANVectors {
         guard chars.count >= 5, let cd = Int(String(chars[2...3])), (2...98).contains(cd) else { return false }
         var remainder = 0
         for ch in chars[4...] + chars[0..<4] {
-            guard let value = ch.isASCII ? (ch.isNumber ? ch.wholeNumberValue : ch.isLetter && ch.isUppercase
-                ? Int(ch.asciiValue!) - 55 : nil) : nil else { return false }
+            guard
+                let value = ch.isASCII
+                    ? (ch.isNumber
+                        ? ch.wholeNumberValue
+                        : ch.isLetter && ch.isUppercase
+                            ? Int(ch.asciiValue!) - 55 : nil) : nil
+            else { return false }
             remainder = (remainder * (value < 10 ? 10 : 100) + value) % 97
         }
         return remainder == 1
@@ -44,8 +50,9 @@ enum IBANVectors {
     static func fitsFormat(_ iban: String) -> Bool {
         let chars = Array(iban)
         guard chars.count >= 4, let country = countries.first(where: { $0.code == String(chars[0...1]) }),
-              chars.count == country.length, chars[0].isUppercase, chars[1].isUppercase,
-              chars[2].isNumber, chars[3].isNumber else { return false }
+            chars.count == country.length, chars[0].isUppercase, chars[1].isUppercase,
+            chars[2].isNumber, chars[3].isNumber
+        else { return false }
         var position = 4
         var number = 0
         for ch in country.bban {
@@ -79,8 +86,9 @@ struct IBANTests {
         #expect(IBANVectors.mod97Valid(country.example) && IBANVectors.fitsFormat(country.example), "\(country.code): independent check")
     }
 
-    @Test("every single-character substitution and adjacent transposition is rejected unless itself valid",
-          arguments: IBANVectors.countries)
+    @Test(
+        "every single-character substitution and adjacent transposition is rejected unless itself valid",
+        arguments: IBANVectors.countries)
     func mutationsAreRejected(_ country: IBANVectors.Country) {
         let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         let original = Array(country.example)
@@ -129,19 +137,21 @@ struct IBANTests {
         }
     }
 
-    @Test("the failure says why", arguments: [
-        ("DE89370400440532013001", "checksum"),
-        ("DE8937040044053201300", "length"),
-        ("DE893704004405320130000", "length"),
-        ("DE89A70400440532013000", "structure"),
-        ("XX89370400440532013000", "unknownCountry"),
-        ("GB00WEST12345698765432", "checksum"),
-        ("DEAB370400440532013000", "structure"),
-        ("DE89-3704-0044-0532-0130-00", "structure"),
-        ("1E89370400440532013000", "unknownCountry"),
-        ("D", "length"),
-        ("", "length"),
-    ])
+    @Test(
+        "the failure says why",
+        arguments: [
+            ("DE89370400440532013001", "checksum"),
+            ("DE8937040044053201300", "length"),
+            ("DE893704004405320130000", "length"),
+            ("DE89A70400440532013000", "structure"),
+            ("XX89370400440532013000", "unknownCountry"),
+            ("GB00WEST12345698765432", "checksum"),
+            ("DEAB370400440532013000", "structure"),
+            ("DE89-3704-0044-0532-0130-00", "structure"),
+            ("1E89370400440532013000", "unknownCountry"),
+            ("D", "length"),
+            ("", "length"),
+        ])
     func failureReasons(_ value: String, _ reason: String) {
         #expect(IBAN.check(value).failure?.rawValue == reason, "\(value)")
         #expect(IBANValidator().validate(value, in: ValidationContext()) == .invalid(.iban, ["reason": .string(reason)]), "\(value)")
@@ -206,11 +216,13 @@ struct IBANTests {
         #expect(IBANCountry.named(code) == nil, "\(code)")
     }
 
-    @Test("bad input is an invalid result, never a trap", arguments: [
-        "", " ", "٤١١١", "GB82WEST1234569876543٢", "GB82WEST\u{0}2345698765432", String(repeating: "A", count: 10_240),
-        "GB" + String(repeating: "9", count: 10_240), String(repeating: "\u{0}", count: 64), "ĞB82WEST12345698765432",
-        "GB82WEST12345698765432\u{FEFF}",
-    ])
+    @Test(
+        "bad input is an invalid result, never a trap",
+        arguments: [
+            "", " ", "٤١١١", "GB82WEST1234569876543٢", "GB82WEST\u{0}2345698765432", String(repeating: "A", count: 10_240),
+            "GB" + String(repeating: "9", count: 10_240), String(repeating: "\u{0}", count: 64), "ĞB82WEST12345698765432",
+            "GB82WEST12345698765432\u{FEFF}",
+        ])
     func badInput(_ value: String) {
         let result = IBAN.check(value)
         #expect(!result.isValid, "\(value.utf8.count) bytes")

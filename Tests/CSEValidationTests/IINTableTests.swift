@@ -6,17 +6,18 @@ import Testing
 @Suite("IINTable: the documented CSV format, resolution and lookups")
 struct IINTableTests {
     /// CRLF line endings except the last line, a comment, a blank line, quoted issuers.
-    static let sample = [
-        "# test table",
-        "low,high,productId,country,cardType,issuer",
-        "40000000,49999999,1,,Credit,",
-        "401757,401757,mada,sa,debit,\"Bank Al-Jazira, Jeddah\"",
-        "40175712,40175712,special,SA,Prepaid,\"Test \"\"Issuer\"\"\"",
-        "",
-        "22000000,22049999,3,RU,Debit,",
-        "22000000,22049999,1,RU,,",
-        "51000000,55999999,2,,Credit,\"Some \"\"Quoted\"\" Bank\"",
-    ].joined(separator: "\r\n") + "\n"
+    static let sample =
+        [
+            "# test table",
+            "low,high,productId,country,cardType,issuer",
+            "40000000,49999999,1,,Credit,",
+            "401757,401757,mada,sa,debit,\"Bank Al-Jazira, Jeddah\"",
+            "40175712,40175712,special,SA,Prepaid,\"Test \"\"Issuer\"\"\"",
+            "",
+            "22000000,22049999,3,RU,Debit,",
+            "22000000,22049999,1,RU,,",
+            "51000000,55999999,2,,Credit,\"Some \"\"Quoted\"\" Bank\"",
+        ].joined(separator: "\r\n") + "\n"
 
     @Test("loads the documented format: header, comments, blank lines, CRLF, quotes")
     func loadsSample() throws {
@@ -59,11 +60,13 @@ struct IINTableTests {
         #expect(table.iinDetails(forPartialNumber: "01234", allowedProductIDs: ["1"]) == .notEnoughDigits)
     }
 
-    @Test("statuses", arguments: [
-        ("4111111111111111", IINStatus.supported), ("5100000000000000", .existingButNotAllowed),
-        ("9999999999", .unknown), ("411", .notEnoughDigits), ("41111", .notEnoughDigits), ("", .notEnoughDigits),
-        ("4111 11", .supported), ("٤١١١١١١١", .unknown), ("4111-1111", .unknown), ("4111\u{0}1111", .unknown),
-    ])
+    @Test(
+        "statuses",
+        arguments: [
+            ("4111111111111111", IINStatus.supported), ("5100000000000000", .existingButNotAllowed),
+            ("9999999999", .unknown), ("411", .notEnoughDigits), ("41111", .notEnoughDigits), ("", .notEnoughDigits),
+            ("4111 11", .supported), ("٤١١١١١١١", .unknown), ("4111-1111", .unknown), ("4111\u{0}1111", .unknown),
+        ])
     func statuses(_ number: String, _ status: IINStatus) throws {
         let table = try IINTable(csv: Self.sample)
         #expect(table.iinDetails(forPartialNumber: number, allowedProductIDs: ["1"]).status == status, "\(number.utf8.count) bytes")
@@ -85,23 +88,25 @@ struct IINTableTests {
         #expect(table.iinDetails(forPartialNumber: "250000", allowedProductIDs: []).status == .unknown)
     }
 
-    @Test("malformed rows report their 1-based line", arguments: [
-        ("400000,499999,1,,,\n4000,499999,1,,,\n", 2, "low"),
-        ("400000,499999,1,,,\n400000,4999999999,1,,,\n", 2, "high"),
-        ("# c\n\n400000,49999a,1,,,\n", 3, "high"),
-        ("500000,499999,1,,,\n", 1, "high"),
-        ("400000,499999,,,,\n", 1, "productId"),
-        ("400000,499999,a b,,,\n", 1, "productId"),
-        ("400000,499999,1,USA,,\n", 1, "country"),
-        ("400000,499999,1,U1,,\n", 1, "country"),
-        ("400000,499999,1,,,\n400000,499999,1,,\n", 2, "row"),
-        ("400000,499999,1,,,,\n", 1, "row"),
-        ("400000,499999,1,,,\"open\n", 1, "issuer"),
-        ("400000,499999,1,,,x\"y\n", 1, "issuer"),
-        ("400000,499999,1,,,\"a\"b\n", 1, "issuer"),
-        ("400000,499999,1,,,a\u{0}b\n", 1, "issuer"),
-        ("٤٠٠٠٠٠,499999,1,,,\n", 1, "low"),
-    ])
+    @Test(
+        "malformed rows report their 1-based line",
+        arguments: [
+            ("400000,499999,1,,,\n4000,499999,1,,,\n", 2, "low"),
+            ("400000,499999,1,,,\n400000,4999999999,1,,,\n", 2, "high"),
+            ("# c\n\n400000,49999a,1,,,\n", 3, "high"),
+            ("500000,499999,1,,,\n", 1, "high"),
+            ("400000,499999,,,,\n", 1, "productId"),
+            ("400000,499999,a b,,,\n", 1, "productId"),
+            ("400000,499999,1,USA,,\n", 1, "country"),
+            ("400000,499999,1,U1,,\n", 1, "country"),
+            ("400000,499999,1,,,\n400000,499999,1,,\n", 2, "row"),
+            ("400000,499999,1,,,,\n", 1, "row"),
+            ("400000,499999,1,,,\"open\n", 1, "issuer"),
+            ("400000,499999,1,,,x\"y\n", 1, "issuer"),
+            ("400000,499999,1,,,\"a\"b\n", 1, "issuer"),
+            ("400000,499999,1,,,a\u{0}b\n", 1, "issuer"),
+            ("٤٠٠٠٠٠,499999,1,,,\n", 1, "low"),
+        ])
     func malformedRows(_ csv: String, _ line: Int, _ field: String) {
         #expect {
             _ = try IINTable(csv: csv)
@@ -179,12 +184,16 @@ struct IINTableTests {
                 if let b = best {
                     let w = row.high - row.low, bw = rows[b].high - rows[b].low
                     if w < bw { best = i }
-                } else { best = i }
+                } else {
+                    best = i
+                }
             }
             guard let best else { return (nil, []) }
             var co = [String]()
-            for (i, row) in rows.enumerated() where i > best && row.low == rows[best].low && row.high == rows[best].high
-                && row.product != rows[best].product && !co.contains(row.product) { co.append(row.product) }
+            for (i, row) in rows.enumerated()
+            where i > best && row.low == rows[best].low && row.high == rows[best].high
+                && row.product != rows[best].product && !co.contains(row.product)
+            { co.append(row.product) }
             return (rows[best].product, co)
         }
         for _ in 0..<400 {
@@ -229,10 +238,12 @@ struct IINBrandLookupTests {
         #expect(table.iinDetails(forPartialNumber: "401757", allowedProductIDs: ["mada"]).status == .supported)
     }
 
-    @Test("statuses", arguments: [
-        ("4111111111111111", IINStatus.supported), ("378282", .existingButNotAllowed), ("99999999", .unknown),
-        ("41111", .notEnoughDigits), ("", .notEnoughDigits), ("٤١١١١١١١", .unknown), ("4111 1111 1111", .supported),
-    ])
+    @Test(
+        "statuses",
+        arguments: [
+            ("4111111111111111", IINStatus.supported), ("378282", .existingButNotAllowed), ("99999999", .unknown),
+            ("41111", .notEnoughDigits), ("", .notEnoughDigits), ("٤١١١١١١١", .unknown), ("4111 1111 1111", .supported),
+        ])
     func statuses(_ number: String, _ status: IINStatus) {
         #expect(table.iinDetails(forPartialNumber: number, allowedProductIDs: ["visa"]).status == status, "\(number.utf8.count) bytes")
     }

@@ -26,20 +26,26 @@ struct MaskFastPathTests {
             let mask = try Mask(c.mask)
             let slow = MaskFormatter(segments: mask.segments)
             let context = "case \(n): mask \(c.mask.debugDescription), input \(c.input.debugDescription)"
-            #expect(mask.format(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: true, collectRaw: false).text, "\(context)")
-            #expect(mask.formatForDisplay(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: false, collectRaw: false).text, "\(context)")
-            #expect(mask.unformat(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: false, collectRaw: true).raw, "\(context)")
+            #expect(
+                mask.format(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: true, collectRaw: false).text, "\(context)")
+            #expect(
+                mask.formatForDisplay(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: false, collectRaw: false).text,
+                "\(context)")
+            #expect(
+                mask.unformat(c.input) == slow.run(c.input, cursor: nil, appendTrailingLiteral: false, collectRaw: true).raw, "\(context)")
             #expect(mask.format(c.input) == referenceFormat(c.input, mask: c.mask).text, "\(context) vs reference")
             #expect(mask.unformat(c.input) == referenceUnformat(c.input, mask: c.mask), "\(context) vs reference")
         }
     }
 
-    @Test("values the byte path must not take", arguments: [
-        ("{{9999}} {{9999}}", "1234\r\n5678"),   // "\r\n" is one Character
-        ("{{****}}", "ab\r\ncd"),
-        ("{{9999}} {{9999}}", "1234 ５６７８"),     // fullwidth digits are not placeholders' digits
-        ("{{**}}/{{**}}", "é/👍🏽x"),
-    ])
+    @Test(
+        "values the byte path must not take",
+        arguments: [
+            ("{{9999}} {{9999}}", "1234\r\n5678"),  // "\r\n" is one Character
+            ("{{****}}", "ab\r\ncd"),
+            ("{{9999}} {{9999}}", "1234 ５６７８"),  // fullwidth digits are not placeholders' digits
+            ("{{**}}/{{**}}", "é/👍🏽x"),
+        ])
     func fallsBack(mask pattern: String, input: String) throws {
         let mask = try Mask(pattern)
         #expect(mask.asciiPlan.run(input, appendTrailingLiteral: true, collectRaw: false) == nil)
@@ -64,7 +70,7 @@ struct MaskMergingCharacterTests {
     @Test("format matches the reference; unformat keeps the mark the reference loses by re-reading its output")
     func loneCombiningMarkAfterLiteral() throws {
         let pattern = "ab{{****}}"
-        let value = "\u{07ED}123"            // NKo combining mark, then three digits
+        let value = "\u{07ED}123"  // NKo combining mark, then three digits
         let mask = try Mask(pattern)
         #expect(mask.format(value) == referenceFormat(value, mask: pattern).text)
         #expect(mask.format(value) == "ab\u{07ED}123")

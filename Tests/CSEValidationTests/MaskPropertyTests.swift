@@ -115,8 +115,9 @@ struct MaskPropertyTests {
             for pattern in masks {
                 let mask = try Mask(pattern)
                 let digits = c.input.filter { $0.unicodeScalars.count == 1 && ("0"..."9").contains($0) }
-                #expect(mask.unformat(mask.format(c.input)) == String(digits.prefix(mask.capacity)),
-                        "case \(n): \(pattern) / \(c.input)")
+                #expect(
+                    mask.unformat(mask.format(c.input)) == String(digits.prefix(mask.capacity)),
+                    "case \(n): \(pattern) / \(c.input)")
             }
         }
     }
@@ -135,8 +136,9 @@ struct MaskPropertyTests {
             let high = mask.format(before)
             #expect(text.starts(with: low), "case \(n): \(c.mask) / \(c.input) @\(caret)")
             if mask.unformat(before).count < mask.capacity || low.count == text.count {
-                #expect(newCaret >= low.count && newCaret <= high.count,
-                        "case \(n): \(c.mask) / \(c.input) @\(caret) -> \(newCaret)")
+                #expect(
+                    newCaret >= low.count && newCaret <= high.count,
+                    "case \(n): \(c.mask) / \(c.input) @\(caret) -> \(newCaret)")
             }
             // A caret at the end of the input ends at the end of the text.
             #expect(mask.format(c.input, cursor: inputCount).cursor == text.count, "case \(n)")

@@ -9,7 +9,8 @@ func referenceParts(_ mask: String) -> [[Character]] {
     var run: [Character] = []
     var i = 0
     while i < characters.count {
-        let pair = i + 1 < characters.count && characters[i] == characters[i + 1]
+        let pair =
+            i + 1 < characters.count && characters[i] == characters[i + 1]
             && (characters[i] == "{" || characters[i] == "}")
         if pair {
             if !run.isEmpty { parts.append(run); run = [] }
@@ -117,4 +118,3 @@ private func referenceUnformat(formatted: [Character], mask: String) -> String {
     }
     return String(result)
 }
-

@@ -99,8 +99,9 @@ enum RegexCorpus {
 
 @Suite("RegexPattern agrees with NSRegularExpression")
 struct RegexDifferentialTests {
-    @Test("patterns of the product definitions and field corpus run on the built-in engine",
-          arguments: RegexCorpus.allBuiltinPatterns)
+    @Test(
+        "patterns of the product definitions and field corpus run on the built-in engine",
+        arguments: RegexCorpus.allBuiltinPatterns)
     func usesBuiltin(pattern: String) throws {
         #expect(try RegexPattern(pattern).usesBuiltinEngine, "pattern \(pattern)")
     }
@@ -115,9 +116,10 @@ struct RegexDifferentialTests {
         #expect(try !RegexPattern(pattern).usesBuiltinEngine, "pattern \(pattern)")
     }
 
-    @Test("same match count, first match and verdicts in both modes, on both matchers",
-          arguments: RegexCorpus.productPatterns + RegexCorpus.fieldPatterns + RegexCorpus.edgePatterns
-              + RegexCorpus.fallbackPatterns)
+    @Test(
+        "same match count, first match and verdicts in both modes, on both matchers",
+        arguments: RegexCorpus.productPatterns + RegexCorpus.fieldPatterns + RegexCorpus.edgePatterns
+            + RegexCorpus.fallbackPatterns)
     func agrees(pattern: String) throws {
         let oracle = try ICUOracle(pattern)
         let regex = try RegexPattern(pattern)
@@ -128,14 +130,16 @@ struct RegexDifferentialTests {
             let id = "pattern \(pattern) value \(value.debugDescription)"
             let expected = oracle.count(value)
             for strategy in [RegexPattern.Strategy.automatic, .backtracker, .pikeVM] {
-                #expect(try regex.numberOfMatches(in: value, limit: .max, strategy: strategy) == expected,
-                        "\(id) strategy \(strategy)")
-                #expect(try regex.matchesWhole(value, strategy: strategy) == oracle.matchesWhole(value),
-                        "\(id) strategy \(strategy) fullMatch")
+                #expect(
+                    try regex.numberOfMatches(in: value, limit: .max, strategy: strategy) == expected,
+                    "\(id) strategy \(strategy)")
+                #expect(
+                    try regex.matchesWhole(value, strategy: strategy) == oracle.matchesWhole(value),
+                    "\(id) strategy \(strategy) fullMatch")
             }
             let first = try regex.firstMatch(in: value).map {
-                value.utf16.distance(from: value.startIndex, to: $0.lowerBound)
-                    ..< value.utf16.distance(from: value.startIndex, to: $0.upperBound)
+                value.utf16.distance(
+                    from: value.startIndex, to: $0.lowerBound)..<value.utf16.distance(from: value.startIndex, to: $0.upperBound)
             }
             #expect(first == oracle.first(value), "\(id) first match")
             #expect(exactlyOne.validate(value, in: context).isValid == (expected == 1), "\(id) exactlyOneMatch")
@@ -144,8 +148,9 @@ struct RegexDifferentialTests {
     }
 
     /// Class membership over every Unicode scalar, chunked, compared match by match with ICU.
-    @Test("predefined classes, dot and word boundaries agree with ICU on every scalar",
-          arguments: [#"\d"#, #"\D"#, #"\w"#, #"\W"#, #"\s"#, #"\S"#, ".", #"[^\d\s]"#, #"\b"#, #"\B"#, "$"])
+    @Test(
+        "predefined classes, dot and word boundaries agree with ICU on every scalar",
+        arguments: [#"\d"#, #"\D"#, #"\w"#, #"\W"#, #"\s"#, #"\S"#, ".", #"[^\d\s]"#, #"\b"#, #"\B"#, "$"])
     func everyScalar(pattern: String) throws {
         let oracle = try ICUOracle(pattern)
         let regex = try RegexPattern(pattern)
@@ -165,7 +170,9 @@ struct RegexDifferentialTests {
             if ours != icu {
                 let a = Set(ours), b = Set(icu)
                 for o in a.symmetricDifference(b).sorted().prefix(5) {
-                    let s = text.utf16[text.utf16.index(text.utf16.startIndex, offsetBy: o)...].first.map { String(format: "%04X", $0) } ?? "end"
+                    let s =
+                        text.utf16[text.utf16.index(text.utf16.startIndex, offsetBy: o)...].first.map { String(format: "%04X", $0) }
+                        ?? "end"
                     mismatches.append("U+\(s) ours=\(a.contains(o)) icu=\(b.contains(o))")
                 }
             }

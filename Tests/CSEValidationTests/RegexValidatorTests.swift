@@ -14,42 +14,53 @@ struct RegexValidatorTests {
 
     private let context = ValidationContext(currentMonth: CalendarMonth(year: 2026, month: 1)!)
 
-    private func verdict(_ pattern: String, _ value: String, _ mode: RegularExpressionValidator.MatchMode = .exactlyOneMatch) throws -> Bool {
+    private func verdict(_ pattern: String, _ value: String, _ mode: RegularExpressionValidator.MatchMode = .exactlyOneMatch) throws -> Bool
+    {
         try RegularExpressionValidator(pattern: pattern, matchMode: mode).validate(value, in: context).isValid
     }
 
-    @Test("\\d{3} accepts exactly one match: 123 and 1234 valid, abc and 123456 invalid", arguments: [
-        ("123", true), ("abc", false), ("1234", true), ("123456", false), ("", false), ("12", false), ("a123b", true),
-    ])
+    @Test(
+        "\\d{3} accepts exactly one match: 123 and 1234 valid, abc and 123456 invalid",
+        arguments: [
+            ("123", true), ("abc", false), ("1234", true), ("123456", false), ("", false), ("12", false), ("a123b", true),
+        ])
     func worldlineExactlyOne(value: String, valid: Bool) throws {
         #expect(try verdict(#"\d{3}"#, value) == valid, "value \(value)")
     }
 
-    @Test("full-match mode requires the whole value", arguments: [
-        ("123", true), ("1234", false), ("abc", false), ("123456", false),
-    ])
+    @Test(
+        "full-match mode requires the whole value",
+        arguments: [
+            ("123", true), ("1234", false), ("abc", false), ("123456", false),
+        ])
     func fullMatch(value: String, valid: Bool) throws {
         #expect(try verdict(#"\d{3}"#, value, .fullMatch) == valid, "value \(value)")
     }
 
-    @Test("expiry date pattern of the builtin card product", arguments: [
-        ("1235", true), ("0126", true), ("1335", false), ("0012", false), ("12/35", false), ("123", false),
-        ("01234", true), ("12351235", false),
-    ])
+    @Test(
+        "expiry date pattern of the builtin card product",
+        arguments: [
+            ("1235", true), ("0126", true), ("1335", false), ("0012", false), ("12/35", false), ("123", false),
+            ("01234", true), ("12351235", false),
+        ])
     func expiryPattern(value: String, valid: Bool) throws {
         #expect(try verdict("(?:0[1-9]|1[0-2])[0-9]{2}", value) == valid, "value \(value)")
     }
 
-    @Test("CVV pattern of the builtin card product", arguments: [
-        ("123", true), ("1234", true), ("12", false), ("12345", false), ("12a", false), ("123\n", true), ("", false),
-    ])
+    @Test(
+        "CVV pattern of the builtin card product",
+        arguments: [
+            ("123", true), ("1234", true), ("12", false), ("12345", false), ("12a", false), ("123\n", true), ("", false),
+        ])
     func cvvPattern(value: String, valid: Bool) throws {
         #expect(try verdict("^[0-9]{3}[0-9]?$", value) == valid, "value \(value.debugDescription)")
     }
 
-    @Test("card number pattern of the PaymentRequest test facts", arguments: [
-        ("4242424242424242", true), ("", true), ("4242 4242 4242 4242", false), ("4242a4242b4242c4", false),
-    ])
+    @Test(
+        "card number pattern of the PaymentRequest test facts",
+        arguments: [
+            ("4242424242424242", true), ("", true), ("4242 4242 4242 4242", false), ("4242a4242b4242c4", false),
+        ])
     func cardPattern(value: String, valid: Bool) throws {
         #expect(try verdict("^[0-9]*$", value) == valid, "value \(value)")
     }
@@ -69,9 +80,11 @@ struct RegexValidatorTests {
         #expect(try RegularExpressionValidator(pattern: "x").code == .regularExpression)
     }
 
-    @Test("an invalid pattern is a typed error when the rule is created", arguments: [
-        "(", "[a-", "a{2,1}", "*a", "(?<", #"\"#, "[z-a]", "a)",
-    ])
+    @Test(
+        "an invalid pattern is a typed error when the rule is created",
+        arguments: [
+            "(", "[a-", "a{2,1}", "*a", "(?<", #"\"#, "[z-a]", "a)",
+        ])
     func invalidPattern(pattern: String) {
         #expect(throws: CSEError(.regexInvalidPattern, "")) { try RegularExpressionValidator(pattern: pattern) }
     }

@@ -5,19 +5,23 @@ import Testing
 struct ResidentIdTests {
     let validator = ResidentIdNumberValidator()
 
-    @Test("ING-JS valid vectors", arguments: [
-        "123456789012345", "110101202002042275", "110101202002049979", "11010120200211585X",
-        "11010120200211585x", "11010120200325451X", "11010120200325451x",
-    ])
+    @Test(
+        "ING-JS valid vectors",
+        arguments: [
+            "123456789012345", "110101202002042275", "110101202002049979", "11010120200211585X",
+            "11010120200211585x", "11010120200325451X", "11010120200325451x",
+        ])
     func jsValid(value: String) {
         #expect(validator.validate(value, in: context()).isValid, "case \(value)")
     }
 
-    @Test("ING-JS invalid vectors", arguments: [
-        "1234567890", "12345678901234X", "12345678901234x", "12345678901234a", "110101202002042274",
-        "1101012020020227a4", "b10101202002049979", "15242719920303047X", "15242719920303047x",
-        "15242719920303047a",
-    ])
+    @Test(
+        "ING-JS invalid vectors",
+        arguments: [
+            "1234567890", "12345678901234X", "12345678901234x", "12345678901234a", "110101202002042274",
+            "1101012020020227a4", "b10101202002049979", "15242719920303047X", "15242719920303047x",
+            "15242719920303047a",
+        ])
     func jsInvalid(value: String) {
         #expect(validator.validate(value, in: context()) == .invalid(.residentIdNumber), "case \(value)")
     }
@@ -27,25 +31,29 @@ struct ResidentIdTests {
         #expect(validator.validate(value, in: context()).isValid, "case \(value)")
     }
 
-    @Test("ING-Swift invalid vectors", arguments: [
-        ("test16CharacterId", "1234567890123451"),
-        ("test17CharacterId", "1234567890123451X"),
-        ("testValidateTooShortId", "1"),
-        ("testValidateTooLongId", "110101202009224733110101202009224733"),
-        ("testValidateInvalidChecksum", "110101202009224734"),
-    ])
+    @Test(
+        "ING-Swift invalid vectors",
+        arguments: [
+            ("test16CharacterId", "1234567890123451"),
+            ("test17CharacterId", "1234567890123451X"),
+            ("testValidateTooShortId", "1"),
+            ("testValidateTooLongId", "110101202009224733110101202009224733"),
+            ("testValidateInvalidChecksum", "110101202009224734"),
+        ])
     func swiftInvalid(id: String, value: String) {
         #expect(!validator.validate(value, in: context()).isValid, "case \(id)")
     }
 
-    @Test("decisions: no signs, no non-digits counted as 0, no non-ASCII digits", arguments: [
-        ("15 with plus sign (ING-Swift Int() accepted it)", "+12345678901234"),
-        ("15 with minus sign", "-12345678901234"),
-        ("18 with a letter among the first 17 (ING-Swift counted it as 0)", "1101012020092a5416"),
-        ("Arabic-Indic 15", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥"),
-        ("empty", ""),
-        ("18 with combining mark", "11010120200922993X\u{301}"),
-    ])
+    @Test(
+        "decisions: no signs, no non-digits counted as 0, no non-ASCII digits",
+        arguments: [
+            ("15 with plus sign (ING-Swift Int() accepted it)", "+12345678901234"),
+            ("15 with minus sign", "-12345678901234"),
+            ("18 with a letter among the first 17 (ING-Swift counted it as 0)", "1101012020092a5416"),
+            ("Arabic-Indic 15", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥"),
+            ("empty", ""),
+            ("18 with combining mark", "11010120200922993X\u{301}"),
+        ])
     func decisions(id: String, value: String) {
         #expect(!validator.validate(value, in: context()).isValid, "case \(id)")
     }

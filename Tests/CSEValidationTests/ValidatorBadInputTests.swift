@@ -22,8 +22,9 @@ struct ValidatorBadInputTests {
         Rule(validator: EmailAddressValidator(), emptyValid: false, arabicIndicValid: false),
         Rule(validator: TermsAndConditionsValidator(), emptyValid: false, arabicIndicValid: false),
         Rule(validator: ResidentIdNumberValidator(), emptyValid: false, arabicIndicValid: false),
-        Rule(validator: BoletoBancarioRequirednessValidator(fiscalNumberLength: 11), emptyValid: true,
-             arabicIndicValid: true),
+        Rule(
+            validator: BoletoBancarioRequirednessValidator(fiscalNumberLength: 11), emptyValid: true,
+            arabicIndicValid: true),
         Rule(validator: RequiredValidator(), emptyValid: false, arabicIndicValid: true),
     ]
 
@@ -67,8 +68,10 @@ struct ValidatorBadInputTests {
 
     @Test("masks: every operation on hostile input stays within the mask")
     func masks() throws {
-        let patterns = ["{{9999}} {{9999}} {{9999}} {{9999}} {{999}}", "{{99}}/{{99}}", "{{AAaa}}", "{{**}}-{{**}}",
-                        "+{{999}} ({{99}})", "123451"]
+        let patterns = [
+            "{{9999}} {{9999}} {{9999}} {{9999}} {{999}}", "{{99}}/{{99}}", "{{AAaa}}", "{{**}}-{{**}}",
+            "+{{999}} ({{99}})", "123451",
+        ]
         for pattern in patterns {
             let mask = try Mask(pattern)
             for (id, value) in Self.hostile {
@@ -85,11 +88,13 @@ struct ValidatorBadInputTests {
         }
     }
 
-    @Test("hostile mask patterns throw typed errors, never trap", arguments: [
-        ("10 kB emoji", Long.emoji, false), ("lone combining mark", "\u{301}", false),
-        ("Arabic-Indic placeholder", "{{٤}}", true), ("10 kB of opening braces", String(repeating: "{", count: 10_000), true),
-        ("10 kB of closing braces", String(repeating: "}", count: 10_000), true), ("NUL in group", "{{\u{0}}}", true),
-    ])
+    @Test(
+        "hostile mask patterns throw typed errors, never trap",
+        arguments: [
+            ("10 kB emoji", Long.emoji, false), ("lone combining mark", "\u{301}", false),
+            ("Arabic-Indic placeholder", "{{٤}}", true), ("10 kB of opening braces", String(repeating: "{", count: 10_000), true),
+            ("10 kB of closing braces", String(repeating: "}", count: 10_000), true), ("NUL in group", "{{\u{0}}}", true),
+        ])
     func hostilePatterns(id: String, pattern: String, throwsError: Bool) {
         do {
             let mask = try Mask(pattern)

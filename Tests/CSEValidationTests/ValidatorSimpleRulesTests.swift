@@ -3,11 +3,13 @@ import Testing
 
 @Suite("fixedList, termsAndConditions, required, boletoBancarioRequiredness")
 struct ValidatorSimpleRulesTests {
-    @Test("fixedList: WL ValidatorFixedListTestCase vectors", arguments: [
-        ("visa", "visa", true), ("mastercard", "mastercard", true), ("amex", "amex", true),
-        ("discover", "discover", false), ("jcb", "jcb", false),
-        ("case differs", "VISA", false), ("trailing space", "visa ", false), ("empty", "", false),
-    ])
+    @Test(
+        "fixedList: WL ValidatorFixedListTestCase vectors",
+        arguments: [
+            ("visa", "visa", true), ("mastercard", "mastercard", true), ("amex", "amex", true),
+            ("discover", "discover", false), ("jcb", "jcb", false),
+            ("case differs", "VISA", false), ("trailing space", "visa ", false), ("empty", "", false),
+        ])
     func fixedList(id: String, value: String, valid: Bool) {
         let allowed = ["visa", "mastercard", "amex"]
         let result = FixedListValidator(allowedValues: allowed).validate(value, in: context())
@@ -25,10 +27,12 @@ struct ValidatorSimpleRulesTests {
         #expect(!FixedListValidator(allowedValues: ["1"]).validate("١", in: context()).isValid)
     }
 
-    @Test("termsAndConditions: only exactly \"true\"", arguments: [
-        ("true", true), ("false", false), ("yes", false), ("1", false), ("", false),
-        ("TRUE", false), ("True", false), (" true", false), ("true ", false), ("true\u{301}", false),
-    ])
+    @Test(
+        "termsAndConditions: only exactly \"true\"",
+        arguments: [
+            ("true", true), ("false", false), ("yes", false), ("1", false), ("", false),
+            ("TRUE", false), ("True", false), (" true", false), ("true ", false), ("true\u{301}", false),
+        ])
     func terms(value: String, valid: Bool) {
         #expect(TermsAndConditionsValidator().validate(value, in: context()).isValid == valid, "case \(value)")
     }
@@ -52,17 +56,19 @@ struct ValidatorSimpleRulesTests {
         #expect(!exact.validate("", in: context(fields: ["fiscalNumber": Long.emoji])).isValid)
     }
 
-    @Test("boletoBancarioRequiredness: ING-JS and ING-Android vectors", arguments: [
-        ("len 3, fiscal 123, value missing", 3, "123" as String?, "", false),
-        ("len 3, fiscal 123, value set", 3, "123", "Ingenico ePayments", true),
-        ("len 3, fiscal 1, value set", 3, "1", "Ingenico ePayments", true),
-        ("len 3, fiscal 1, value empty", 3, "1", "", true),
-        ("len 10, fiscal missing, value empty", 10, nil, "", true),
-        ("len 10, fiscal empty, value empty", 10, "", "", true),
-        ("len 10, fiscal 1234567890, value empty", 10, "1234567890", "", false),
-        ("len 10, fiscal 1234567890, value set", 10, "1234567890", "x", true),
-        ("len 0, fiscal missing counts as empty", 0, nil, "", false),
-    ])
+    @Test(
+        "boletoBancarioRequiredness: ING-JS and ING-Android vectors",
+        arguments: [
+            ("len 3, fiscal 123, value missing", 3, "123" as String?, "", false),
+            ("len 3, fiscal 123, value set", 3, "123", "Ingenico ePayments", true),
+            ("len 3, fiscal 1, value set", 3, "1", "Ingenico ePayments", true),
+            ("len 3, fiscal 1, value empty", 3, "1", "", true),
+            ("len 10, fiscal missing, value empty", 10, nil, "", true),
+            ("len 10, fiscal empty, value empty", 10, "", "", true),
+            ("len 10, fiscal 1234567890, value empty", 10, "1234567890", "", false),
+            ("len 10, fiscal 1234567890, value set", 10, "1234567890", "x", true),
+            ("len 0, fiscal missing counts as empty", 0, nil, "", false),
+        ])
     func boleto(id: String, length: Int, fiscal: String?, value: String, valid: Bool) {
         let fields = fiscal.map { ["fiscalNumber": $0] } ?? [:]
         let result = BoletoBancarioRequirednessValidator(fiscalNumberLength: length)

@@ -61,9 +61,11 @@ public enum JWCryptoOracle {
         let chunks = stride(from: 0, to: tokens.count, by: max(chunkSize, 1)).map { Array(tokens[$0..<min($0 + chunkSize, tokens.count)]) }
         let results = ChunkResults(count: chunks.count)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-            results.store(index, Result {
-                try run([script, "decrypt", "--key", keyPath], input: chunks[index].joined(separator: "\n") + "\n")
-            })
+            results.store(
+                index,
+                Result {
+                    try run([script, "decrypt", "--key", keyPath], input: chunks[index].joined(separator: "\n") + "\n")
+                })
         }
         var lines: [String] = []
         for index in 0..<chunks.count { lines += try results.take(index).get() }

@@ -43,10 +43,10 @@ public final class TestCA: @unchecked Sendable {
         let key = directory + "/\(name).key", csr = directory + "/\(name).csr", cert = directory + "/\(name).pem"
         let extensions = directory + "/\(name).ext"
         let names = dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" }
-        try (
-            "subjectAltName=\(names.joined(separator: ","))\nbasicConstraints=critical,CA:FALSE\n"
-            + "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
-        ).write(toFile: extensions, atomically: true, encoding: .utf8)
+        try
+            ("subjectAltName=\(names.joined(separator: ","))\nbasicConstraints=critical,CA:FALSE\n"
+            + "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n").write(
+                toFile: extensions, atomically: true, encoding: .utf8)
         try Self.openssl([
             "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", csr, "-subj",
             "/CN=\(dnsNames.first ?? name)",

@@ -105,8 +105,9 @@ enum Runner {
             }
         }
         return benchmarks.indices.map {
-            Measurement(name: benchmarks[$0].name, samples: samples[$0], iterationsPerSample: iterations[$0],
-                        extras: benchmarks[$0].extras)
+            Measurement(
+                name: benchmarks[$0].name, samples: samples[$0], iterationsPerSample: iterations[$0],
+                extras: benchmarks[$0].extras)
         }
     }
 

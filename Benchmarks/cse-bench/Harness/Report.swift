@@ -66,17 +66,18 @@ enum Report {
             if let first = mine.first {
                 o["ratio"] = num(first.ratio)
                 o["reference"] = .string(first.target.reference)
-                o["ratios"] = .array(mine.map { result in
-                    var r = JSONObject()
-                    r["reference"] = .string(result.target.reference)
-                    r["kind"] = .string(result.target.kind.rawValue)
-                    r["ratio"] = num(result.ratio)
-                    r["target"] = num(result.target.target)
-                    r["gate"] = num(result.target.gateRatio)
-                    r["target_met"] = .bool(result.met)
-                    r["regressed"] = .bool(result.regressed)
-                    return .object(r)
-                })
+                o["ratios"] = .array(
+                    mine.map { result in
+                        var r = JSONObject()
+                        r["reference"] = .string(result.target.reference)
+                        r["kind"] = .string(result.target.kind.rawValue)
+                        r["ratio"] = num(result.ratio)
+                        r["target"] = num(result.target.target)
+                        r["gate"] = num(result.target.gateRatio)
+                        r["target_met"] = .bool(result.met)
+                        r["regressed"] = .bool(result.regressed)
+                        return .object(r)
+                    })
             }
             if let g = guidance.first(where: { $0.name == m.name }) {
                 o["guidance_p50_ns"] = num(g.p50Nanoseconds)

@@ -78,11 +78,13 @@ struct Thresholds {
         var targets: [RatioTarget] = []
         for entry in json["targets"]?.arrayValue ?? [] {
             guard let name = entry["name"]?.stringValue, let reference = entry["reference"]?.stringValue,
-                  let kind = entry["kind"]?.stringValue.flatMap(RatioTarget.Kind.init(rawValue:)),
-                  let target = number(entry["target"])
+                let kind = entry["kind"]?.stringValue.flatMap(RatioTarget.Kind.init(rawValue:)),
+                let target = number(entry["target"])
             else { throw CSEError(.init("bench.thresholds"), "malformed target entry in \(path)") }
-            targets.append(RatioTarget(name: name, reference: reference, kind: kind, target: target,
-                                       gate: number(entry["gate"]) ?? gateFactor, baseline: number(entry["baseline"])))
+            targets.append(
+                RatioTarget(
+                    name: name, reference: reference, kind: kind, target: target,
+                    gate: number(entry["gate"]) ?? gateFactor, baseline: number(entry["baseline"])))
         }
         var guidance: [Guidance] = []
         for entry in json["guidance"]?.arrayValue ?? [] {
@@ -91,8 +93,9 @@ struct Thresholds {
             }
             guidance.append(Guidance(name: name, p50Nanoseconds: ns))
         }
-        return Thresholds(gateFactor: gateFactor, improvementMargin: number(json["improvementMargin"]) ?? 1.15,
-                          targets: targets, guidance: guidance)
+        return Thresholds(
+            gateFactor: gateFactor, improvementMargin: number(json["improvementMargin"]) ?? 1.15,
+            targets: targets, guidance: guidance)
     }
 }
 
@@ -118,7 +121,7 @@ struct CheckOutcome {
         var results: [RatioResult] = []
         for target in thresholds.targets {
             guard let benchmark = byName[target.name], let reference = byName[target.reference],
-                  !benchmark.samples.isEmpty, !reference.samples.isEmpty
+                !benchmark.samples.isEmpty, !reference.samples.isEmpty
             else { continue }
             results.append(RatioResult(target: target, ratio: target.ratio(benchmark: benchmark, reference: reference)))
         }

@@ -27,17 +27,21 @@ enum ClientAPISuite {
     }
 
     static func session(_ keys: BenchmarkKeys?) -> ClientAPISession {
-        let keyJSON = keys.map { #"{"keyId":"\#(Fixtures.keyId)","publicKey":"\#(Base64.encode($0.publicKey.derRepresentation))"}"# } ?? "{}"
+        let keyJSON =
+            keys.map { #"{"keyId":"\#(Fixtures.keyId)","publicKey":"\#(Base64.encode($0.publicKey.derRepresentation))"}"# } ?? "{}"
         // The built-in card product under the platform id 1.
         let product = (BuiltinProducts.embeddedJSON(id: "card") ?? "").replacingFirst(#""id": "card""#, with: #""id": 1"#)
         let transport = MemoryTransport(keyJSON: Array(keyJSON.utf8), productJSON: Array(product.utf8))
         let data = mustSucceed { () throws(CSEError) in
-            try SessionData(clientSessionID: Fixtures.clientSessionId, customerID: "bench", clientAPIURL: "https://client.example.com",
-                            assetURL: "https://assets.example.com")
+            try SessionData(
+                clientSessionID: Fixtures.clientSessionId, customerID: "bench", clientAPIURL: "https://client.example.com",
+                assetURL: "https://assets.example.com")
         }
         var configuration = ClientAPIConfiguration()
         configuration.sealing = SealingOptions(allowInvalidRequest: false)
-        return mustSucceed { () throws(CSEError) in try ClientAPISession(sessionData: data, configuration: configuration, transport: transport) }
+        return mustSucceed { () throws(CSEError) in
+            try ClientAPISession(sessionData: data, configuration: configuration, transport: transport)
+        }
     }
 
     /// Runs `body` in one task and waits for it (one hop per sample, amortised over its iterations).
@@ -58,8 +62,8 @@ enum ClientAPISuite {
         blocking { box.value = try? await session.encrypt(request).encryptedCustomerInput }
         let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyId: Fixtures.keyId) }
         guard let jwe = box.value,
-              let plaintext = try? decryptor.decrypt(jwe).plaintext.unsafeCopyToArray(),
-              String(decoding: plaintext, as: UTF8.self).contains(#""value":"4567350000427977""#)
+            let plaintext = try? decryptor.decrypt(jwe).plaintext.unsafeCopyToArray(),
+            String(decoding: plaintext, as: UTF8.self).contains(#""value":"4567350000427977""#)
         else { fatalError("client-encrypt-cached setup: the sealed payload does not carry the card") }
         return Benchmark("client-encrypt-cached/rsa2048") { iterations in
             blocking {

@@ -21,11 +21,12 @@ enum CryptoSuite {
             }
         }
         all.append(Definition("jwe-parts/content-seal") { _ in contentSeal() })
-        all.append(Definition("jwe-parts/random-148B") { _ in
-            Benchmark("jwe-parts/random-148B") { iterations in
-                repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try SecureRandom.secureBytes(148) } }
-            }
-        })
+        all.append(
+            Definition("jwe-parts/random-148B") { _ in
+                Benchmark("jwe-parts/random-148B") { iterations in
+                    repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try SecureRandom.secureBytes(148) } }
+                }
+            })
         return all
     }
 

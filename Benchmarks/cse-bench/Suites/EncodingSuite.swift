@@ -10,34 +10,38 @@ enum EncodingSuite {
         var all: [Definition] = []
         for (label, count) in sizes {
             let bytes = Fixtures.bytes(count, seed: UInt64(count))
-            all.append(Definition("base64url-encode/\(label)") { _ in
-                guard Base64URL.encode(bytes) == foundationEncode(Data(bytes)) else {
-                    fatalError("base64url-encode setup: CSECore and Foundation disagree")
-                }
-                return Benchmark("base64url-encode/\(label)") { iterations in
-                    repeatSinking(iterations) { Base64URL.encode(bytes) }
-                }
-            })
-            all.append(Definition("foundation/base64url-encode/\(label)") { _ in
-                let data = Data(bytes)
-                return Benchmark("foundation/base64url-encode/\(label)") { iterations in
-                    repeatSinking(iterations) { foundationEncode(data) }
-                }
-            })
+            all.append(
+                Definition("base64url-encode/\(label)") { _ in
+                    guard Base64URL.encode(bytes) == foundationEncode(Data(bytes)) else {
+                        fatalError("base64url-encode setup: CSECore and Foundation disagree")
+                    }
+                    return Benchmark("base64url-encode/\(label)") { iterations in
+                        repeatSinking(iterations) { Base64URL.encode(bytes) }
+                    }
+                })
+            all.append(
+                Definition("foundation/base64url-encode/\(label)") { _ in
+                    let data = Data(bytes)
+                    return Benchmark("foundation/base64url-encode/\(label)") { iterations in
+                        repeatSinking(iterations) { foundationEncode(data) }
+                    }
+                })
             let text = Base64URL.encode(bytes)
-            all.append(Definition("base64url-decode/\(label)") { _ in
-                guard mustSucceed({ () throws(CSEError) in try Base64URL.decode(text) }) == bytes,
-                      foundationDecode(text) == Data(bytes)
-                else { fatalError("base64url-decode setup: a decoder does not round-trip") }
-                return Benchmark("base64url-decode/\(label)") { iterations in
-                    repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try Base64URL.decode(text) } }
-                }
-            })
-            all.append(Definition("foundation/base64url-decode/\(label)") { _ in
-                Benchmark("foundation/base64url-decode/\(label)") { iterations in
-                    repeatSinking(iterations) { foundationDecode(text) }
-                }
-            })
+            all.append(
+                Definition("base64url-decode/\(label)") { _ in
+                    guard mustSucceed({ () throws(CSEError) in try Base64URL.decode(text) }) == bytes,
+                        foundationDecode(text) == Data(bytes)
+                    else { fatalError("base64url-decode setup: a decoder does not round-trip") }
+                    return Benchmark("base64url-decode/\(label)") { iterations in
+                        repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try Base64URL.decode(text) } }
+                    }
+                })
+            all.append(
+                Definition("foundation/base64url-decode/\(label)") { _ in
+                    Benchmark("foundation/base64url-decode/\(label)") { iterations in
+                        repeatSinking(iterations) { foundationDecode(text) }
+                    }
+                })
         }
         return all
     }
@@ -52,7 +56,8 @@ enum EncodingSuite {
 
     /// The inverse: back to the standard alphabet, re-pad, `Data(base64Encoded:)`.
     static func foundationDecode(_ text: String) -> Data? {
-        var standard = text
+        var standard =
+            text
             .replacingOccurrences(of: "-", with: "+")
             .replacingOccurrences(of: "_", with: "/")
         let remainder = standard.utf8.count % 4

@@ -20,8 +20,9 @@ final class Fixtures {
         let der = generateRSAPrivateKeyDER(bits: bits)
         let privateKey: RSAPrivateKey
         do { privateKey = try RSAPrivateKey(derRepresentation: der) } catch { fatalError("benchmark key import: \(error)") }
-        let made = BenchmarkKeys(bits: bits, privateKey: privateKey, publicKey: privateKey.publicKey,
-                                 openSSL: OpenSSLOAEP(privateKeyDER: der))
+        let made = BenchmarkKeys(
+            bits: bits, privateKey: privateKey, publicKey: privateKey.publicKey,
+            openSSL: OpenSSLOAEP(privateKeyDER: der))
         keys[bits] = made
         return made
     }

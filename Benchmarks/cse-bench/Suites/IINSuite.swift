@@ -42,8 +42,10 @@ enum IINSuite {
         let csv = fixtures.iinCSV
         let table = fixtures.iinTable
         let bytesPerRange = Double(table.approximateMemoryBytes) / Double(table.rangeCount)
-        return Benchmark("iin-load/1M", oneShot: true,
-                         extras: [("bytes_per_range", bytesPerRange), ("csv_mib", Double(csv.count) / 1_048_576)]) { iterations in
+        return Benchmark(
+            "iin-load/1M", oneShot: true,
+            extras: [("bytes_per_range", bytesPerRange), ("csv_mib", Double(csv.count) / 1_048_576)]
+        ) { iterations in
             for _ in 0..<iterations {
                 blackHole(mustSucceed { () throws(CSEError) in try IINTable(csv: csv) }.rangeCount)
             }
@@ -54,10 +56,13 @@ enum IINSuite {
     /// 8-digit ranges from offset 0–19 to 60–98 of their block; one in ten is a whole 6-digit block (so it also answers
     /// 6- and 7-digit lookups). 50 products, 20 countries, 3 card types, 2,000 issuers.
     static func generateCSV() -> [UInt8] {
-        let products = ["1", "2", "3", "117", "125", "128", "130", "132", "visa", "mastercard"]
+        let products =
+            ["1", "2", "3", "117", "125", "128", "130", "132", "visa", "mastercard"]
             + (0..<40).map { "product-\($0)" }
-        let countries = ["NL", "BE", "DE", "FR", "GB", "US", "SA", "ES", "IT", "PL",
-                         "SE", "NO", "DK", "FI", "AT", "CH", "IE", "PT", "CZ", ""]
+        let countries = [
+            "NL", "BE", "DE", "FR", "GB", "US", "SA", "ES", "IT", "PL",
+            "SE", "NO", "DK", "FI", "AT", "CH", "IE", "PT", "CZ", "",
+        ]
         let types = ["Credit", "Debit", "Prepaid"]
         var generator = SplitMix64(seed: 1)
         var out: [UInt8] = []

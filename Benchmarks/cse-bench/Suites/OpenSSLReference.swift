@@ -18,7 +18,8 @@ final class OpenSSLOAEP {
     /// Imports the key from the PKCS#8 DER CSEKit exports, so both sides use the same modulus.
     init(privateKeyDER der: [UInt8]) {
         var consumed = 0
-        guard let raw = der.withUnsafeBytes({ CCSEShims_d2i_PrivateKey(CCSEShims_EVP_PKEY_RSA(), $0.baseAddress, $0.count, &consumed) }) else {
+        guard let raw = der.withUnsafeBytes({ CCSEShims_d2i_PrivateKey(CCSEShims_EVP_PKEY_RSA(), $0.baseAddress, $0.count, &consumed) })
+        else {
             fatalError("OpenSSL could not import the benchmark key")
         }
         key = OpaquePointer(raw)
@@ -35,10 +36,10 @@ final class OpenSSLOAEP {
 
     private static func context(_ key: OpaquePointer, encrypt: Bool) -> OpaquePointer {
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key, nil),
-              (encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
-              EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha1()) == 1,
-              EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, EVP_sha1()) == 1
+            (encrypt ? EVP_PKEY_encrypt_init(ctx) : EVP_PKEY_decrypt_init(ctx)) == 1,
+            EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
+            EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha1()) == 1,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, EVP_sha1()) == 1
         else { fatalError("OpenSSL could not set up an RSA-OAEP context") }
         return ctx
     }
@@ -47,8 +48,10 @@ final class OpenSSLOAEP {
     @inline(__always)
     func encrypt(_ message: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int {
         var length = out.count
-        guard EVP_PKEY_encrypt(encryptContext, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                               message.baseAddress!.assumingMemoryBound(to: UInt8.self), message.count) == 1
+        guard
+            EVP_PKEY_encrypt(
+                encryptContext, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                message.baseAddress!.assumingMemoryBound(to: UInt8.self), message.count) == 1
         else { fatalError("EVP_PKEY_encrypt failed") }
         return length
     }
@@ -57,8 +60,10 @@ final class OpenSSLOAEP {
     @inline(__always)
     func decrypt(_ ciphertext: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int {
         var length = out.count
-        guard EVP_PKEY_decrypt(decryptContext, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                               ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), ciphertext.count) == 1
+        guard
+            EVP_PKEY_decrypt(
+                decryptContext, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), ciphertext.count) == 1
         else { fatalError("EVP_PKEY_decrypt failed") }
         return length
     }
@@ -70,7 +75,7 @@ func generateRSAPrivateKeyDER(bits: Int) -> [UInt8] {
     defer { EVP_PKEY_CTX_free(ctx) }
     var key: OpaquePointer?
     guard EVP_PKEY_keygen_init(ctx) == 1, EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
-          EVP_PKEY_generate(ctx, &key) == 1, let key
+        EVP_PKEY_generate(ctx, &key) == 1, let key
     else { fatalError("RSA key generation failed") }
     defer { EVP_PKEY_free(key) }
     guard let info = EVP_PKEY2PKCS8(key) else { fatalError("EVP_PKEY2PKCS8") }

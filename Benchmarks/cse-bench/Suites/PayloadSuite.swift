@@ -24,8 +24,9 @@ struct CardPayload: Encodable {
 enum PayloadSuite {
     /// The plaintext every JWE workload encrypts: the sealer's payload for the card request.
     static func payloadBytes() -> [UInt8] {
-        CustomerInputPayload.bytes(for: CardRequestSuite.request(), clientSessionId: Fixtures.clientSessionId,
-                                   nonce: Fixtures.nonce)
+        CustomerInputPayload.bytes(
+            for: CardRequestSuite.request(), clientSessionId: Fixtures.clientSessionId,
+            nonce: Fixtures.nonce)
     }
 
     static var definitions: [Definition] {
@@ -35,7 +36,9 @@ enum PayloadSuite {
                 let ours = payloadBytes()
                 // The same JSON value both ways (JSONEncoder may order members differently).
                 let left = mustSucceed { try JSONSerialization.jsonObject(with: Data(ours)) as? NSDictionary }
-                let right = mustSucceed { try JSONSerialization.jsonObject(with: JSONEncoder().encode(CardPayload.example)) as? NSDictionary }
+                let right = mustSucceed {
+                    try JSONSerialization.jsonObject(with: JSONEncoder().encode(CardPayload.example)) as? NSDictionary
+                }
                 guard let left, let right, left.isEqual(right) else {
                     fatalError("payload-json setup: CSEPayments and JSONEncoder disagree")
                 }

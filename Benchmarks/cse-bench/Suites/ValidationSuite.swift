@@ -40,29 +40,32 @@ enum ValidationSuite {
             },
         ]
         for (label, iban) in ibans {
-            all.append(Definition("iban/\(label)") { _ in
-                guard IBAN.check(iban).isValid else { fatalError("iban setup: \(label) example is not valid") }
-                return Benchmark("iban/\(label)") { iterations in
-                    repeatSinking(iterations) { IBAN.check(iban).isValid }
-                }
-            })
+            all.append(
+                Definition("iban/\(label)") { _ in
+                    guard IBAN.check(iban).isValid else { fatalError("iban setup: \(label) example is not valid") }
+                    return Benchmark("iban/\(label)") { iterations in
+                        repeatSinking(iterations) { IBAN.check(iban).isValid }
+                    }
+                })
         }
         for (label, number) in [("full-pan", card), ("6-digits", String(card.prefix(6)))] {
-            all.append(Definition("brand-detect/\(label)") { _ in
-                let table = CardBrandTable.embedded
-                guard table.brand(forPartialNumber: number)?.id == "visa" else { fatalError("brand-detect setup: not visa") }
-                return Benchmark("brand-detect/\(label)") { iterations in
-                    repeatSinking(iterations) { table.brands(forPartialNumber: number) }
+            all.append(
+                Definition("brand-detect/\(label)") { _ in
+                    let table = CardBrandTable.embedded
+                    guard table.brand(forPartialNumber: number)?.id == "visa" else { fatalError("brand-detect setup: not visa") }
+                    return Benchmark("brand-detect/\(label)") { iterations in
+                        repeatSinking(iterations) { table.brands(forPartialNumber: number) }
+                    }
+                })
+        }
+        all.append(
+            Definition("mask-format/card16") { _ in
+                let mask = mustSucceed { () throws(CSEError) in try Mask("{{9999}} {{9999}} {{9999}} {{9999}} {{999}}") }
+                guard mask.format(card) == "4567 3500 0042 7977 " else { fatalError("mask-format setup: \(mask.format(card))") }
+                return Benchmark("mask-format/card16") { iterations in
+                    repeatSinking(iterations) { mask.format(card) }
                 }
             })
-        }
-        all.append(Definition("mask-format/card16") { _ in
-            let mask = mustSucceed { () throws(CSEError) in try Mask("{{9999}} {{9999}} {{9999}} {{9999}} {{999}}") }
-            guard mask.format(card) == "4567 3500 0042 7977 " else { fatalError("mask-format setup: \(mask.format(card))") }
-            return Benchmark("mask-format/card16") { iterations in
-                repeatSinking(iterations) { mask.format(card) }
-            }
-        })
         all.append(contentsOf: IINSuite.definitions)
         return all
     }
@@ -74,7 +77,9 @@ enum ValidationSuite {
         }
         let foundation = regexCases.map { entry in mustSucceed { try NSRegularExpression(pattern: entry.pattern) } }
         for (index, entry) in regexCases.enumerated() {
-            guard validators[index].pattern.usesBuiltinEngine else { fatalError("regex-validate: \(entry.pattern) is not on the built-in engine") }
+            guard validators[index].pattern.usesBuiltinEngine else {
+                fatalError("regex-validate: \(entry.pattern) is not on the built-in engine")
+            }
             for value in entry.values {
                 let ours = mustSucceed { () throws(CSEError) in try validators[index].matches(value) }
                 if ours != foundationMatches(foundation[index], value) {

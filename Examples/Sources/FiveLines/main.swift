@@ -18,13 +18,13 @@ let clientAPIResponse = #"{"keyId":"example-key-1","publicKey":"\#(Base64.encode
 let sessionId = "example-session-1"
 
 // README begin
-let key = try PublicKeyResponse(json: Array(clientAPIResponse.utf8))          // {"keyId":…,"publicKey":…}
+let key = try PublicKeyResponse(json: Array(clientAPIResponse.utf8))  // {"keyId":…,"publicKey":…}
 var request = PaymentRequest(product: BuiltinProducts.card)
-try request.setValue("4111 1111 1111 1111", forField: "cardNumber")           // masked or unmasked
+try request.setValue("4111 1111 1111 1111", forField: "cardNumber")  // masked or unmasked
 try request.setValue("12/30", forField: "expiryDate")
 try request.setValue("123", forField: "cvv")
 try request.setValue("J. Doe", forField: "cardholderName")
-let errors = request.validate()                                                // [] when valid
+let errors = request.validate()  // [] when valid
 let sealed = try PaymentRequestSealer(publicKeyResponse: key).seal(request, clientSessionId: sessionId)
 // sealed.encryptedCustomerInput → CreatePayment.encryptedCustomerInput
 // README end

@@ -21,11 +21,12 @@ guard arguments.count == 3 else {
     exit(64)
 }
 do {
-    let privateKey = try RSAPrivateKey(pemRepresentation: String(decoding: try Data(contentsOf: URL(fileURLWithPath: arguments[1])), as: UTF8.self))
+    let privateKey = try RSAPrivateKey(
+        pemRepresentation: String(decoding: try Data(contentsOf: URL(fileURLWithPath: arguments[1])), as: UTF8.self))
     let sealed = try JSONValue.parse(Array(FileHandle.standardInput.readDataToEndOfFile()))
     guard let jwe = sealed["encryptedCustomerInput"]?.stringValue else { fail("no encryptedCustomerInput") }
     guard let meta = sealed["encodedClientMetaInfo"]?.stringValue,
-          let sdk = try JSONValue.parse(Base64.decode(meta))["sdkIdentifier"]?.stringValue
+        let sdk = try JSONValue.parse(Base64.decode(meta))["sdkIdentifier"]?.stringValue
     else { fail("no encodedClientMetaInfo") }
 
     // 1. Decrypt: RSA-OAEP + A256CBC-HS512 (the Worldline algorithms), tag checked first.
@@ -43,7 +44,7 @@ do {
     // card product is checked with the card rules.
     let values = payload["paymentValues"]?.arrayValue ?? []
     guard let productId = payload["paymentProductId"]?.stringValue ?? payload["paymentProductId"]?.intValue.map(String.init),
-          let product = BuiltinProducts.all.first(where: { $0.id == productId })
+        let product = BuiltinProducts.all.first(where: { $0.id == productId })
             ?? (Int(productId) != nil && values.contains { $0["key"]?.stringValue == "cardNumber" } ? BuiltinProducts.card : nil)
     else { fail("unknown paymentProductId") }
 

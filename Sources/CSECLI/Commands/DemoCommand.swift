@@ -23,7 +23,7 @@ struct DemoCommand: CLICommand {
             Reads nothing. Exit code 0 when every step gave the expected result, 1 otherwise.
             """,
         options: [
-            .flag("json", help: "Print the steps as one JSON object instead of text."),
+            .flag("json", help: "Print the steps as one JSON object instead of text.")
         ])
 
     let json: Bool
@@ -66,8 +66,10 @@ struct DemoCommand: CLICommand {
             DemoScenario(
                 title: "Card payment (product \"card\", a test card number)",
                 product: BuiltinProducts.card,
-                values: [("cardNumber", "4111 1111 1111 1111"), ("expiryDate", expiry), ("cvv", "123"),
-                         ("cardholderName", "Demo Cardholder")],
+                values: [
+                    ("cardNumber", "4111 1111 1111 1111"), ("expiryDate", expiry), ("cvv", "123"),
+                    ("cardholderName", "Demo Cardholder"),
+                ],
                 typo: ("cardNumber", "4111 1111 1111 1112", .luhn)),
             DemoScenario(
                 title: "SEPA direct debit (product \"sepa-direct-debit\", the IBAN Registry example)",

@@ -52,7 +52,8 @@ struct EncryptCommand: CLICommand {
         if !allowDemoKey, try RefusedKeys.isRefused(material.publicKey) {
             throw CSEError(.paymentsDemoKeyRefused, "refusing the bundled TEST-ONLY demo key; pass --demo to use it deliberately")
         }
-        let encryptor = try JWEEncryptor(publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
+        let encryptor = try JWEEncryptor(
+            publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
         if lines {
             let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {

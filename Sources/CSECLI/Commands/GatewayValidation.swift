@@ -38,15 +38,19 @@ enum GatewayValidation {
     ///   - partnerSharedKey: Paysafe tokenize only.
     /// - Returns: The compact JSON report and whether the request is valid.
     /// - Throws: `json.*` errors for unreadable input, `gateway.*` errors otherwise.
-    static func report(gateway: String, operation: String, input: [UInt8],
-                              partnerSharedKey: Bool = false) throws(CSEError) -> ([UInt8], Bool) {
+    static func report(
+        gateway: String, operation: String, input: [UInt8],
+        partnerSharedKey: Bool = false
+    ) throws(CSEError) -> ([UInt8], Bool) {
         let validation = try result(gateway: gateway, operation: operation, input: input, partnerSharedKey: partnerSharedKey)
         return (try render(validation, gateway: gateway), validation.isValid)
     }
 
     /// Parses `input` and validates it against the gateway's rules for `operation`.
-    static func result(gateway: String, operation: String, input: [UInt8],
-                       partnerSharedKey: Bool = false) throws(CSEError) -> GatewayValidationResult {
+    static func result(
+        gateway: String, operation: String, input: [UInt8],
+        partnerSharedKey: Bool = false
+    ) throws(CSEError) -> GatewayValidationResult {
         let json = try JSONValue.parse(input)
         let result: GatewayValidationResult
         switch gateway {
@@ -70,10 +74,11 @@ enum GatewayValidation {
             }
             if gateway.isByteEqual(to: "paysafe"), let code = error.gatewayCode {
                 let p = PaysafeError(code: code, correlationId: correlationId)
-                object["paysafe"] = .object(JSONObject([
-                    ("code", .number(String(p.code))), ("displayMessage", .string(p.displayMessage)),
-                    ("detailedMessage", .string(p.detailedMessage)), ("correlationId", .string(p.correlationId)),
-                ]))
+                object["paysafe"] = .object(
+                    JSONObject([
+                        ("code", .number(String(p.code))), ("displayMessage", .string(p.displayMessage)),
+                        ("detailedMessage", .string(p.detailedMessage)), ("correlationId", .string(p.correlationId)),
+                    ]))
             }
             errors.append(.object(object))
         }

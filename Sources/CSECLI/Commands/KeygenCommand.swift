@@ -60,7 +60,9 @@ struct KeygenCommand: CLICommand {
             try Files.writeAtomically(contents[index], to: path, mode: Self.files[index].mode, replacing: force)
         }
         let shown = SafeEcho.text(directory)
-        StandardStreams.out("wrote \(Self.files.map { shown + "/" + $0.name }.joined(separator: ", ")) (RSA-\(bits), keyId \(SafeEcho.text(id, limit: 64)))\n")
+        StandardStreams.out(
+            "wrote \(Self.files.map { shown + "/" + $0.name }.joined(separator: ", ")) (RSA-\(bits), keyId \(SafeEcho.text(id, limit: 64)))\n"
+        )
         return ExitCode.success
     }
 

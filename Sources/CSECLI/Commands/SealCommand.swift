@@ -32,8 +32,9 @@ struct SealCommand: CLICommand {
             The key and the product are fetched once, also for a whole --lines batch.
             """,
         options: [
-            .value("product", "PRODUCT", required: true,
-                   help: "builtin:card, builtin:sepa, or a product JSON file; with --session, a platform product id or builtin:card."),
+            .value(
+                "product", "PRODUCT", required: true,
+                help: "builtin:card, builtin:sepa, or a product JSON file; with --session, a platform product id or builtin:card."),
             .value("key", "FILE", help: "The recipient's RSA public key (file, or env:NAME)."),
             .value("kid", "ID", help: "The key id (default: the key file's keyId or kid)."),
             .value("session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId)."),
@@ -90,7 +91,9 @@ struct SealCommand: CLICommand {
         demo = arguments.has("demo")
         allowInvalid = arguments.has("allow-invalid")
         lines = arguments.has("lines")
-        if keySpec == nil && !demo && session == nil { throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).") }
+        if keySpec == nil && !demo && session == nil {
+            throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).")
+        }
     }
 
     /// Seals standard input.
@@ -110,7 +113,9 @@ struct SealCommand: CLICommand {
             let fields = errors.map { SafeEcho.name($0.fieldId) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             if !allowInvalid {
                 StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
-                StandardStreams.err("Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=\(fields.joined(separator: ",")))\n")
+                StandardStreams.err(
+                    "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=\(fields.joined(separator: ",")))\n"
+                )
                 return ExitCode.failure
             }
             StandardStreams.err("warning: sealing a request that does not validate (fields=\(fields.joined(separator: ",")))\n")
@@ -121,8 +126,10 @@ struct SealCommand: CLICommand {
     }
 
     /// `--lines`: one sealed object, rejection or error per input line.
-    private func runLines(product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
-                          platformSessionId: String?) throws(CSEError) -> Int32 {
+    private func runLines(
+        product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
+        platformSessionId: String?
+    ) throws(CSEError) -> Int32 {
         let defaultSessionId = sessionId
         let allowInvalid = allowInvalid
         let failures = try BatchRunner().run { number, line in

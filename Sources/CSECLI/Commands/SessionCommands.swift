@@ -23,9 +23,11 @@ struct SessionPublicKeyCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         let key = try await session.session().publicKey()
-        SessionOutput.write(.object(JSONObject([
-            ("keyId", .string(key.keyId)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
-        ])))
+        SessionOutput.write(
+            .object(
+                JSONObject([
+                    ("keyId", .string(key.keyId)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
+                ])))
         return ExitCode.success
     }
 }
@@ -151,7 +153,8 @@ extension SessionCardServiceCommand {
     func runAsync() async throws(CSEError) -> Int32 {
         let number = try StandardInputValue.read()
         let client = try session.session()
-        let result = try await Self.call(client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
+        let result = try await Self.call(
+            client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
         SessionOutput.write(result)
         return ExitCode.success
     }

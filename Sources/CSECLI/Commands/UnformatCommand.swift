@@ -14,7 +14,7 @@ struct UnformatCommand: CLICommand {
             without one trailing line break; the output is the unformatted value and a line break.
             """,
         options: [
-            .value("mask", "MASK", required: true, help: "The mask, for example '{{99}}/{{99}}'."),
+            .value("mask", "MASK", required: true, help: "The mask, for example '{{99}}/{{99}}'.")
         ])
 
     let mask: Mask

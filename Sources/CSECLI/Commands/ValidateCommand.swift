@@ -23,7 +23,9 @@ struct ValidateCommand: CLICommand {
             .value("product", "PRODUCT", help: "builtin:card, builtin:sepa, or a product JSON file."),
             .value("gateway", "GATEWAY", help: "Instead of a product: aps, paysafe or mastercard."),
             .value("operation", "OPERATION", help: "With --gateway: the operation (see above)."),
-            .flag("partner-shared-key", help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory)."),
+            .flag(
+                "partner-shared-key",
+                help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory)."),
             .value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC)."),
             .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
         ])
@@ -69,7 +71,8 @@ struct ValidateCommand: CLICommand {
         if lines {
             let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
-                    let result = try GatewayValidation.result(gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
+                    let result = try GatewayValidation.result(
+                        gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
                     // A rejected line's report is led by its line number; a valid line's is not.
                     return result.isValid
                         ? .output(try GatewayValidation.render(result, gateway: gateway))

@@ -37,13 +37,15 @@ struct VerifyCommand: CLICommand {
         let phrase = try PhraseFile.read(phrasePath)
         let response = try PhraseFile.object(try Files.readStandardInput(limit: 1 << 20))
         let request = try requestPath.map { (path) throws(CSEError) in try PhraseFile.object(try Files.read(path)) } ?? JSONObject()
-        let result = try APSSignature.verifyResponse(request: request, response: response, responsePhrase: phrase,
-                                                     algorithm: algorithm)
-        let report = JSONValue.object(JSONObject([
-            ("valid", .bool(result.isValid)), ("signatureValid", .bool(result.signatureValid)),
-            ("missingParameters", .array(result.missingParameters.map(JSONValue.string))),
-            ("changedParameters", .array(result.changedParameters.map(JSONValue.string))),
-        ]))
+        let result = try APSSignature.verifyResponse(
+            request: request, response: response, responsePhrase: phrase,
+            algorithm: algorithm)
+        let report = JSONValue.object(
+            JSONObject([
+                ("valid", .bool(result.isValid)), ("signatureValid", .bool(result.signatureValid)),
+                ("missingParameters", .array(result.missingParameters.map(JSONValue.string))),
+                ("changedParameters", .array(result.changedParameters.map(JSONValue.string))),
+            ]))
         StandardStreams.write(report.serializedBytes + [0x0A], to: 1)
         return result.isValid ? ExitCode.success : ExitCode.failure
     }

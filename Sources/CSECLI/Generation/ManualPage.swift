@@ -39,7 +39,8 @@ enum ManualPage {
             """
         page += optionList(tree.options, includeHelp: true)
         page += ".Sh COMMANDS\n"
-        page += text("Every command accepts -h and --help, which print its help to standard output. 'cse help COMMAND' prints the same.") + "\n"
+        page +=
+            text("Every command accepts -h and --help, which print its help to standard output. 'cse help COMMAND' prints the same.") + "\n"
         page += ".Bl -tag -width Ds\n"
         for node in tree.allNodes.dropFirst() {
             page += ".It " + synopsis(node) + "\n"
@@ -58,7 +59,9 @@ enum ManualPage {
                 page += optionList(node.options, includeHelp: false)
             }
             if !node.children.isEmpty {
-                page += ".Pp\n" + text("Subcommands: " + node.children.map { $0.path.joined(separator: " ") }.joined(separator: ", ") + ".") + "\n"
+                page +=
+                    ".Pp\n" + text("Subcommands: " + node.children.map { $0.path.joined(separator: " ") }.joined(separator: ", ") + ".")
+                    + "\n"
             }
         }
         page += ".El\n"

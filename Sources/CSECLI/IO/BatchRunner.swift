@@ -91,7 +91,8 @@ struct BatchRunner: Sendable {
         var failures = 0
         var (block, isLast) = readBlock()
         while !block.isEmpty {
-            let pipeline = BlockPipeline(lines: block, maxLineBytes: maxLineBytes, outputBudget: maxPendingOutputBytes, output: output, process: process)
+            let pipeline = BlockPipeline(
+                lines: block, maxLineBytes: maxLineBytes, outputBudget: maxPendingOutputBytes, output: output, process: process)
             let runAll = { @Sendable in
                 let threads = min(workers, pipeline.count)
                 if threads > 1 {
@@ -182,8 +183,10 @@ private final class BlockPipeline: @unchecked Sendable {
     /// Writes are coalesced up to this size; a longer line is written from its own buffer.
     static let coalescedWriteBytes = 64 << 10
 
-    init(lines: [(Int, LineReader.Line)], maxLineBytes: Int, outputBudget: Int, output: Int32,
-         process: @escaping @Sendable (Int, [UInt8]) -> BatchRunner.LineResult) {
+    init(
+        lines: [(Int, LineReader.Line)], maxLineBytes: Int, outputBudget: Int, output: Int32,
+        process: @escaping @Sendable (Int, [UInt8]) -> BatchRunner.LineResult
+    ) {
         self.lines = lines
         self.maxLineBytes = maxLineBytes
         self.outputBudget = outputBudget
@@ -218,7 +221,8 @@ private final class BlockPipeline: @unchecked Sendable {
             switch line {
             case .text(let bytes): result = process(number, bytes)
             case .tooLong:
-                result = .failure(CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(maxLineBytes)]))
+                result = .failure(
+                    CSEError(.cliLineTooLong, "input line is longer than the limit", context: ["limit": String(maxLineBytes)]))
             }
             var output: [UInt8]
             let failed: Bool

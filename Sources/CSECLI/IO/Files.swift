@@ -84,8 +84,9 @@ enum Files {
             return
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CSEError(.cliFile, "refusing to replace something that is not a regular file (\(kind(info.st_mode)))",
-                           context: ["path": SafeEcho.text(path)])
+            throw CSEError(
+                .cliFile, "refusing to replace something that is not a regular file (\(kind(info.st_mode)))",
+                context: ["path": SafeEcho.text(path)])
         }
         guard replacing else {
             throw CSEError(.cliFile, "cannot create file: File exists (use --force to replace it)", context: ["path": SafeEcho.text(path)])

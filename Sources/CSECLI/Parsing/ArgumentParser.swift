@@ -86,7 +86,9 @@ enum ArgumentParser {
                 parsed.values[option.name] = inlineValue
                 parsed.allValues[option.name, default: []].append(inlineValue)
             } else {
-                guard index < arguments.count else { throw UsageError("Missing value for '--\(option.name) <\(option.valueName!.lowercased())>'.") }
+                guard index < arguments.count else {
+                    throw UsageError("Missing value for '--\(option.name) <\(option.valueName!.lowercased())>'.")
+                }
                 parsed.values[option.name] = arguments[index]
                 parsed.allValues[option.name, default: []].append(arguments[index])
                 index += 1

@@ -43,26 +43,33 @@ struct DemoScenario {
         for (field, value) in values {
             do throws(CSEError) { try request.setValue(value, forField: field) } catch { inputOK = false }
         }
-        steps.append(DemoStep(name: "input", ok: inputOK, text: [Self.display(values)],
-                              json: Self.member("values", Self.object(values))))
+        steps.append(
+            DemoStep(
+                name: "input", ok: inputOK, text: [Self.display(values)],
+                json: Self.member("values", Self.object(values))))
 
         // 2. IIN lookup of the card number, when there is one.
         if let pan = request.unmaskedValue(forField: "cardNumber") {
             let details = CardBrandTable.embedded.iinDetails(
                 forPartialNumber: pan, allowedProductIDs: Set(CardBrandTable.embedded.brands.map(\.id)))
             let name = details.productID.flatMap { CardBrandTable.embedded.brand(withID: $0)?.name }
-            steps.append(DemoStep(
-                name: "iin", ok: details.status == .supported,
-                text: ["\(details.status.rawValue) \(details.productID ?? "-")" + (name.map { " (\($0))" } ?? "")
-                       + ", from the first 8 digits (embedded brand table)"],
-                json: Self.member("details", OutputJSON.iin(details))))
+            steps.append(
+                DemoStep(
+                    name: "iin", ok: details.status == .supported,
+                    text: [
+                        "\(details.status.rawValue) \(details.productID ?? "-")" + (name.map { " (\($0))" } ?? "")
+                            + ", from the first 8 digits (embedded brand table)"
+                    ],
+                    json: Self.member("details", OutputJSON.iin(details))))
         }
 
         // 3. Validation of the good input.
         let errors = request.validate(in: context)
-        steps.append(DemoStep(name: "validate", ok: errors.isEmpty,
-                              text: [errors.isEmpty ? "valid (every rule of product \"\(product.id)\" passes)" : Self.describe(errors)],
-                              json: Array(OutputJSON.validation(errors).dropFirst().dropLast()).prefixedWithComma))
+        steps.append(
+            DemoStep(
+                name: "validate", ok: errors.isEmpty,
+                text: [errors.isEmpty ? "valid (every rule of product \"\(product.id)\" passes)" : Self.describe(errors)],
+                json: Array(OutputJSON.validation(errors).dropFirst().dropLast()).prefixedWithComma))
 
         // 4. A typo must be caught.
         var typoRequest = request
@@ -72,32 +79,40 @@ struct DemoScenario {
             typoErrors = typoRequest.validate(in: context)
         } catch {}
         let caught = typoErrors.contains { $0.fieldId == typo.field && $0.code == typo.expectedCode }
-        steps.append(DemoStep(
-            name: "typo", ok: caught,
-            text: ["\(typo.field) \(Self.mask(field: typo.field, typo.value)) -> \(Self.describe(typoErrors))"
-                   + (caught ? " (caught, as expected)" : " (NOT caught)")],
-            json: Self.member("input", Self.object([(typo.field, typo.value)]))
-                + Array(OutputJSON.validation(typoErrors).dropFirst().dropLast()).prefixedWithComma))
+        steps.append(
+            DemoStep(
+                name: "typo", ok: caught,
+                text: [
+                    "\(typo.field) \(Self.mask(field: typo.field, typo.value)) -> \(Self.describe(typoErrors))"
+                        + (caught ? " (caught, as expected)" : " (NOT caught)")
+                ],
+                json: Self.member("input", Self.object([(typo.field, typo.value)]))
+                    + Array(OutputJSON.validation(typoErrors).dropFirst().dropLast()).prefixedWithComma))
 
         // 5. Seal.
         let sealed: SealedPaymentRequest
         do throws(CSEError) {
             sealed = try sealer.seal(request, clientSessionId: Self.sessionId)
         } catch {
-            steps.append(DemoStep(name: "seal", ok: false, text: ["failed: \(error.description)"],
-                                  json: Self.member("error", Self.string(error.description))))
+            steps.append(
+                DemoStep(
+                    name: "seal", ok: false, text: ["failed: \(error.description)"],
+                    json: Self.member("error", Self.string(error.description))))
             return steps
         }
         let jwe = sealed.encryptedCustomerInput
         let parts = jwe.split(separator: ".", omittingEmptySubsequences: false)
         let header = (try? Base64URL.decode(parts[0])).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        steps.append(DemoStep(
-            name: "seal", ok: parts.count == 5,
-            text: ["encryptedCustomerInput \(jwe.prefix(40))... (\(jwe.utf8.count) chars, \(parts.count) dot-separated parts)",
-                   "protected header \(header)",
-                   "encodedClientMetaInfo \(sealed.encodedClientMetaInfo.prefix(24))... (\(sealed.encodedClientMetaInfo.utf8.count) chars, base64 of the device info)"],
-            json: Array(OutputJSON.sealed(sealed).dropFirst().dropLast()).prefixedWithComma
-                + Self.member("header", Array(header.utf8))))
+        steps.append(
+            DemoStep(
+                name: "seal", ok: parts.count == 5,
+                text: [
+                    "encryptedCustomerInput \(jwe.prefix(40))... (\(jwe.utf8.count) chars, \(parts.count) dot-separated parts)",
+                    "protected header \(header)",
+                    "encodedClientMetaInfo \(sealed.encodedClientMetaInfo.prefix(24))... (\(sealed.encodedClientMetaInfo.utf8.count) chars, base64 of the device info)",
+                ],
+                json: Array(OutputJSON.sealed(sealed).dropFirst().dropLast()).prefixedWithComma
+                    + Self.member("header", Array(header.utf8))))
 
         // 6. Decrypt with the TEST-ONLY private key, as the payment platform would with its own.
         let payload: JSONValue
@@ -105,8 +120,10 @@ struct DemoScenario {
             let plaintext = try decryptor.decrypt(jwe).plaintext
             payload = try plaintext.withUnsafeBytes { (bytes) throws(CSEError) in try JSONValue.parse(bytes) }
         } catch {
-            steps.append(DemoStep(name: "decrypt", ok: false, text: ["failed: \(error.description)"],
-                                  json: Self.member("error", Self.string(error.description))))
+            steps.append(
+                DemoStep(
+                    name: "decrypt", ok: false, text: ["failed: \(error.description)"],
+                    json: Self.member("error", Self.string(error.description))))
             return steps
         }
         var decrypted: [(field: String, value: String)] = []
@@ -116,21 +133,29 @@ struct DemoScenario {
         let productId = payload["paymentProductId"].map(\.serialized) ?? "?"
         let session = payload["clientSessionId"]?.stringValue ?? "?"
         let nonceDigits = payload["nonce"]?.stringValue?.utf8.count ?? 0
-        steps.append(DemoStep(
-            name: "decrypt", ok: session == Self.sessionId && nonceDigits == 32,
-            text: ["with the TEST-ONLY private key: clientSessionId \(session), nonce \(nonceDigits) hex digits, paymentProductId \(productId)",
-                   "paymentValues \(Self.display(decrypted))"],
-            json: Self.member("clientSessionId", Self.string(session)) + Self.member("paymentProductId", Array(productId.utf8))
-                + Self.member("paymentValues", Self.object(decrypted))))
+        steps.append(
+            DemoStep(
+                name: "decrypt", ok: session == Self.sessionId && nonceDigits == 32,
+                text: [
+                    "with the TEST-ONLY private key: clientSessionId \(session), nonce \(nonceDigits) hex digits, paymentProductId \(productId)",
+                    "paymentValues \(Self.display(decrypted))",
+                ],
+                json: Self.member("clientSessionId", Self.string(session)) + Self.member("paymentProductId", Array(productId.utf8))
+                    + Self.member("paymentValues", Self.object(decrypted))))
 
         // 7. Round trip: the decrypted values are the validated, unmasked input.
         let expected = request.unmaskedFieldValues
-        let same = expected.count == decrypted.count && zip(expected, decrypted).allSatisfy { $0.fieldId == $1.field && $0.value == $1.value }
-        steps.append(DemoStep(
-            name: "round-trip", ok: same,
-            text: [same ? "ok: the decrypted paymentValues equal the unmasked input, field by field"
-                        : "MISMATCH between the decrypted paymentValues and the input"],
-            json: []))
+        let same =
+            expected.count == decrypted.count && zip(expected, decrypted).allSatisfy { $0.fieldId == $1.field && $0.value == $1.value }
+        steps.append(
+            DemoStep(
+                name: "round-trip", ok: same,
+                text: [
+                    same
+                        ? "ok: the decrypted paymentValues equal the unmasked input, field by field"
+                        : "MISMATCH between the decrypted paymentValues and the input"
+                ],
+                json: []))
         return steps
     }
 

@@ -37,8 +37,9 @@ struct FieldValuesInput {
                 continue
             }
             guard product.field(key) != nil else {
-                throw CSEError(.paymentsUnknownField, "the product has no such field",
-                               context: ["product": SafeEcho.text(product.id, limit: 64), "field": SafeEcho.name(key)])
+                throw CSEError(
+                    .paymentsUnknownField, "the product has no such field",
+                    context: ["product": SafeEcho.text(product.id, limit: 64), "field": SafeEcho.name(key)])
             }
             if value.isNull { continue }
             guard let text = value.stringValue else {

@@ -45,9 +45,10 @@ struct IINLookup: Sendable {
         }
         guard allowed == nil, let productID = details.productID else { return details }
         // No allow-list: every product found is allowed.
-        return IINDetails(productID: productID, isAllowedInContext: true, countryCode: details.countryCode,
-                          cardType: details.cardType, issuer: details.issuer,
-                          coBrands: details.coBrands.map { IINCoBrand(productID: $0.productID, isAllowedInContext: true, cardType: $0.cardType) })
+        return IINDetails(
+            productID: productID, isAllowedInContext: true, countryCode: details.countryCode,
+            cardType: details.cardType, issuer: details.issuer,
+            coBrands: details.coBrands.map { IINCoBrand(productID: $0.productID, isAllowedInContext: true, cardType: $0.cardType) })
     }
 }
 

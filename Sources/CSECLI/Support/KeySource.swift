@@ -20,8 +20,9 @@ enum KeySource {
         guard spec.hasPrefix("env:") else { return try Files.read(spec) }
         let name = String(spec.dropFirst(4))
         guard !name.isEmpty, let value = getenv(name) else {
-            throw CSEError(.cliMissingEnvironment, "the environment variable holding the key is not set",
-                           context: ["variable": SafeEcho.name(name)])
+            throw CSEError(
+                .cliMissingEnvironment, "the environment variable holding the key is not set",
+                context: ["variable": SafeEcho.name(name)])
         }
         return Array(String(cString: value).utf8)
     }

@@ -10,10 +10,10 @@ enum MonthOption {
         guard let text else { return nil }
         let bytes = Array(text.utf8)
         guard bytes.count == 7, bytes[4] == UInt8(ascii: "-"),
-              bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.element.isASCIIDigit }),
-              let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
-              let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
-              let value = CalendarMonth(year: year, month: month)
+            bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.element.isASCIIDigit }),
+            let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
+            let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
+            let value = CalendarMonth(year: year, month: month)
         else {
             throw UsageError("The value for '--now' must be a month written YYYY-MM, for example 2026-05.")
         }

@@ -54,8 +54,9 @@ struct ServerCallOptions: Sendable {
         if credentialsSpec.hasPrefix("env:") {
             let name = String(credentialsSpec.dropFirst(4))
             guard !name.isEmpty, let value = getenv(name) else {
-                throw CSEError(.cliMissingEnvironment, "the environment variable holding the credentials is not set",
-                               context: ["variable": name])
+                throw CSEError(
+                    .cliMissingEnvironment, "the environment variable holding the credentials is not set",
+                    context: ["variable": name])
             }
             return try CredentialsDocument(bytes: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }

@@ -21,8 +21,9 @@ struct SessionOptions: Sendable {
     /// The option declarations for a command.
     static func options(context: ContextUse, sessionRequired: Bool = true) -> [CommandSpec.Option] {
         var options: [CommandSpec.Option] = [
-            .value("session", "FILE", required: sessionRequired,
-                   help: "The CreateSession response JSON (clientSessionId, customerId, clientApiUrl, assetUrl), or env:NAME."),
+            .value(
+                "session", "FILE", required: sessionRequired,
+                help: "The CreateSession response JSON (clientSessionId, customerId, clientApiUrl, assetUrl), or env:NAME.")
         ]
         let required = context == .required || context == .amountOnly
         switch context {

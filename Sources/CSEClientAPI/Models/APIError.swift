@@ -24,10 +24,11 @@ public struct APIErrorItem: Hashable, Sendable {
     public static let defaultMessage = "This error does not contain a message"
 
     /// Creates an item.
-    public init(errorCode: String, category: String? = nil, code: String? = nil, httpStatusCode: Int? = nil,
-                id: String? = nil, message: String = APIErrorItem.defaultMessage, propertyName: String? = nil,
-                retriable: Bool = true)
-    {
+    public init(
+        errorCode: String, category: String? = nil, code: String? = nil, httpStatusCode: Int? = nil,
+        id: String? = nil, message: String = APIErrorItem.defaultMessage, propertyName: String? = nil,
+        retriable: Bool = true
+    ) {
         self.errorCode = errorCode
         self.category = category
         self.code = code
@@ -108,8 +109,10 @@ public struct APIError: Hashable, Sendable {
                 run = 0
             }
         }
-        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(64).map {
-            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "," ? $0 : "?"
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.prefix(64).map {
+                    $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "," ? $0 : "?"
+                }))
     }
 }

@@ -107,9 +107,10 @@ public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
         }
         var hints: [PaymentItemDisplayHints] = []
         for element in elements {
-            hints.append(PaymentItemDisplayHints(
-                displayOrder: try reader.optionalInt(element, "displayOrder") ?? 0,
-                label: try reader.optionalString(element, "label"), logo: try reader.optionalString(element, "logo")))
+            hints.append(
+                PaymentItemDisplayHints(
+                    displayOrder: try reader.optionalInt(element, "displayOrder") ?? 0,
+                    label: try reader.optionalString(element, "label"), logo: try reader.optionalString(element, "logo")))
         }
         return hints
     }

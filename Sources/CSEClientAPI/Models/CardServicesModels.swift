@@ -49,8 +49,9 @@ enum CardNumberInput {
             digits.append(byte)
         }
         guard (minimum...19).contains(digits.count) else {
-            throw CSEError(.clientAPIInvalidCardNumber, "the card number must have \(minimum) to 19 digits",
-                           context: ["digits": String(digits.count)])
+            throw CSEError(
+                .clientAPIInvalidCardNumber, "the card number must have \(minimum) to 19 digits",
+                context: ["digits": String(digits.count)])
         }
         return String(decoding: digits, as: UTF8.self)
     }
@@ -77,7 +78,9 @@ public struct CurrencyConversionResponse: Hashable, Sendable {
         let value = try reader.parse(json)
         let object = try reader.object(value, member: "response")
         dccSessionID = try reader.optionalString(object, "dccSessionId") ?? ""
-        guard let result = try reader.optionalObject(object, "result") else { throw reader.malformed("result is missing", member: "result") }
+        guard let result = try reader.optionalObject(object, "result") else {
+            throw reader.malformed("result is missing", member: "result")
+        }
         self.result = try reader.string(result, "result")
         resultReason = try reader.optionalString(result, "resultReason")
         proposal = try reader.optionalObject(object, "proposal").map { (p) throws(CSEError) in try DCCProposal(p, reader) }
@@ -162,7 +165,7 @@ public struct Surcharge: Hashable, Sendable {
         paymentProductID = try reader.requiredIdentifier(object, "paymentProductId")
         result = try reader.string(object, "result")
         guard let net = try reader.amount(object, "netAmount"), let surcharge = try reader.amount(object, "surchargeAmount"),
-              let total = try reader.amount(object, "totalAmount")
+            let total = try reader.amount(object, "totalAmount")
         else { throw reader.malformed("an amount is missing", member: "surcharges") }
         netAmount = net
         surchargeAmount = surcharge

@@ -22,10 +22,11 @@ extension IINDetails {
         var coBrands: [IINCoBrand] = []
         for element in try reader.optionalArray(object, "coBrands") ?? [] {
             let coBrand = try reader.object(element, member: "coBrands")
-            coBrands.append(IINCoBrand(
-                productID: try reader.requiredIdentifier(coBrand, "paymentProductId"),
-                isAllowedInContext: try reader.bool(coBrand, "isAllowedInContext", default: false),
-                cardType: try reader.optionalString(coBrand, "cardType").map(CardType.init(rawValue:))))
+            coBrands.append(
+                IINCoBrand(
+                    productID: try reader.requiredIdentifier(coBrand, "paymentProductId"),
+                    isAllowedInContext: try reader.bool(coBrand, "isAllowedInContext", default: false),
+                    cardType: try reader.optionalString(coBrand, "cardType").map(CardType.init(rawValue:))))
         }
         self.init(
             productID: productID, isAllowedInContext: try reader.bool(object, "isAllowedInContext", default: false),
@@ -43,12 +44,15 @@ extension IINDetails {
         if productID != nil { object["isAllowedInContext"] = .bool(isAllowedInContext) }
         if let cardType { object["cardType"] = .string(cardType.rawValue) }
         if !coBrands.isEmpty {
-            object["coBrands"] = .array(coBrands.map { coBrand in
-                var entry = JSONObject([("paymentProductId", .string(coBrand.productID)),
-                                        ("isAllowedInContext", .bool(coBrand.isAllowedInContext))])
-                if let type = coBrand.cardType { entry["cardType"] = .string(type.rawValue) }
-                return .object(entry)
-            })
+            object["coBrands"] = .array(
+                coBrands.map { coBrand in
+                    var entry = JSONObject([
+                        ("paymentProductId", .string(coBrand.productID)),
+                        ("isAllowedInContext", .bool(coBrand.isAllowedInContext)),
+                    ])
+                    if let type = coBrand.cardType { entry["cardType"] = .string(type.rawValue) }
+                    return .object(entry)
+                })
         }
         return .object(object)
     }

@@ -12,12 +12,13 @@ extension PaymentProduct {
         var object = JSONObject([("id", CustomerInputPayload.isCanonicalInteger(id) ? .number(id) : .string(id))])
         if let paymentMethod { object["paymentMethod"] = .string(paymentMethod) }
         if let paymentProductGroup { object["paymentProductGroup"] = .string(paymentProductGroup) }
-        object["displayHintsList"] = .array(displayHints.map { hint in
-            var entry = JSONObject([("displayOrder", .number(String(hint.displayOrder)))])
-            if let label = hint.label { entry["label"] = .string(label) }
-            if let logo = hint.logo { entry["logo"] = .string(logo) }
-            return .object(entry)
-        })
+        object["displayHintsList"] = .array(
+            displayHints.map { hint in
+                var entry = JSONObject([("displayOrder", .number(String(hint.displayOrder)))])
+                if let label = hint.label { entry["label"] = .string(label) }
+                if let logo = hint.logo { entry["logo"] = .string(logo) }
+                return .object(entry)
+            })
         object["allowsRecurring"] = .bool(allowsRecurring)
         object["allowsTokenization"] = .bool(allowsTokenization)
         object["usesRedirectionTo3rdParty"] = .bool(usesRedirectionTo3rdParty)
@@ -43,12 +44,19 @@ extension PaymentProductField {
         if let tooltip = hints.tooltip { display["tooltip"] = .object(JSONObject([("label", .string(tooltip))])) }
         var validators = JSONObject()
         for rule in dataRestrictions.validators { validators[rule.key] = .object(rule.parameters) }
-        return .object(JSONObject([
-            ("id", .string(id)), ("type", .string(type)),
-            ("dataRestrictions", .object(JSONObject([("isRequired", .bool(dataRestrictions.isRequired)),
-                                                     ("validators", .object(validators))]))),
-            ("displayHints", .object(display)),
-        ]))
+        return .object(
+            JSONObject([
+                ("id", .string(id)), ("type", .string(type)),
+                (
+                    "dataRestrictions",
+                    .object(
+                        JSONObject([
+                            ("isRequired", .bool(dataRestrictions.isRequired)),
+                            ("validators", .object(validators)),
+                        ]))
+                ),
+                ("displayHints", .object(display)),
+            ]))
     }
 }
 
@@ -57,20 +65,29 @@ extension AccountOnFile {
     var clientAPIJSONValue: JSONValue {
         var object = JSONObject([("id", .string(id))])
         if let paymentProductId {
-            object["paymentProductId"] = CustomerInputPayload.isCanonicalInteger(paymentProductId)
+            object["paymentProductId"] =
+                CustomerInputPayload.isCanonicalInteger(paymentProductId)
                 ? .number(paymentProductId) : .string(paymentProductId)
         }
-        object["attributes"] = .array(attributes.map { attribute in
-            var entry = JSONObject([("key", .string(attribute.key))])
-            if let value = attribute.value { entry["value"] = .string(value) }
-            entry["status"] = .string(attribute.status.rawValue)
-            return .object(entry)
-        })
-        object["displayHints"] = .object(JSONObject([("labelTemplate", .array(labelTemplate.map { item in
-            var entry = JSONObject([("attributeKey", .string(item.attributeKey))])
-            if let mask = item.mask { entry["mask"] = .string(mask.pattern) }
-            return .object(entry)
-        }))]))
+        object["attributes"] = .array(
+            attributes.map { attribute in
+                var entry = JSONObject([("key", .string(attribute.key))])
+                if let value = attribute.value { entry["value"] = .string(value) }
+                entry["status"] = .string(attribute.status.rawValue)
+                return .object(entry)
+            })
+        object["displayHints"] = .object(
+            JSONObject([
+                (
+                    "labelTemplate",
+                    .array(
+                        labelTemplate.map { item in
+                            var entry = JSONObject([("attributeKey", .string(item.attributeKey))])
+                            if let mask = item.mask { entry["mask"] = .string(mask.pattern) }
+                            return .object(entry)
+                        })
+                )
+            ]))
         return .object(object)
     }
 }

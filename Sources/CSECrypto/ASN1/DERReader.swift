@@ -48,8 +48,9 @@ struct DERReader {
         guard index < bytes.endIndex else { throw Self.truncated("a tag") }
         let tag = bytes[index]
         guard tag & 0x1F != 0x1F else {
-            throw CSEError(.derUnsupportedTag, "high-tag-number identifiers are not supported",
-                           context: ["offset": "\(index)"])
+            throw CSEError(
+                .derUnsupportedTag, "high-tag-number identifiers are not supported",
+                context: ["offset": "\(index)"])
         }
         index += 1
         guard index < bytes.endIndex else { throw Self.truncated("a length") }
@@ -59,26 +60,30 @@ struct DERReader {
         if first < 0x80 {
             length = Int(first)
         } else if first == 0x80 {
-            throw CSEError(.derIndefiniteLength, "the indefinite length form is not DER",
-                           context: ["offset": "\(index - 1)"])
+            throw CSEError(
+                .derIndefiniteLength, "the indefinite length form is not DER",
+                context: ["offset": "\(index - 1)"])
         } else {
             let octets = Int(first & 0x7F)
             guard octets <= 4 else {
-                throw CSEError(.derLengthTooLarge, "length fields longer than four octets are not supported",
-                               context: ["octets": "\(octets)"])
+                throw CSEError(
+                    .derLengthTooLarge, "length fields longer than four octets are not supported",
+                    context: ["octets": "\(octets)"])
             }
             guard bytes.endIndex - index >= octets else { throw Self.truncated("a long-form length") }
             guard bytes[index] != 0 else {
-                throw CSEError(.derNonMinimalLength, "a long-form length starts with a zero octet",
-                               context: ["offset": "\(index)"])
+                throw CSEError(
+                    .derNonMinimalLength, "a long-form length starts with a zero octet",
+                    context: ["offset": "\(index)"])
             }
             for _ in 0..<octets {
                 length = length << 8 | Int(bytes[index])
                 index += 1
             }
             guard length >= 0x80 else {
-                throw CSEError(.derNonMinimalLength, "a length below 128 uses the long form",
-                               context: ["length": "\(length)"])
+                throw CSEError(
+                    .derNonMinimalLength, "a length below 128 uses the long form",
+                    context: ["length": "\(length)"])
             }
         }
         guard bytes.endIndex - index >= length else {
@@ -94,8 +99,9 @@ struct DERReader {
     mutating func read(tag expected: UInt8) throws(CSEError) -> ArraySlice<UInt8> {
         let (tag, value) = try readAny()
         guard tag == expected else {
-            throw CSEError(.derUnexpectedTag, "unexpected ASN.1 tag",
-                           context: ["expected": Self.hex(expected), "found": Self.hex(tag)])
+            throw CSEError(
+                .derUnexpectedTag, "unexpected ASN.1 tag",
+                context: ["expected": Self.hex(expected), "found": Self.hex(tag)])
         }
         return value
     }
@@ -105,8 +111,9 @@ struct DERReader {
     /// - Throws: `der.tooDeep` past ``maximumDepth``, plus the errors of ``read(tag:)``.
     mutating func readConstructed(tag: UInt8 = DERTag.sequence) throws(CSEError) -> DERReader {
         guard depth < Self.maximumDepth else {
-            throw CSEError(.derTooDeep, "ASN.1 values are nested too deeply",
-                           context: ["limit": "\(Self.maximumDepth)"])
+            throw CSEError(
+                .derTooDeep, "ASN.1 values are nested too deeply",
+                context: ["limit": "\(Self.maximumDepth)"])
         }
         return DERReader(try read(tag: tag), depth: depth + 1)
     }
@@ -165,8 +172,9 @@ struct DERReader {
     /// - Throws: `der.trailingBytes` otherwise.
     func finish() throws(CSEError) {
         guard bytes.isEmpty else {
-            throw CSEError(.derTrailingBytes, "bytes follow the end of an ASN.1 value",
-                           context: ["count": "\(bytes.count)", "depth": "\(depth)"])
+            throw CSEError(
+                .derTrailingBytes, "bytes follow the end of an ASN.1 value",
+                context: ["count": "\(bytes.count)", "depth": "\(depth)"])
         }
     }
 

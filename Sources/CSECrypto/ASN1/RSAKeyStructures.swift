@@ -202,9 +202,11 @@ enum RSAKeyStructures {
     static func writePKCS1PrivateKey(_ components: PrivateComponents) -> SecureBytes {
         var body = DERWriter(secretCapacity: components.modulus.count * 5 + 64)
         body.appendUnsignedInteger([0])
-        for field in [components.modulus, components.publicExponent, components.privateExponent,
-                      components.prime1, components.prime2, components.exponent1, components.exponent2,
-                      components.coefficient] {
+        for field in [
+            components.modulus, components.publicExponent, components.privateExponent,
+            components.prime1, components.prime2, components.exponent1, components.exponent2,
+            components.coefficient,
+        ] {
             body.appendUnsignedInteger(field)
         }
         var outer = DERWriter(secretCapacity: body.bytes.count + 8)

@@ -88,14 +88,17 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     ///
     /// This is the hot-path entry point (MGF1 hashes `seed || counter`): no allocation, one reused
     /// context per thread.
-    func hash(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
-              into out: UnsafeMutableRawPointer) throws(CSEError) {
+    func hash(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
+        into out: UnsafeMutableRawPointer
+    ) throws(CSEError) {
         let scratch = digestScratch.current
         guard let ctx = scratch.context, let md = fetchedDigests[id.rawValue] else {
             throw CSEError(.digestFailure, "OpenSSL could not provide \(name)")
         }
         var length: UInt32 = 0
-        let ok = EVP_DigestInit_ex2(ctx, md, nil) == 1
+        let ok =
+            EVP_DigestInit_ex2(ctx, md, nil) == 1
             && (first.count == 0 || EVP_DigestUpdate(ctx, first.baseAddress, first.count) == 1)
             && (second.count == 0 || EVP_DigestUpdate(ctx, second.baseAddress, second.count) == 1)
             && EVP_DigestFinal_ex(ctx, out.assumingMemoryBound(to: UInt8.self), &length) == 1

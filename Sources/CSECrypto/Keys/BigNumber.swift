@@ -86,9 +86,9 @@ final class EVPKey: @unchecked Sendable {
         if let pooled { return pooled }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
         guard EVP_PKEY_decrypt_init(ctx) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
-              EVP_PKEY_CTX_set_rsa_oaep_md(ctx, digest) == 1,
-              EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, digest) == 1
+            EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
+            EVP_PKEY_CTX_set_rsa_oaep_md(ctx, digest) == 1,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, digest) == 1
         else {
             EVP_PKEY_CTX_free(ctx)
             return nil

@@ -42,8 +42,9 @@ public struct PublicKeyResponse: Sendable, Hashable {
         do {
             der = try Base64.decode(encoded, alphabet: .standard, padding: .required)
         } catch {
-            throw CSEError(.keyResponseMalformed, "publicKey is not standard base64",
-                           context: ["member": "publicKey", "base64": error.code.rawValue])
+            throw CSEError(
+                .keyResponseMalformed, "publicKey is not standard base64",
+                context: ["member": "publicKey", "base64": error.code.rawValue])
         }
         let components = try RSAKeyStructures.readSubjectPublicKeyInfo(der[...])
         self.init(keyId: keyId, key: try RSAPublicKey(components: components, enforcingPolicy: true))

@@ -22,9 +22,10 @@ enum RSAJWK {
         var coefficient: [UInt8]
 
         var components: RSAKeyStructures.PrivateComponents {
-            .init(modulus: modulus[...], publicExponent: publicExponent[...], privateExponent: privateExponent[...],
-                  prime1: prime1[...], prime2: prime2[...], exponent1: exponent1[...], exponent2: exponent2[...],
-                  coefficient: coefficient[...])
+            .init(
+                modulus: modulus[...], publicExponent: publicExponent[...], privateExponent: privateExponent[...],
+                prime1: prime1[...], prime2: prime2[...], exponent1: exponent1[...], exponent2: exponent2[...],
+                coefficient: coefficient[...])
         }
 
         mutating func wipe() {
@@ -77,16 +78,18 @@ enum RSAJWK {
         do {
             bytes = try Base64URL.decode(text)
         } catch {
-            throw CSEError(.jwkMalformed, "the RSA JWK member is not base64url",
-                           context: ["member": name, "base64": error.code.rawValue])
+            throw CSEError(
+                .jwkMalformed, "the RSA JWK member is not base64url",
+                context: ["member": name, "base64": error.code.rawValue])
         }
         guard !bytes.isEmpty else {
             throw CSEError(.jwkMalformed, "the RSA JWK member is empty", context: ["member": name])
         }
         if bytes[0] == 0 && bytes.count > 1 {
             guard !minimal else {
-                throw CSEError(.jwkMalformed, "the RSA JWK member has a leading zero octet (RFC 7518 §6.3.1)",
-                               context: ["member": name])
+                throw CSEError(
+                    .jwkMalformed, "the RSA JWK member has a leading zero octet (RFC 7518 §6.3.1)",
+                    context: ["member": name])
             }
             let stripped = Array(bytes.drop { $0 == 0 })
             PEMDocument.cleanse(&bytes)
@@ -98,8 +101,9 @@ enum RSAJWK {
     /// `n` and `e` of an RSA JWK.
     static func publicMembers(_ jwk: JSONValue) throws(CSEError) -> PublicMembers {
         let object = try rsaObject(jwk)
-        return PublicMembers(modulus: try unsignedMember(object, "n", minimal: true),
-                             exponent: try unsignedMember(object, "e", minimal: true))
+        return PublicMembers(
+            modulus: try unsignedMember(object, "n", minimal: true),
+            exponent: try unsignedMember(object, "e", minimal: true))
     }
 
     /// All members of an RSA private JWK. RFC 7518 §6.3.2 makes `p`, `q`, `dp`, `dq`, `qi`

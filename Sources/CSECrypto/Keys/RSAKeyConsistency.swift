@@ -33,17 +33,17 @@ enum RSAKeyConsistency {
             throw inconsistent("n = p·q")
         }
         guard BN_copy(pMinus1.pointer, p.pointer) != nil, BN_sub_word(pMinus1.pointer, 1) == 1,
-              BN_copy(qMinus1.pointer, q.pointer) != nil, BN_sub_word(qMinus1.pointer, 1) == 1,
-              BN_mul(ed.pointer, e.pointer, d.pointer, ctx) == 1
+            BN_copy(qMinus1.pointer, q.pointer) != nil, BN_sub_word(qMinus1.pointer, 1) == 1,
+            BN_mul(ed.pointer, e.pointer, d.pointer, ctx) == 1
         else { throw inconsistent("arithmetic") }
         guard BN_div(nil, r.pointer, ed.pointer, pMinus1.pointer, ctx) == 1, BN_is_one(r.pointer) == 1,
-              BN_div(nil, r.pointer, ed.pointer, qMinus1.pointer, ctx) == 1, BN_is_one(r.pointer) == 1
+            BN_div(nil, r.pointer, ed.pointer, qMinus1.pointer, ctx) == 1, BN_is_one(r.pointer) == 1
         else { throw inconsistent("e·d ≡ 1") }
         guard BN_div(nil, r.pointer, d.pointer, pMinus1.pointer, ctx) == 1, BN_cmp(r.pointer, dp.pointer) == 0,
-              BN_div(nil, r.pointer, d.pointer, qMinus1.pointer, ctx) == 1, BN_cmp(r.pointer, dq.pointer) == 0
+            BN_div(nil, r.pointer, d.pointer, qMinus1.pointer, ctx) == 1, BN_cmp(r.pointer, dq.pointer) == 0
         else { throw inconsistent("dP, dQ") }
         guard BN_cmp(qi.pointer, p.pointer) < 0, BN_mod_mul(r.pointer, qi.pointer, q.pointer, p.pointer, ctx) == 1,
-              BN_is_one(r.pointer) == 1
+            BN_is_one(r.pointer) == 1
         else { throw inconsistent("qInv") }
     }
 }

@@ -37,9 +37,10 @@ public struct RSAKeyMaterial: Sendable {
                 // Any other label (a CERTIFICATE, an EC key…): name every label accepted here,
                 // not only the private ones.
                 let label = try PEMDocument(parsing: contents).label
-                throw CSEError(.pemUnexpectedLabel,
-                               "expected a PUBLIC KEY, RSA PUBLIC KEY, PRIVATE KEY or RSA PRIVATE KEY block",
-                               context: ["label": SecretMasking.echoName(label)])
+                throw CSEError(
+                    .pemUnexpectedLabel,
+                    "expected a PUBLIC KEY, RSA PUBLIC KEY, PRIVATE KEY or RSA PRIVATE KEY block",
+                    context: ["label": SecretMasking.echoName(label)])
             }
         } else if contents[start] == UInt8(ascii: "{") {
             // The same bounds as the JWK and key-response readers: no key needs more.

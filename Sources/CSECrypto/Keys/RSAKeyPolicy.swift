@@ -38,8 +38,9 @@ enum RSAKeyPolicy {
         if enforcingPolicy {
             // NIST SP 800-56B §6.2.1: 2^16 < e < 2^256. For an odd e, e > 2^16 ⇔ it has ≥ 17 bits.
             guard eBits >= 17, eBits <= 256 else {
-                throw CSEError(.keyBadExponent, "the RSA public exponent must be at least 65537 and below 2^256",
-                               context: ["bits": "\(eBits)"])
+                throw CSEError(
+                    .keyBadExponent, "the RSA public exponent must be at least 65537 and below 2^256",
+                    context: ["bits": "\(eBits)"])
             }
         }
     }

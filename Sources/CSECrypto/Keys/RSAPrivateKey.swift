@@ -23,8 +23,10 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     /// Validates `components` and hands them to OpenSSL.
     init(components: RSAKeyStructures.PrivateComponents, enforcingPolicy: Bool) throws(CSEError) {
         let publicKey = try RSAPublicKey(components: components.publicComponents, enforcingPolicy: enforcingPolicy)
-        for (name, value) in [("d", components.privateExponent), ("p", components.prime1), ("q", components.prime2),
-                              ("dp", components.exponent1), ("dq", components.exponent2), ("qi", components.coefficient)]
+        for (name, value) in [
+            ("d", components.privateExponent), ("p", components.prime1), ("q", components.prime2),
+            ("dp", components.exponent1), ("dq", components.exponent2), ("qi", components.coefficient),
+        ]
         where value.isEmpty {
             throw CSEError(.keyMalformed, "a private RSA component is zero", context: ["component": name])
         }
@@ -78,8 +80,9 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         var document = try PEMDocument(parsing: Array(pem.utf8))
         defer { document.wipe() }
         guard document.label.isByteEqual(to: "PRIVATE KEY") || document.label.isByteEqual(to: "RSA PRIVATE KEY") else {
-            throw CSEError(.pemUnexpectedLabel, "expected a PRIVATE KEY or RSA PRIVATE KEY block",
-                           context: ["label": SecretMasking.echoName(document.label)])
+            throw CSEError(
+                .pemUnexpectedLabel, "expected a PRIVATE KEY or RSA PRIVATE KEY block",
+                context: ["label": SecretMasking.echoName(document.label)])
         }
         let components = try RSAKeyStructures.readPrivateKey(document.derBytes[...])
         // The label must agree with the structure found.
@@ -88,8 +91,9 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         _ = try outer.readAny()
         let isPKCS8 = outer.peekTag == DERTag.sequence
         guard isPKCS8 == document.label.isByteEqual(to: "PRIVATE KEY") else {
-            throw CSEError(.derUnexpectedTag, "the PEM label does not match the key structure",
-                           context: ["label": SecretMasking.echoName(document.label)])
+            throw CSEError(
+                .derUnexpectedTag, "the PEM label does not match the key structure",
+                context: ["label": SecretMasking.echoName(document.label)])
         }
         try self.init(components: components, enforcingPolicy: true)
     }
@@ -113,14 +117,17 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     /// without the size and exponent policy.
     /// - Warning: For known-answer tests with historical keys only.
     /// - Throws: `key.malformed` when OpenSSL refuses the components or they are inconsistent.
-    public init(unsafeModulus modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
-                prime1: [UInt8], prime2: [UInt8], exponent1: [UInt8], exponent2: [UInt8],
-                coefficient: [UInt8]) throws(CSEError) {
+    public init(
+        unsafeModulus modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
+        prime1: [UInt8], prime2: [UInt8], exponent1: [UInt8], exponent2: [UInt8],
+        coefficient: [UInt8]
+    ) throws(CSEError) {
         func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> { bytes.drop { $0 == 0 } }
-        try self.init(components: .init(
-            modulus: trimmed(modulus), publicExponent: trimmed(publicExponent),
-            privateExponent: trimmed(privateExponent), prime1: trimmed(prime1), prime2: trimmed(prime2),
-            exponent1: trimmed(exponent1), exponent2: trimmed(exponent2), coefficient: trimmed(coefficient)),
+        try self.init(
+            components: .init(
+                modulus: trimmed(modulus), publicExponent: trimmed(publicExponent),
+                privateExponent: trimmed(privateExponent), prime1: trimmed(prime1), prime2: trimmed(prime2),
+                exponent1: trimmed(exponent1), exponent2: trimmed(exponent2), coefficient: trimmed(coefficient)),
             enforcingPolicy: false)
     }
 
@@ -143,14 +150,16 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         defer { EVP_PKEY_CTX_free(ctx) }
         var made: OpaquePointer?
         guard EVP_PKEY_keygen_init(ctx) == 1,
-              EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
-              EVP_PKEY_generate(ctx, &made) == 1,
-              let made
+            EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
+            EVP_PKEY_generate(ctx, &made) == 1,
+            let made
         else { throw generationFailure() }
         let key = EVPKey(taking: made)
-        let publicKey = try RSAPublicKey(components: .init(modulus: try bigNumberParameter(key, "n")[...],
-                                                          exponent: try bigNumberParameter(key, "e")[...]),
-                                         enforcingPolicy: true)
+        let publicKey = try RSAPublicKey(
+            components: .init(
+                modulus: try bigNumberParameter(key, "n")[...],
+                exponent: try bigNumberParameter(key, "e")[...]),
+            enforcingPolicy: true)
         return RSAPrivateKey(key: key, publicKey: publicKey)
     }
 
@@ -197,8 +206,10 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
 
     /// Calls `body` with the PKCS#8 DER in an OpenSSL buffer that is zeroed and freed afterwards.
     private func withPKCS8<R>(_ body: (UnsafeRawBufferPointer) -> R) throws(CSEError) -> R {
-        guard let encoder = OSSL_ENCODER_CTX_new_for_pkey(
-            key.pointer, CCSEShims_EVP_PKEY_KEYPAIR(), StaticCString.der, StaticCString.privateKeyInfo, nil) else {
+        guard
+            let encoder = OSSL_ENCODER_CTX_new_for_pkey(
+                key.pointer, CCSEShims_EVP_PKEY_KEYPAIR(), StaticCString.der, StaticCString.privateKeyInfo, nil)
+        else {
             ERR_clear_error()
             throw CSEError(.keyOperationFailed, "OpenSSL has no PKCS#8 encoder for this key")
         }

@@ -49,8 +49,9 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     /// - Throws: `key.malformed` (zero or even modulus), `key.tooSmall`, `key.tooLarge`,
     ///   `key.badExponent`.
     public init(modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(CSEError) {
-        try self.init(components: .init(modulus: Array(modulus).drop { $0 == 0 }, exponent: Array(exponent).drop { $0 == 0 }),
-                      enforcingPolicy: true)
+        try self.init(
+            components: .init(modulus: Array(modulus).drop { $0 == 0 }, exponent: Array(exponent).drop { $0 == 0 }),
+            enforcingPolicy: true)
     }
 
     /// Creates a key from n and e without the size and exponent policy: moduli from 512 bits and
@@ -59,8 +60,9 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     ///   tiny exponents are not safe to encrypt to.
     /// - Throws: `key.malformed`, `key.tooSmall` (below 512 bits), `key.tooLarge`, `key.badExponent`.
     public init(unsafeModulus modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(CSEError) {
-        try self.init(components: .init(modulus: Array(modulus).drop { $0 == 0 }, exponent: Array(exponent).drop { $0 == 0 }),
-                      enforcingPolicy: false)
+        try self.init(
+            components: .init(modulus: Array(modulus).drop { $0 == 0 }, exponent: Array(exponent).drop { $0 == 0 }),
+            enforcingPolicy: false)
     }
 
     /// Imports a DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7, rsaEncryption with NULL parameters)
@@ -101,8 +103,9 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
             _ = try probe.readAny()
             components = try RSAKeyStructures.readPublicKey(document.derBytes[...])
         default:
-            throw CSEError(.pemUnexpectedLabel, "expected a PUBLIC KEY or RSA PUBLIC KEY block",
-                           context: ["label": SecretMasking.echoName(document.label)])
+            throw CSEError(
+                .pemUnexpectedLabel, "expected a PUBLIC KEY or RSA PUBLIC KEY block",
+                context: ["label": SecretMasking.echoName(document.label)])
         }
         try self.init(components: components, enforcingPolicy: true)
     }

@@ -31,8 +31,9 @@ final class IFMAPublicOperation: RSAPublicOperation, @unchecked Sendable {
         let bits = RSAKeyPolicy.bitCount(modulus[...])
         let digits = CSEIFMA_digits(bits)
         guard Self.isAvailable, digits > 0, modulus.last.map({ $0 & 1 == 1 }) == true,
-              exponent.drop(while: { $0 == 0 }).elementsEqual([0x01, 0x00, 0x01]),
-              let rr = Self.montgomerySquare(modulus: modulus, digits: digits) else { return nil }
+            exponent.drop(while: { $0 == 0 }).elementsEqual([0x01, 0x00, 0x01]),
+            let rr = Self.montgomerySquare(modulus: modulus, digits: digits)
+        else { return nil }
         self.digits = digits
         self.modulus = modulus
         keyWords = 2 * digits + 1
@@ -55,8 +56,9 @@ final class IFMAPublicOperation: RSAPublicOperation, @unchecked Sendable {
     func apply(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(CSEError) {
         let length = modulus.count
         guard input.count == length, output.count == length,
-              let inBase = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let outBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            let inBase = input.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            let outBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        else {
             throw CSEError(.rsaOperationFailed, "the RSA input does not have the modulus length")
         }
         guard Self.isBelow(inBase, modulus, length) else {
@@ -76,10 +78,12 @@ final class IFMAPublicOperation: RSAPublicOperation, @unchecked Sendable {
     /// R² mod n with R = 2^(52·digits), big-endian in the modulus length.
     private static func montgomerySquare(modulus: [UInt8], digits: Int) -> [UInt8]? {
         guard let n = try? BigNumber(bigEndian: modulus), let r = try? BigNumber(),
-              let ctx = BN_CTX_new() else { return nil }
+            let ctx = BN_CTX_new()
+        else { return nil }
         defer { BN_CTX_free(ctx) }
         guard BN_set_bit(r.pointer, Int32(2 * 52 * digits)) == 1,
-              BN_nnmod(r.pointer, r.pointer, n.pointer, ctx) == 1 else {
+            BN_nnmod(r.pointer, r.pointer, n.pointer, ctx) == 1
+        else {
             ERR_clear_error()
             return nil
         }

@@ -14,15 +14,20 @@ extension CSEError.Code {
 enum OAEPEncoding {
     /// XORs MGF1(`seed`, `target.count`) with `hash` into `target`. `seed` and `target` must not
     /// overlap.
-    static func xorMGF1(hash: DigestAlgorithm, seed: UnsafeRawBufferPointer,
-                        into target: UnsafeMutableRawBufferPointer) throws(CSEError) {
+    static func xorMGF1(
+        hash: DigestAlgorithm, seed: UnsafeRawBufferPointer,
+        into target: UnsafeMutableRawBufferPointer
+    ) throws(CSEError) {
         let hLen = hash.byteCount
         // SHA-1 and SHA-256 (JOSE RSA-OAEP and RSA-OAEP-256) absorb the seed once and restart each
         // block from that midstate in C: at 2048 bits, MGF1 of the 235-byte DB and the 20-byte
         // seed mask drops from ≈ 1.2 µs to ≈ 0.6 µs (13 blocks, ≈ 47 instead of ≈ 90 ns each).
         if hash == .sha1 || hash == .sha256 {
-            guard target.count == 0 || CCSEShims_MGF1_xor(Int32(hLen), seed.baseAddress, seed.count,
-                                                          target.baseAddress, target.count) == 1
+            guard
+                target.count == 0
+                    || CCSEShims_MGF1_xor(
+                        Int32(hLen), seed.baseAddress, seed.count,
+                        target.baseAddress, target.count) == 1
             else { throw CSEError(.digestFailure, "OpenSSL failed to compute MGF1 with \(hash.name)") }
             return
         }
@@ -63,14 +68,17 @@ enum OAEPEncoding {
     ///   - seed: hLen random bytes.
     ///   - em: The k-byte output.
     /// - Throws: `rsa.messageTooLong`, `digest.failure`.
-    static func encode(message: UnsafeRawBufferPointer, labelHash: UnsafeRawBufferPointer, hash: DigestAlgorithm,
-                       seed: UnsafeRawBufferPointer, into em: UnsafeMutableRawBufferPointer) throws(CSEError) {
+    static func encode(
+        message: UnsafeRawBufferPointer, labelHash: UnsafeRawBufferPointer, hash: DigestAlgorithm,
+        seed: UnsafeRawBufferPointer, into em: UnsafeMutableRawBufferPointer
+    ) throws(CSEError) {
         let k = em.count
         let hLen = hash.byteCount
         let maximum = maximumMessageLength(modulusBytes: k, hash: hash)
         guard message.count <= maximum else {
-            throw CSEError(.rsaMessageTooLong, "the message is too long for RSAES-OAEP with this key and hash",
-                           context: ["length": "\(message.count)", "limit": "\(max(maximum, 0))"])
+            throw CSEError(
+                .rsaMessageTooLong, "the message is too long for RSAES-OAEP with this key and hash",
+                context: ["length": "\(message.count)", "limit": "\(max(maximum, 0))"])
         }
         em.initializeMemory(as: UInt8.self, repeating: 0)
         let maskedSeed = UnsafeMutableRawBufferPointer(rebasing: em[1..<(1 + hLen)])

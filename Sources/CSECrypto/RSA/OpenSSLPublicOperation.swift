@@ -56,7 +56,8 @@ final class OpenSSLPublicOperation: RSAPublicOperation, @unchecked Sendable {
             ok = BN_mod_exp_mont(result, message, exponent.pointer, modulus.pointer, ctx, montgomery.pointer) == 1
         }
         guard ok else { throw Self.failure("Montgomery exponentiation failed") }
-        guard BN_bn2binpad(result, output.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(output.count)) == Int32(output.count) else {
+        guard BN_bn2binpad(result, output.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(output.count)) == Int32(output.count)
+        else {
             throw Self.failure("BN_bn2binpad failed")
         }
     }

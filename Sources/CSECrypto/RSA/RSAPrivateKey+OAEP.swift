@@ -22,8 +22,10 @@ extension RSAPrivateKey {
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
     /// - Throws: ``CSEError/Code/rsaDecryptionFailed``.
-    package func decryptOAEP(_ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
-                            label: [UInt8] = []) throws(CSEError) -> SecureBytes {
+    package func decryptOAEP(
+        _ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
+        label: [UInt8] = []
+    ) throws(CSEError) -> SecureBytes {
         guard ciphertext.count == publicKey.byteCount, let md = hash.openSSLDigest else { throw Self.decryptionFailed() }
         if label.isEmpty {
             // The JOSE case: a pooled context already configured for this hash.
@@ -35,9 +37,9 @@ extension RSAPrivateKey {
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw Self.decryptionFailed() }
         defer { EVP_PKEY_CTX_free(ctx) }
         guard EVP_PKEY_decrypt_init(ctx) == 1,
-              EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
-              EVP_PKEY_CTX_set_rsa_oaep_md(ctx, md) == 1,
-              EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) == 1
+            EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_OAEP_PADDING) == 1,
+            EVP_PKEY_CTX_set_rsa_oaep_md(ctx, md) == 1,
+            EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) == 1
         else { throw Self.decryptionFailed() }
         // OpenSSL takes ownership of the label buffer.
         guard let copy = CRYPTO_malloc(label.count, StaticCString.file, 0) else { throw Self.decryptionFailed() }
@@ -64,12 +66,15 @@ extension RSAPrivateKey {
     ///   - keyByteCount: The CEK size `enc` requires.
     /// - Returns: The CEK or the random fallback, in a zeroing buffer.
     /// - Throws: `crypto.randomFailure` when the CSPRNG fails (never for a bad ciphertext).
-    package func unwrapContentKeyOAEP(_ ciphertext: [UInt8], hash: DigestAlgorithm,
-                                      keyByteCount: Int) throws(CSEError) -> SecureBytes {
+    package func unwrapContentKeyOAEP(
+        _ ciphertext: [UInt8], hash: DigestAlgorithm,
+        keyByteCount: Int
+    ) throws(CSEError) -> SecureBytes {
         var result = try SecureRandom.secureBytes(keyByteCount)
         let k = publicKey.byteCount
         guard ciphertext.count == k, keyByteCount <= k, let md = hash.openSSLDigest,
-              let ctx = key.takeOAEPDecryptContext(digest: md) else {
+            let ctx = key.takeOAEPDecryptContext(digest: md)
+        else {
             ERR_clear_error()
             return result
         }
@@ -77,8 +82,9 @@ extension RSAPrivateKey {
         var length = k
         let status = plaintext.withUnsafeMutableBytes { out in
             ciphertext.withUnsafeBytes { input in
-                EVP_PKEY_decrypt(ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                                 input.baseAddress!.assumingMemoryBound(to: UInt8.self), input.count)
+                EVP_PKEY_decrypt(
+                    ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                    input.baseAddress!.assumingMemoryBound(to: UInt8.self), input.count)
             }
         }
         key.returnOAEPDecryptContext(ctx, digest: md)
@@ -100,8 +106,9 @@ extension RSAPrivateKey {
         var plaintext = SecureBytes(zeros: ciphertext.count)
         var length = ciphertext.count
         let status = plaintext.withUnsafeMutableBytes { out in
-            EVP_PKEY_decrypt(ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                             ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), ciphertext.count)
+            EVP_PKEY_decrypt(
+                ctx, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), ciphertext.count)
         }
         guard status == 1, length <= ciphertext.count else { throw Self.decryptionFailed() }
         return plaintext.slice(0..<length)

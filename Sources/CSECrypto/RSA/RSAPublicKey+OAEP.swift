@@ -14,8 +14,10 @@ extension RSAPublicKey {
     ///   - engine: Which implementation computes m^e mod n.
     /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
     /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
-    package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8] = [],
-                            engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
+    package func encryptOAEP(
+        _ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8] = [],
+        engine: RSAEngine = .default
+    ) throws(CSEError) -> [UInt8] {
         try encryptOAEP(message, hash: hash, label: label, engine: engine, fixedSeed: nil)
     }
 
@@ -30,8 +32,10 @@ extension RSAPublicKey {
     ///   - engine: Which implementation computes m^e mod n.
     /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
     /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
-    public func encryptOAEP(_ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
-                            engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
+    public func encryptOAEP(
+        _ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
+        engine: RSAEngine = .default
+    ) throws(CSEError) -> [UInt8] {
         try message.withCSEBytes { (bytes) throws(CSEError) in
             try encryptOAEP(bytes, hash: hash, label: label, engine: engine, fixedSeed: nil)
         }
@@ -39,8 +43,10 @@ extension RSAPublicKey {
 
     /// Encrypts a secret such as a JWE content-encryption key with RSAES-OAEP (see
     /// the array form of `encryptOAEP(_:hash:label:engine:)`).
-    public func encryptOAEP(_ message: SecureBytes, hash: DigestAlgorithm, label: [UInt8] = [],
-                            engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
+    public func encryptOAEP(
+        _ message: SecureBytes, hash: DigestAlgorithm, label: [UInt8] = [],
+        engine: RSAEngine = .default
+    ) throws(CSEError) -> [UInt8] {
         try message.withUnsafeBytes { (bytes) throws(CSEError) in
             try encryptOAEP(bytes, hash: hash, label: label, engine: engine, fixedSeed: nil)
         }
@@ -53,11 +59,14 @@ extension RSAPublicKey {
     /// - Parameters:
     ///   - insecureFixedSeed: The seed, exactly `hash.byteCount` bytes.
     /// - Throws: `rsa.badSeedLength`, and the errors of the randomised variant.
-    @_spi(Testing) public func encryptOAEP(_ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
-                            engine: RSAEngine = .default, insecureFixedSeed seed: [UInt8]) throws(CSEError) -> [UInt8] {
+    @_spi(Testing) public func encryptOAEP(
+        _ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
+        engine: RSAEngine = .default, insecureFixedSeed seed: [UInt8]
+    ) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {
-            throw CSEError(.rsaBadSeedLength, "an OAEP seed must have the hash length",
-                           context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
+            throw CSEError(
+                .rsaBadSeedLength, "an OAEP seed must have the hash length",
+                context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
         }
         return try message.withCSEBytes { (bytes) throws(CSEError) in
             try seed.withCSEBytes { (seedBytes) throws(CSEError) in
@@ -71,11 +80,14 @@ extension RSAPublicKey {
     ///
     /// - Warning: The seed must be fresh CSPRNG output for every message; see
     ///   `encryptOAEP(_:hash:label:engine:insecureFixedSeed:)`.
-    package func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, freshSeed seed: UnsafeRawBufferPointer,
-                             engine: RSAEngine = .default) throws(CSEError) -> [UInt8] {
+    package func encryptOAEP(
+        _ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, freshSeed seed: UnsafeRawBufferPointer,
+        engine: RSAEngine = .default
+    ) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {
-            throw CSEError(.rsaBadSeedLength, "an OAEP seed must have the hash length",
-                           context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
+            throw CSEError(
+                .rsaBadSeedLength, "an OAEP seed must have the hash length",
+                context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
         }
         return try encryptOAEP(message, hash: hash, label: [], engine: engine, fixedSeed: seed)
     }
@@ -85,8 +97,10 @@ extension RSAPublicKey {
         max(0, OAEPEncoding.maximumMessageLength(modulusBytes: byteCount, hash: hash))
     }
 
-    private func encryptOAEP(_ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8],
-                             engine: RSAEngine, fixedSeed: UnsafeRawBufferPointer?) throws(CSEError) -> [UInt8] {
+    private func encryptOAEP(
+        _ message: UnsafeRawBufferPointer, hash: DigestAlgorithm, label: [UInt8],
+        engine: RSAEngine, fixedSeed: UnsafeRawBufferPointer?
+    ) throws(CSEError) -> [UInt8] {
         let k = byteCount
         let hLen = hash.byteCount
         // One scratch block: EM (k bytes) | seed (hLen) | lHash (hLen). Zeroed and freed on exit.
@@ -110,8 +124,9 @@ extension RSAPublicKey {
                 try hash.hash(bytes, UnsafeRawBufferPointer(start: nil, count: 0), into: labelHash.baseAddress!)
             }
         }
-        try OAEPEncoding.encode(message: message, labelHash: UnsafeRawBufferPointer(labelHash), hash: hash,
-                                seed: UnsafeRawBufferPointer(seed), into: em)
+        try OAEPEncoding.encode(
+            message: message, labelHash: UnsafeRawBufferPointer(labelHash), hash: hash,
+            seed: UnsafeRawBufferPointer(seed), into: em)
         var ciphertext = [UInt8](repeating: 0, count: k)
         let operation = publicOperation(engine)
         try ciphertext.withCSEMutableBytes { (out) throws(CSEError) in

@@ -131,9 +131,10 @@ extension AES {
                 let previous = count == 16 ? iv.baseAddress! : input + (count - 32)
                 var written: Int32 = 0
                 guard EVP_CipherInit_ex2(context, nil, key.uint8, previous.assumingMemoryBound(to: UInt8.self), 0, nil) == 1,
-                      EVP_CipherUpdate(context, last.uint8, &written,
-                                       (input + (count - 16)).assumingMemoryBound(to: UInt8.self), 16) == 1,
-                      written == 16
+                    EVP_CipherUpdate(
+                        context, last.uint8, &written,
+                        (input + (count - 16)).assumingMemoryBound(to: UInt8.self), 16) == 1,
+                    written == 16
                 else { throw SymmetricError.backend("AES-CBC decryption") }
 
                 let padding = Int(last[15])
@@ -144,8 +145,8 @@ extension AES {
                     if count > 16 {
                         var body: Int32 = 0
                         guard EVP_CipherInit_ex2(context, nil, nil, iv.uint8, 0, nil) == 1,
-                              EVP_CipherUpdate(context, out.uint8, &body, ciphertext.uint8, Int32(count - 16)) == 1,
-                              Int(body) == count - 16
+                            EVP_CipherUpdate(context, out.uint8, &body, ciphertext.uint8, Int32(count - 16)) == 1,
+                            Int(body) == count - 16
                         else { throw SymmetricError.backend("AES-CBC decryption") }
                     }
                     if padding < 16 {

@@ -25,8 +25,10 @@ struct AESCBCHMAC {
         let macKey = UnsafeRawBufferPointer(rebasing: key[0..<halfKeyByteCount])
         let encryptionKey = UnsafeRawBufferPointer(rebasing: key[halfKeyByteCount..<keyByteCount])
         let count = try AES.CBC.encrypt(key: encryptionKey, iv: iv, plaintext: plaintext, into: ciphertext)
-        try authenticate(macKey: macKey, iv: iv, aad: aad,
-                         ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<count])) { full in
+        try authenticate(
+            macKey: macKey, iv: iv, aad: aad,
+            ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<count])
+        ) { full in
             tag.baseAddress!.copyMemory(from: full, byteCount: tagByteCount)
         }
         return count

@@ -34,8 +34,9 @@ extension AES {
                         try iv.withUnsafeBytes { (ivBuffer) throws(CSEError) in
                             try aad.withUnsafeBytes { (aadBuffer) throws(CSEError) in
                                 try plaintext.withUnsafeBytes { (input) throws(CSEError) in
-                                    try seal(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
-                                             ciphertext: out, tag: tagOut)
+                                    try seal(
+                                        key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
+                                        ciphertext: out, tag: tagOut)
                                 }
                             }
                         }
@@ -83,7 +84,7 @@ extension AES {
                 throw SymmetricError.ivLength("AES-GCM", expected: ivByteCount, actual: iv.count)
             }
             guard aad.count <= SymmetricBackend.maximumInputByteCount,
-                  text <= SymmetricBackend.maximumInputByteCount
+                text <= SymmetricBackend.maximumInputByteCount
             else { throw SymmetricError.inputTooLarge("GCM input", limit: SymmetricBackend.maximumInputByteCount) }
             return size
         }
@@ -107,12 +108,12 @@ extension AES {
             var written: Int32 = 0
             var finalByte: UInt8 = 0
             guard EVP_CipherInit_ex2(context, nil, key.uint8, iv.uint8, 1, nil) == 1,
-                  aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
-                  plaintext.count == 0
+                aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
+                plaintext.count == 0
                     || (EVP_CipherUpdate(context, ciphertext.uint8, &written, plaintext.uint8, Int32(plaintext.count)) == 1
                         && Int(written) == plaintext.count),
-                  EVP_CipherFinal_ex(context, &finalByte, &written) == 1,
-                  EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), tag.baseAddress) == 1
+                EVP_CipherFinal_ex(context, &finalByte, &written) == 1,
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagByteCount), tag.baseAddress) == 1
             else { throw SymmetricError.backend("AES-GCM encryption") }
         }
 
@@ -129,12 +130,13 @@ extension AES {
             return try SecureBytes(count: ciphertext.count) { (out) throws(CSEError) in
                 var written: Int32 = 0
                 guard EVP_CipherInit_ex2(context, nil, key.uint8, iv.uint8, 0, nil) == 1,
-                      aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
-                      ciphertext.count == 0
+                    aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,
+                    ciphertext.count == 0
                         || (EVP_CipherUpdate(context, out.uint8, &written, ciphertext.uint8, Int32(ciphertext.count)) == 1
                             && Int(written) == ciphertext.count),
-                      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount),
-                                          UnsafeMutableRawPointer(mutating: tag.baseAddress)) == 1
+                    EVP_CIPHER_CTX_ctrl(
+                        context, EVP_CTRL_AEAD_SET_TAG, Int32(tagByteCount),
+                        UnsafeMutableRawPointer(mutating: tag.baseAddress)) == 1
                 else { throw SymmetricError.backend("AES-GCM decryption") }
                 var finalByte: UInt8 = 0
                 guard EVP_CipherFinal_ex(context, &finalByte, &written) == 1 else {

@@ -128,8 +128,9 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
             (ciphertextBuffer) throws(CSEError) -> Int in
             var count = 0
             tag = try makeByteArray(capacity: tagByteCount) { (tagBuffer) throws(CSEError) -> Int in
-                count = try seal(plaintext: plaintext, key: key, iv: iv, aad: aad,
-                                 ciphertext: ciphertextBuffer, tag: tagBuffer)
+                count = try seal(
+                    plaintext: plaintext, key: key, iv: iv, aad: aad,
+                    ciphertext: ciphertextBuffer, tag: tagBuffer)
                 return tagByteCount
             }
             return count
@@ -155,8 +156,9 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     ) throws(CSEError) -> Int {
         try ciphertext.withUnsafeMutableBytes { (ciphertextBuffer) throws(CSEError) -> Int in
             try tag.withUnsafeMutableBytes { (tagBuffer) throws(CSEError) -> Int in
-                try seal(plaintext: plaintext, key: key, iv: iv, aad: aad,
-                         ciphertext: ciphertextBuffer, tag: tagBuffer)
+                try seal(
+                    plaintext: plaintext, key: key, iv: iv, aad: aad,
+                    ciphertext: ciphertextBuffer, tag: tagBuffer)
             }
         }
     }
@@ -180,11 +182,13 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
                 try aad.withUnsafeBytes { (aadBuffer) throws(CSEError) -> Int in
                     try plaintext.withUnsafeBytes { (input) throws(CSEError) -> Int in
                         if let cbcHMAC {
-                            return try cbcHMAC.seal(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
-                                                    ciphertext: ciphertext, tag: tag)
+                            return try cbcHMAC.seal(
+                                key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
+                                ciphertext: ciphertext, tag: tag)
                         }
-                        try AES.GCM.seal(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
-                                         ciphertext: ciphertext, tag: tag)
+                        try AES.GCM.seal(
+                            key: keyBuffer, iv: ivBuffer, aad: aadBuffer, plaintext: input,
+                            ciphertext: ciphertext, tag: tag)
                         return input.count
                     }
                 }
@@ -217,11 +221,13 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
                     try ciphertext.withUnsafeBytes { (input) throws(CSEError) -> SecureBytes in
                         try tag.withUnsafeBytes { (tagBuffer) throws(CSEError) -> SecureBytes in
                             if let cbcHMAC {
-                                return try cbcHMAC.open(key: keyBuffer, iv: ivBuffer, aad: aadBuffer,
-                                                        ciphertext: input, tag: tagBuffer)
+                                return try cbcHMAC.open(
+                                    key: keyBuffer, iv: ivBuffer, aad: aadBuffer,
+                                    ciphertext: input, tag: tagBuffer)
                             }
-                            return try AES.GCM.open(key: keyBuffer, iv: ivBuffer, aad: aadBuffer,
-                                                    ciphertext: input, tag: tagBuffer)
+                            return try AES.GCM.open(
+                                key: keyBuffer, iv: ivBuffer, aad: aadBuffer,
+                                ciphertext: input, tag: tagBuffer)
                         }
                     }
                 }
@@ -259,8 +265,9 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     public func open(
         ciphertext: [UInt8], key: SecureBytes, iv: [UInt8], aad: [UInt8], tag: [UInt8]
     ) throws(CSEError) -> SecureBytes {
-        try open(ciphertext: ciphertext.span.bytes, key: key, iv: iv.span.bytes, aad: aad.span.bytes,
-                 tag: tag.span.bytes)
+        try open(
+            ciphertext: ciphertext.span.bytes, key: key, iv: iv.span.bytes, aad: aad.span.bytes,
+            tag: tag.span.bytes)
     }
 
     // MARK: Internals

@@ -135,12 +135,14 @@ public enum HMAC {
     ) throws(CSEError) {
         let limit = SymmetricBackend.maximumInputByteCount
         guard key.count <= limit, part0.count <= limit, part1.count <= limit, part2.count <= limit,
-              part3.count <= limit
+            part3.count <= limit
         else { throw SymmetricError.inputTooLarge("HMAC input", limit: limit) }
 
-        guard CCSEShims_HMAC_SHA2(Int32(algorithm.digestByteCount), key.baseAddress, key.count,
-                                  part0.baseAddress, part0.count, part1.baseAddress, part1.count,
-                                  part2.baseAddress, part2.count, part3.baseAddress, part3.count, out) == 1
+        guard
+            CCSEShims_HMAC_SHA2(
+                Int32(algorithm.digestByteCount), key.baseAddress, key.count,
+                part0.baseAddress, part0.count, part1.baseAddress, part1.count,
+                part2.baseAddress, part2.count, part3.baseAddress, part3.count, out) == 1
         else { throw SymmetricError.backend("HMAC digest") }
     }
 }

@@ -40,32 +40,37 @@ enum SymmetricError {
 
     @inline(never)
     static func keyLength(_ algorithm: String, expected: String, actual: Int) -> CSEError {
-        CSEError(.invalidSymmetricKeyLength, "\(algorithm) needs a key of \(expected) bytes",
-                 context: ["expected": expected, "actual": String(actual)])
+        CSEError(
+            .invalidSymmetricKeyLength, "\(algorithm) needs a key of \(expected) bytes",
+            context: ["expected": expected, "actual": String(actual)])
     }
 
     @inline(never)
     static func ivLength(_ algorithm: String, expected: Int, actual: Int) -> CSEError {
-        CSEError(.invalidIVLength, "\(algorithm) needs an IV of \(expected) bytes",
-                 context: ["expected": String(expected), "actual": String(actual)])
+        CSEError(
+            .invalidIVLength, "\(algorithm) needs an IV of \(expected) bytes",
+            context: ["expected": String(expected), "actual": String(actual)])
     }
 
     @inline(never)
     static func tagLength(_ algorithm: String, expected: String, actual: Int) -> CSEError {
-        CSEError(.invalidTagLength, "\(algorithm) accepts tags of \(expected) bytes",
-                 context: ["expected": expected, "actual": String(actual)])
+        CSEError(
+            .invalidTagLength, "\(algorithm) accepts tags of \(expected) bytes",
+            context: ["expected": expected, "actual": String(actual)])
     }
 
     @inline(never)
     static func outputTooSmall(_ what: String, needed: Int, available: Int) -> CSEError {
-        CSEError(.outputBufferTooSmall, "the \(what) buffer is too small",
-                 context: ["needed": String(needed), "available": String(available)])
+        CSEError(
+            .outputBufferTooSmall, "the \(what) buffer is too small",
+            context: ["needed": String(needed), "available": String(available)])
     }
 
     @inline(never)
     static func inputTooLarge(_ what: String, limit: Int) -> CSEError {
-        CSEError(.symmetricInputTooLarge, "the \(what) is larger than the symmetric layer accepts",
-                 context: ["limit": String(limit)])
+        CSEError(
+            .symmetricInputTooLarge, "the \(what) is larger than the symmetric layer accepts",
+            context: ["limit": String(limit)])
     }
 
     /// An OpenSSL failure; drains this thread's OpenSSL error queue into the context so that a later

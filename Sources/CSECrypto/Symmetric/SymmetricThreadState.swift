@@ -50,7 +50,7 @@ final class SymmetricThreadState {
         let evpCipher = try cipher.get()
         guard let context = EVP_CIPHER_CTX_new() else { throw SymmetricError.backend("EVP_CIPHER_CTX_new") }
         guard EVP_CipherInit_ex2(context, evpCipher, nil, nil, encrypt ? 1 : 0, nil) == 1,
-              EVP_CIPHER_CTX_set_padding(context, 0) == 1
+            EVP_CIPHER_CTX_set_padding(context, 0) == 1
         else {
             EVP_CIPHER_CTX_free(context)
             throw SymmetricError.backend("EVP_CipherInit_ex2 \(cipher.name)")

@@ -97,7 +97,8 @@ struct APSResponseCodeTable: Sendable {
         var statuses: [String: Status] = [:]
         for row in json["statuses"]?.arrayValue ?? [] {
             guard let code = row["status"]?.stringValue, let text = row["description"]?.stringValue,
-                  let outcome = row["outcome"]?.stringValue else { continue }
+                let outcome = row["outcome"]?.stringValue
+            else { continue }
             statuses[code] = Status(description: text, outcome: APSResponseCode.Outcome(rawValue: outcome))
         }
         var messages: [String: String] = [:]

@@ -52,8 +52,10 @@ extension APSSignature {
     ///   - algorithm: The account's SHA type.
     /// - Returns: The verdict; an unsigned response has `signatureValid == false`.
     /// - Throws: Any error of `signingBytes(_:phrase:)`.
-    public static func verifyResponse(request: JSONObject, response: JSONObject, responsePhrase: String,
-                                      algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> APSResponseVerification {
+    public static func verifyResponse(
+        request: JSONObject, response: JSONObject, responsePhrase: String,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> APSResponseVerification {
         var signatureValid = false
         if let signature = response["signature"]?.stringValue {
             signatureValid = try isValid(signature, for: response, phrase: responsePhrase, algorithm: algorithm)
@@ -63,8 +65,10 @@ extension APSSignature {
 
     /// ``verifyResponse(request:response:responsePhrase:algorithm:)-(_,_,String,_)`` with the
     /// response phrase held in a wiping buffer.
-    public static func verifyResponse(request: JSONObject, response: JSONObject, responsePhrase: SecureBytes,
-                                      algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> APSResponseVerification {
+    public static func verifyResponse(
+        request: JSONObject, response: JSONObject, responsePhrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> APSResponseVerification {
         var signatureValid = false
         if let signature = response["signature"]?.stringValue {
             signatureValid = try isValid(signature, for: response, phrase: responsePhrase, algorithm: algorithm)

@@ -58,8 +58,10 @@ public enum APSSignature {
     /// Computes the signature with the phrase held in a wiping buffer (see
     /// ``sign(_:phrase:algorithm:)-(_,String,_)``); no copy of the phrase outlives the call.
     /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
-    public static func sign(_ parameters: JSONObject, phrase: SecureBytes,
-                            algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
+    public static func sign(
+        _ parameters: JSONObject, phrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> String {
         var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
         defer { secureZero(&bytes) }
         return Base16.encode(try algorithm.digest.hash(bytes))
@@ -67,8 +69,10 @@ public enum APSSignature {
 
     /// Checks a signature in constant time with the phrase held in a wiping buffer (see
     /// ``isValid(_:for:phrase:algorithm:)-(_,_,String,_)``).
-    public static func isValid(_ signature: String, for parameters: JSONObject, phrase: SecureBytes,
-                               algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
+    public static func isValid(
+        _ signature: String, for parameters: JSONObject, phrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> Bool {
         var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
         defer { secureZero(&bytes) }
         return matches(signature, expected: try algorithm.digest.hash(bytes))
@@ -81,8 +85,10 @@ public enum APSSignature {
     ///   - algorithm: The account's SHA type; SHA-256 by default.
     /// - Returns: The digest in lowercase hex.
     /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
-    public static func sign(_ parameters: JSONObject, phrase: String,
-                            algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> String {
+    public static func sign(
+        _ parameters: JSONObject, phrase: String,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> String {
         var bytes = try signingBytes(parameters, phrase: phrase)
         defer { secureZero(&bytes) }
         return Base16.encode(try algorithm.digest.hash(bytes))
@@ -97,8 +103,10 @@ public enum APSSignature {
     /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
     ///   length is simply invalid.
     /// - Throws: Any error of `signingBytes(_:phrase:)` (malformed parameters, empty phrase).
-    public static func isValid(_ signature: String, for parameters: JSONObject, phrase: String,
-                               algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) -> Bool {
+    public static func isValid(
+        _ signature: String, for parameters: JSONObject, phrase: String,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> Bool {
         var bytes = try signingBytes(parameters, phrase: phrase)
         defer { secureZero(&bytes) }
         return matches(signature, expected: try algorithm.digest.hash(bytes))
@@ -127,9 +135,10 @@ public enum APSSignature {
             return
         }
         guard !nested, case .object(let object) = value else {
-            throw CSEError(.apsSignatureUnsupportedValue,
-                           "APS signatures define no form for arrays, null or objects nested in objects",
-                           context: ["parameter": SecretMasking.echoIdentifier(name)])
+            throw CSEError(
+                .apsSignatureUnsupportedValue,
+                "APS signatures define no form for arrays, null or objects nested in objects",
+                context: ["parameter": SecretMasking.echoIdentifier(name)])
         }
         out.append(UInt8(ascii: "{"))
         for (i, (key, member)) in object.enumerated() {

@@ -34,8 +34,9 @@ public struct APSSignatureAlgorithm: Hashable, Sendable, CustomStringConvertible
         case "sha512": self = .sha512
         case "sha1", "sha128": self = .sha1
         default:
-            throw CSEError(.apsSignatureUnknownAlgorithm, "APS signatures use sha256, sha512 or sha1 (SHA-128)",
-                           context: ["algorithm": SecretMasking.echoIdentifier(name)])
+            throw CSEError(
+                .apsSignatureUnknownAlgorithm, "APS signatures use sha256, sha512 or sha1 (SHA-128)",
+                context: ["algorithm": SecretMasking.echoIdentifier(name)])
         }
     }
 

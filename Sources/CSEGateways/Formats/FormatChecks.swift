@@ -15,8 +15,10 @@ struct FormatFailure {
 /// The implementations of ``ParameterFormat/Kind``. Every check is linear in the value and never
 /// traps; formats that depend on another parameter read it from the same request.
 enum FormatChecks {
-    static func check(_ format: ParameterFormat, text: String, kind: ParameterValue.Kind,
-                      in validator: SpecValidator) -> FormatFailure? {
+    static func check(
+        _ format: ParameterFormat, text: String, kind: ParameterValue.Kind,
+        in validator: SpecValidator
+    ) -> FormatFailure? {
         let limits = ["format": format.kind.rawValue]
         func fail(_ extra: [String: String] = [:]) -> FormatFailure {
             FormatFailure(.format, limits.merging(extra) { $1 })
@@ -67,7 +69,8 @@ enum FormatChecks {
     static func parseInteger(_ text: String) -> Int64? {
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0.isASCIIDigit }),
-              digits == "0" || digits.first != "0" else { return nil }
+            digits == "0" || digits.first != "0"
+        else { return nil }
         return Int64(text)
     }
 
@@ -90,19 +93,25 @@ enum FormatChecks {
         return rangeFailure(Int64(text), format, limits)
     }
 
-    static func minorUnitAmount(_ text: String, format: ParameterFormat, limits: [String: String],
-                                in validator: SpecValidator) -> FormatFailure? {
+    static func minorUnitAmount(
+        _ text: String, format: ParameterFormat, limits: [String: String],
+        in validator: SpecValidator
+    ) -> FormatFailure? {
         guard text.utf8.allSatisfy({ $0.isASCIIDigit }), !text.isEmpty,
-              text == "0" || text.first != "0" else { return FormatFailure(.format, limits) }
+            text == "0" || text.first != "0"
+        else { return FormatFailure(.format, limits) }
         if let field = format.relatedField, let code = validator.value(field).text,
-           let currency = Currency(code: code), isUpperASCII(code, count: 3), currency.minorUnits == nil {
+            let currency = Currency(code: code), isUpperASCII(code, count: 3), currency.minorUnits == nil
+        {
             return FormatFailure(.format, limits.merging(["currency": code, "reason": "currencyHasNoMinorUnits"]) { $1 })
         }
         return rangeFailure(Int64(text), format, limits)
     }
 
-    static func decimalAmount(_ text: String, format: ParameterFormat, limits: [String: String],
-                              in validator: SpecValidator) -> FormatFailure? {
+    static func decimalAmount(
+        _ text: String, format: ParameterFormat, limits: [String: String],
+        in validator: SpecValidator
+    ) -> FormatFailure? {
         guard !text.hasPrefix("-") else { return FormatFailure(.format, limits) }
         // Without a readable currency only the grammar can be checked; the currency row reports
         // the currency itself.
@@ -116,8 +125,12 @@ enum FormatChecks {
         } catch {
             switch error.code {
             case .amountTooManyDecimals:
-                return FormatFailure(.format, limits.merging(["currency": probe.code,
-                                                              "minorUnits": String(probe.minorUnits ?? 0)]) { $1 })
+                return FormatFailure(
+                    .format,
+                    limits.merging([
+                        "currency": probe.code,
+                        "minorUnits": String(probe.minorUnits ?? 0),
+                    ]) { $1 })
             case .amountOverflow:
                 return FormatFailure(.range, limits)
             case .currencyNoMinorUnits:
@@ -136,7 +149,8 @@ enum FormatChecks {
             let result = brand.validatePAN(text)
             guard let first = result.failures.first else { return nil }
             if first.code == .length {
-                return FormatFailure(.length, ["brand": brand.id, "allowedLengths": brand.panLengths.map(String.init).joined(separator: ",")])
+                return FormatFailure(
+                    .length, ["brand": brand.id, "allowedLengths": brand.panLengths.map(String.init).joined(separator: ",")])
             }
             return FormatFailure(.luhn, ["brand": brand.id])
         }
@@ -148,10 +162,15 @@ enum FormatChecks {
 
     static func securityCode(_ text: String, format: ParameterFormat, in validator: SpecValidator) -> FormatFailure? {
         if let field = format.relatedField, let pan = validator.value(field).text,
-           let brand = CardBrandTable.embedded.brand(forPartialNumber: pan) {
+            let brand = CardBrandTable.embedded.brand(forPartialNumber: pan)
+        {
             guard brand.validateSecurityCode(text).isValid else {
-                return FormatFailure(.length, ["brand": brand.id, "minLength": String(brand.securityCode.length),
-                                               "maxLength": String(brand.securityCode.length)])
+                return FormatFailure(
+                    .length,
+                    [
+                        "brand": brand.id, "minLength": String(brand.securityCode.length),
+                        "maxLength": String(brand.securityCode.length),
+                    ])
             }
             return nil
         }
@@ -164,11 +183,12 @@ enum FormatChecks {
 
     static func isApplePayPaymentData(_ text: String) -> Bool {
         guard let json = try? JSONValue.parse(text, limits: JSONLimits(maxBytes: 64 << 10, maxDepth: 8)),
-              case .object(let object) = json,
-              object["data"]?.stringValue?.isEmpty == false,
-              object["signature"]?.stringValue?.isEmpty == false,
-              object["version"]?.stringValue?.isEmpty == false,
-              object["header"]?.objectValue != nil else { return false }
+            case .object(let object) = json,
+            object["data"]?.stringValue?.isEmpty == false,
+            object["signature"]?.stringValue?.isEmpty == false,
+            object["version"]?.stringValue?.isEmpty == false,
+            object["header"]?.objectValue != nil
+        else { return false }
         return true
     }
 }
@@ -190,7 +210,8 @@ package enum BasicCredentials {
         guard var bytes = try? Base64.decode(key, alphabet: .standard, padding: .required) else { return false }
         defer { secureZero(&bytes) }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1,
-              String(validating: bytes, as: UTF8.self) != nil else { return false }
+            String(validating: bytes, as: UTF8.self) != nil
+        else { return false }
         return !bytes.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }

@@ -40,8 +40,7 @@ package enum IPAddressText {
         var groups = 0
         var sawDoubleColon = false
         var index = 0
-        if utf8.starts(with: [0x3A, 0x3A]) { sawDoubleColon = true; index = 2 }
-        else if utf8[0] == 0x3A { return false }
+        if utf8.starts(with: [0x3A, 0x3A]) { sawDoubleColon = true; index = 2 } else if utf8[0] == 0x3A { return false }
         while index < utf8.count {
             // One group (or the trailing IPv4 part).
             var end = index

@@ -121,8 +121,9 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     static func components(of path: String) throws(CSEError) -> [String] {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !path.isEmpty, !parts.contains(where: \.isEmpty) else {
-            throw CSEError(.gatewayMapInvalidPath, "a path needs non-empty components separated by '.'",
-                           context: ["path": SecretMasking.echoIdentifier(path)])
+            throw CSEError(
+                .gatewayMapInvalidPath, "a path needs non-empty components separated by '.'",
+                context: ["path": SecretMasking.echoIdentifier(path)])
         }
         return parts
     }
@@ -131,13 +132,16 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
         try Self.insert(value, at: parts[...], into: &root, replacing: replacing, done: [])
     }
 
-    private static func insert(_ value: JSONValue, at parts: ArraySlice<String>, into object: inout JSONObject,
-                               replacing: Bool, done: [String]) throws(CSEError) {
+    private static func insert(
+        _ value: JSONValue, at parts: ArraySlice<String>, into object: inout JSONObject,
+        replacing: Bool, done: [String]
+    ) throws(CSEError) {
         let key = parts.first!
         let here = done + [key]
         guard done.count + parts.count <= maximumPathDepth else {
-            throw CSEError(.gatewayMapInvalidPath, "a path may have at most \(maximumPathDepth) components",
-                           context: ["limit": String(maximumPathDepth)])
+            throw CSEError(
+                .gatewayMapInvalidPath, "a path may have at most \(maximumPathDepth) components",
+                context: ["limit": String(maximumPathDepth)])
         }
         if parts.count == 1 {
             if case .object(let members) = value {
@@ -190,8 +194,10 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
         return removed
     }
 
-    private static func collectLeaves(_ object: JSONObject, prefix: String,
-                                      into out: inout [(path: String, value: JSONValue)]) {
+    private static func collectLeaves(
+        _ object: JSONObject, prefix: String,
+        into out: inout [(path: String, value: JSONValue)]
+    ) {
         for (key, value) in object {
             let path = prefix.isEmpty ? key : prefix + "." + key
             if case .object(let child) = value, child.count > 0 {

@@ -80,9 +80,11 @@ enum MastercardRecommendationTable {
         guard let json = try? JSONValue.parse(GatewayTables.mastercardRecommendationsJSON) else { return [] }
         return (json["recommendations"]?.arrayValue ?? []).compactMap { row in
             guard let value = row["value"]?.stringValue, let action = row["action"]?.stringValue,
-                  let min = row["minApiVersion"]?.intValue else { return nil }
-            return Row(value: value, action: MastercardRecommendation.Action(rawValue: action),
-                       minApiVersion: min, maxApiVersion: row["maxApiVersion"]?.intValue ?? Int.max)
+                let min = row["minApiVersion"]?.intValue
+            else { return nil }
+            return Row(
+                value: value, action: MastercardRecommendation.Action(rawValue: action),
+                minApiVersion: min, maxApiVersion: row["maxApiVersion"]?.intValue ?? Int.max)
         }
     }()
 }

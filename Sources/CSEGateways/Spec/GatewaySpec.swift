@@ -50,8 +50,10 @@ public struct GatewaySpec: Sendable {
     public let rejectsUnknownParameters: Bool
 
     /// Creates a spec.
-    public init(gateway: String, operations: [String], sources: [SpecSource], parameters: [ParameterSpec],
-                rules: [CrossFieldRule], rejectsUnknownParameters: Bool) {
+    public init(
+        gateway: String, operations: [String], sources: [SpecSource], parameters: [ParameterSpec],
+        rules: [CrossFieldRule], rejectsUnknownParameters: Bool
+    ) {
         self.gateway = gateway
         self.operations = operations
         self.sources = sources
@@ -73,7 +75,9 @@ public struct GatewaySpec: Sendable {
     /// - Returns: Every error found; never the values.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` or a `gatewayMap.*` error when the JSON
     ///   cannot be read as one map.
-    public func validate(json: JSONValue, context: GatewayValidationContext = GatewayValidationContext()) throws(CSEError) -> GatewayValidationResult {
+    public func validate(
+        json: JSONValue, context: GatewayValidationContext = GatewayValidationContext()
+    ) throws(CSEError) -> GatewayValidationResult {
         validate(try GatewayMap(json: json), context: context)
     }
 

@@ -14,8 +14,9 @@ extension GatewaySpec {
         let sources = try top.array("sources").enumerated().map { (i, value) throws(CSEError) -> SpecSource in
             let s = try TableObject(value, at: "sources[\(i)]")
             try s.allowOnly(["id", "document", "url", "section"])
-            return SpecSource(id: try s.string("id"), document: try s.string("document"), url: try s.string("url"),
-                              section: try s.string("section"))
+            return SpecSource(
+                id: try s.string("id"), document: try s.string("document"), url: try s.string("url"),
+                section: try s.string("section"))
         }
         let sourceIDs = Set(sources.map(\.id))
         func checkSource(_ source: String, at path: String) throws(CSEError) {
@@ -63,20 +64,24 @@ extension GatewaySpec {
             guard let s = v.stringValue, !s.isEmpty else { throw TableObject.error("expected a string", at: "operations[\(i)]") }
             return s
         }
-        self.init(gateway: try top.string("gateway"), operations: operations, sources: sources,
-                  parameters: parameters, rules: rules, rejectsUnknownParameters: unknown == "reject")
+        self.init(
+            gateway: try top.string("gateway"), operations: operations, sources: sources,
+            parameters: parameters, rules: rules, rejectsUnknownParameters: unknown == "reject")
     }
 
     static func readParameter(_ value: JSONValue, at path: String) throws(CSEError) -> ParameterSpec {
         let p = try TableObject(value, at: path)
-        try p.allowOnly(["name", "class", "specials", "unicodeLetters", "type", "required", "minLength", "maxLength",
-                         "values", "format", "sensitivity", "codes", "source", "note"])
+        try p.allowOnly([
+            "name", "class", "specials", "unicodeLetters", "type", "required", "minLength", "maxLength",
+            "values", "format", "sensitivity", "codes", "source", "note",
+        ])
         let name = try p.string("name")
         let here = "\(path) (\(name))"
         _ = try GatewayMap.components(of: name)
         let base = CharacterClass.Base(rawValue: try p.optionalString("class") ?? "any")
-        let characters = CharacterClass(base, specials: try p.optionalString("specials") ?? "",
-                                        allowsUnicodeLetters: try p.optionalBool("unicodeLetters") ?? false)
+        let characters = CharacterClass(
+            base, specials: try p.optionalString("specials") ?? "",
+            allowsUnicodeLetters: try p.optionalBool("unicodeLetters") ?? false)
         guard characters.isKnown else { throw TableObject.error("unknown character class '\(base.rawValue)'", at: here) }
         let valueType = ParameterSpec.ValueType(rawValue: try p.optionalString("type") ?? "text")
         guard [.text, .string, .number, .boolean].contains(valueType) else {
@@ -96,9 +101,10 @@ extension GatewaySpec {
             guard ParameterFormat.Kind.known.contains(kind) else {
                 throw TableObject.error("unknown format '\(kind.rawValue)'", at: "\(here).format")
             }
-            format = ParameterFormat(kind, relatedField: try fo.optionalString("field"),
-                                     minimum: try fo.optionalInt("min").map(Int64.init),
-                                     maximum: try fo.optionalInt("max").map(Int64.init))
+            format = ParameterFormat(
+                kind, relatedField: try fo.optionalString("field"),
+                minimum: try fo.optionalInt("min").map(Int64.init),
+                maximum: try fo.optionalInt("max").map(Int64.init))
         }
         let sensitivity = ParameterSpec.Sensitivity(rawValue: try p.optionalString("sensitivity") ?? "none")
         guard [.none, .pan, .securityCode, .credential].contains(sensitivity) else {
@@ -112,10 +118,11 @@ extension GatewaySpec {
                 codes[key] = code
             }
         }
-        return ParameterSpec(name: name, characters: characters, valueType: valueType,
-                             isRequired: try p.optionalBool("required") ?? false, minLength: minLength,
-                             maxLength: maxLength, allowedValues: values, format: format, sensitivity: sensitivity,
-                             gatewayCodes: codes, source: try p.string("source"))
+        return ParameterSpec(
+            name: name, characters: characters, valueType: valueType,
+            isRequired: try p.optionalBool("required") ?? false, minLength: minLength,
+            maxLength: maxLength, allowedValues: values, format: format, sensitivity: sensitivity,
+            gatewayCodes: codes, source: try p.string("source"))
     }
 
     static func readRule(_ value: JSONValue, at path: String) throws(CSEError) -> CrossFieldRule {
@@ -161,8 +168,9 @@ extension GatewaySpec {
         } else {
             throw TableObject.error("'then' needs 'required', 'absent', 'in' or 'lengths'", at: here)
         }
-        return CrossFieldRule(id: id, conditions: conditions, requirement: requirement,
-                              gatewayCode: try r.optionalInt("code"), source: try r.string("source"))
+        return CrossFieldRule(
+            id: id, conditions: conditions, requirement: requirement,
+            gatewayCode: try r.optionalInt("code"), source: try r.string("source"))
     }
 }
 

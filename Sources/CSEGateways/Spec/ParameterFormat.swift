@@ -48,9 +48,11 @@ public struct ParameterFormat: Hashable, Sendable, CustomStringConvertible {
         public static let hex = Kind(rawValue: "hex")
 
         /// Every kind `FormatChecks` implements.
-        public static let known: Set<Kind> = [.email, .ipAddress, .minorUnitAmount, .decimalAmount, .currencyCode,
-                                              .countryAlpha2, .countryAlpha3, .date, .cardNumber, .securityCode,
-                                              .integer, .month, .basicCredentials, .applePayPaymentData, .hex]
+        public static let known: Set<Kind> = [
+            .email, .ipAddress, .minorUnitAmount, .decimalAmount, .currencyCode,
+            .countryAlpha2, .countryAlpha3, .date, .cardNumber, .securityCode,
+            .integer, .month, .basicCredentials, .applePayPaymentData, .hex,
+        ]
 
         /// The table spelling.
         public var description: String { rawValue }

@@ -70,10 +70,12 @@ public struct ParameterSpec: Hashable, Sendable {
     public let source: String
 
     /// Creates a parameter spec.
-    public init(name: String, characters: CharacterClass = CharacterClass(.any), valueType: ValueType = .text,
-                isRequired: Bool = false, minLength: Int? = nil, maxLength: Int? = nil, allowedValues: [String]? = nil,
-                format: ParameterFormat? = nil, sensitivity: Sensitivity = .none, gatewayCodes: [String: Int] = [:],
-                source: String = "") {
+    public init(
+        name: String, characters: CharacterClass = CharacterClass(.any), valueType: ValueType = .text,
+        isRequired: Bool = false, minLength: Int? = nil, maxLength: Int? = nil, allowedValues: [String]? = nil,
+        format: ParameterFormat? = nil, sensitivity: Sensitivity = .none, gatewayCodes: [String: Int] = [:],
+        source: String = ""
+    ) {
         self.name = name
         self.characters = characters
         self.valueType = valueType

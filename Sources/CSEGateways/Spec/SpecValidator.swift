@@ -22,7 +22,8 @@ struct SpecValidator {
         // 4-digit security code rule against a 5-digit code the row's max length caught) adds
         // nothing: each (field, code) pair is reported once, by the first check that found it.
         for rule in spec.rules where rule.conditions.allSatisfy(holds) {
-            if let error = violation(of: rule), !errors.contains(where: { $0.field.isByteEqual(to: error.field) && $0.code == error.code }) {
+            if let error = violation(of: rule), !errors.contains(where: { $0.field.isByteEqual(to: error.field) && $0.code == error.code })
+            {
                 errors.append(error)
             }
         }
@@ -79,8 +80,9 @@ struct SpecValidator {
             errors.append(error(parameter, .allowedValues, ["allowedValues": allowed.joined(separator: ",")]))
         }
         if charactersOK, let format = parameter.format,
-           let failure = FormatChecks.check(format, text: text, kind: kind, in: self),
-           !errors.contains(where: { $0.code == failure.code }) {
+            let failure = FormatChecks.check(format, text: text, kind: kind, in: self),
+            !errors.contains(where: { $0.code == failure.code })
+        {
             errors.append(error(parameter, failure.code, failure.limits))
         }
         return errors

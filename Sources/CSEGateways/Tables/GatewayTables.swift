@@ -26,16 +26,21 @@ public enum GatewayTables {
         let specs = try all
         guard let spec = specs.first(where: { $0.gateway.isByteEqual(to: gateway) && $0.operations.containsByteEqual(operation) }) else {
             let known = specs.flatMap { spec in spec.operations.map { "\(spec.gateway):\($0)" } }
-            throw CSEError(.gatewayUnknownOperation, "no spec table for this gateway and operation",
-                           context: ["gateway": SecretMasking.echoIdentifier(gateway), "operation": SecretMasking.echoIdentifier(operation),
-                                     "known": known.joined(separator: ",")])
+            throw CSEError(
+                .gatewayUnknownOperation, "no spec table for this gateway and operation",
+                context: [
+                    "gateway": SecretMasking.echoIdentifier(gateway), "operation": SecretMasking.echoIdentifier(operation),
+                    "known": known.joined(separator: ","),
+                ])
         }
         return spec
     }
 
     /// The table texts in the order of ``all``.
-    static let specTexts: [String] = [apsSDKTokenJSON, apsSDKOperationJSON, paysafeSetupJSON, paysafeTokenizeJSON,
-                                      mastercardUpdateSessionJSON]
+    static let specTexts: [String] = [
+        apsSDKTokenJSON, apsSDKOperationJSON, paysafeSetupJSON, paysafeTokenizeJSON,
+        mastercardUpdateSessionJSON,
+    ]
 
     private static let parsed: Result<[GatewaySpec], CSEError> = {
         do throws(CSEError) {

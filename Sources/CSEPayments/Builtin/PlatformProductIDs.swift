@@ -28,12 +28,15 @@ public enum PlatformProductIDs {
     public static func sealedProductID(for request: PaymentRequest) throws(CSEError) -> String {
         guard request.product.id == BuiltinProducts.cardProductID else { return request.product.id }
         guard let brand = request.effectiveCardBrand else {
-            throw CSEError(.paymentsUnknownCardBrand,
-                           "the built-in card product needs the card brand to name the platform product; none was detected (set cardBrand for an account on file)")
+            throw CSEError(
+                .paymentsUnknownCardBrand,
+                "the built-in card product needs the card brand to name the platform product; none was detected (set cardBrand for an account on file)"
+            )
         }
         guard let id = productID(for: brand) else {
-            throw CSEError(.paymentsUnknownCardBrand, "the card brand has no Worldline platform product id",
-                           context: ["brand": brand.id])
+            throw CSEError(
+                .paymentsUnknownCardBrand, "the card brand has no Worldline platform product id",
+                context: ["brand": brand.id])
         }
         return id
     }

@@ -83,21 +83,25 @@ public struct ValidationPlan: Sendable {
             }
             let definitions = productField.dataRestrictions.validators
             index[productField.id] = fields.count
-            fields.append(Field(
-                id: productField.id, mask: mask, isRequired: productField.dataRestrictions.isRequired,
-                validators: try ValidatorFactory.validators(for: definitions, reader: reader),
-                unknownValidators: productField.unknownValidators,
-                runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
-                cardRole: CardFieldRole(fieldId: productField.id)))
+            fields.append(
+                Field(
+                    id: productField.id, mask: mask, isRequired: productField.dataRestrictions.isRequired,
+                    validators: try ValidatorFactory.validators(for: definitions, reader: reader),
+                    unknownValidators: productField.unknownValidators,
+                    runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
+                    cardRole: CardFieldRole(fieldId: productField.id)))
         }
         let fallbackFields = fields.filter { field in
             field.validators.contains { ($0 as? RegularExpressionValidator)?.pattern.usesBuiltinEngine == false }
         }.count
         guard fallbackFields <= Self.maximumFallbackPatternFields else {
-            throw CSEError(.productTooManyFallbackPatterns,
-                           "more fields than the limit have a regular expression that needs the ICU fallback engine",
-                           context: ["product": productId, "count": String(fallbackFields),
-                                     "limit": String(Self.maximumFallbackPatternFields)])
+            throw CSEError(
+                .productTooManyFallbackPatterns,
+                "more fields than the limit have a regular expression that needs the ICU fallback engine",
+                context: [
+                    "product": productId, "count": String(fallbackFields),
+                    "limit": String(Self.maximumFallbackPatternFields),
+                ])
         }
         self.productId = productId
         self.fields = fields

@@ -26,11 +26,13 @@ enum ValidatorFactory {
         case "expirationDate": return ExpirationDateValidator()
         case "range":
             // Worldline defaults a missing bound to 0.
-            return RangeValidator(minValue: try reader.int(p, "minValue", default: 0),
-                                  maxValue: try reader.int(p, "maxValue", default: 0))
+            return RangeValidator(
+                minValue: try reader.int(p, "minValue", default: 0),
+                maxValue: try reader.int(p, "maxValue", default: 0))
         case "length":
-            return LengthValidator(minLength: try reader.int(p, "minLength", default: 0),
-                                   maxLength: try reader.int(p, "maxLength", default: 0))
+            return LengthValidator(
+                minLength: try reader.int(p, "minLength", default: 0),
+                maxLength: try reader.int(p, "maxLength", default: 0))
         case "fixedList": return FixedListValidator(allowedValues: try reader.strings(p, "allowedValues") ?? [])
         case "emailAddress": return EmailAddressValidator()
         case "regularExpression": return try regularExpression(p, reader: reader)
@@ -65,8 +67,9 @@ enum ValidatorFactory {
             return try RegularExpressionValidator(pattern: pattern)
         } catch {
             context["cause"] = error.code.rawValue
-            throw CSEError(.productInvalidRegex, "the regularExpression pattern does not compile: \(error.reason)",
-                           context: context)
+            throw CSEError(
+                .productInvalidRegex, "the regularExpression pattern does not compile: \(error.reason)",
+                context: context)
         }
     }
 }

@@ -65,8 +65,10 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     public let labelTemplate: [LabelTemplateItem]
 
     /// Creates an account on file.
-    public init(id: String, paymentProductId: String?, attributes: [AccountOnFileAttribute],
-                labelTemplate: [LabelTemplateItem] = []) {
+    public init(
+        id: String, paymentProductId: String?, attributes: [AccountOnFileAttribute],
+        labelTemplate: [LabelTemplateItem] = []
+    ) {
         self.id = id
         self.paymentProductId = paymentProductId
         self.attributes = attributes
@@ -107,10 +109,11 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
             let attribute = try reader.object(element, member: "attributes")
             let status = try reader.optionalString(attribute, "status").map(AccountOnFileAttributeStatus.init(rawValue:))
             let known: [AccountOnFileAttributeStatus] = [.readOnly, .canWrite, .mustWrite]
-            attributes.append(AccountOnFileAttribute(
-                key: try reader.string(attribute, "key"),
-                value: try reader.optionalString(attribute, "value"),
-                status: status.flatMap { known.contains($0) ? $0 : nil } ?? .readOnly))
+            attributes.append(
+                AccountOnFileAttribute(
+                    key: try reader.string(attribute, "key"),
+                    value: try reader.optionalString(attribute, "value"),
+                    status: status.flatMap { known.contains($0) ? $0 : nil } ?? .readOnly))
         }
         return AccountOnFile(
             id: id, paymentProductId: try reader.identifier(object, "paymentProductId"), attributes: attributes,

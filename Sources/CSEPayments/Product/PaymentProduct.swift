@@ -112,7 +112,8 @@ public struct PaymentProduct: Sendable, Identifiable {
         validationPlan = try ValidationPlan(productId: id, fields: fields)
     }
 
-    private static func decodeDisplayHints(_ object: JSONObject, _ reader: ProductJSONReader) throws(CSEError) -> [PaymentItemDisplayHints] {
+    private static func decodeDisplayHints(_ object: JSONObject, _ reader: ProductJSONReader) throws(CSEError) -> [PaymentItemDisplayHints]
+    {
         var elements: [JSONObject] = []
         if let list = try reader.optionalArray(object, "displayHintsList") {
             for element in list { elements.append(try reader.object(element, member: "displayHintsList")) }
@@ -121,10 +122,11 @@ public struct PaymentProduct: Sendable, Identifiable {
         }
         var hints: [PaymentItemDisplayHints] = []
         for element in elements {
-            hints.append(PaymentItemDisplayHints(
-                displayOrder: try reader.int(element, "displayOrder", default: 0),
-                label: try reader.optionalString(element, "label"),
-                logo: try reader.optionalString(element, "logo")))
+            hints.append(
+                PaymentItemDisplayHints(
+                    displayOrder: try reader.int(element, "displayOrder", default: 0),
+                    label: try reader.optionalString(element, "label"),
+                    logo: try reader.optionalString(element, "logo")))
         }
         return hints
     }

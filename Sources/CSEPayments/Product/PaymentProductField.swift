@@ -13,8 +13,10 @@ public struct PaymentProductField: Hashable, Sendable, Identifiable {
     public let dataRestrictions: DataRestrictions
 
     /// Creates a field.
-    public init(id: String, type: String = "string", displayHints: FieldDisplayHints = FieldDisplayHints(),
-                dataRestrictions: DataRestrictions = DataRestrictions()) {
+    public init(
+        id: String, type: String = "string", displayHints: FieldDisplayHints = FieldDisplayHints(),
+        dataRestrictions: DataRestrictions = DataRestrictions()
+    ) {
         self.id = id
         self.type = type
         self.displayHints = displayHints

@@ -6,7 +6,8 @@ extension PaymentRequest {
     public var effectiveCardBrand: CardBrand? {
         if let cardBrand { return cardBrand }
         guard let numberIndex = product.validationPlan.fields.firstIndex(where: { $0.cardRole == .number }),
-              let number = unmaskedValue(at: numberIndex), !number.isEmpty else { return nil }
+            let number = unmaskedValue(at: numberIndex), !number.isEmpty
+        else { return nil }
         return CardBrandTable.embedded.brand(forPartialNumber: number)
     }
 

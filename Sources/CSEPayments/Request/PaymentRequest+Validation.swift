@@ -66,8 +66,13 @@ extension PaymentRequest {
                 // The value was cut to the mask, so the rules saw only its first part: one
                 // `length` error says so, in place of any other `length` error.
                 failures.removeAll { $0.code == .length }
-                failures.insert(ValidationFailure(.length, ["maxLength": .int(mask.capacity),
-                                                            "reason": .string("doesNotFitMask")]), at: 0)
+                failures.insert(
+                    ValidationFailure(
+                        .length,
+                        [
+                            "maxLength": .int(mask.capacity),
+                            "reason": .string("doesNotFitMask"),
+                        ]), at: 0)
             }
             if let brand, !value.isEmpty {
                 for failure in Self.brandFailures(role: fields[index].cardRole, value: value, brand: brand)

@@ -52,8 +52,9 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     ///   product.
     public mutating func setAccountOnFile(_ account: AccountOnFile?) throws(CSEError) {
         if let account, let productId = account.paymentProductId, !productId.isByteEqual(to: product.id) {
-            throw CSEError(.paymentsAccountOnFileMismatch, "the account on file belongs to another payment product",
-                           context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productId])
+            throw CSEError(
+                .paymentsAccountOnFileMismatch, "the account on file belongs to another payment product",
+                context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productId])
         }
         accountOnFile = account
         for attribute in account?.attributes ?? [] where attribute.status == .readOnly {
@@ -75,12 +76,14 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     ///   error names the field, never the value.
     public mutating func setValue(_ value: String, forField fieldId: String) throws(CSEError) {
         guard let index = product.validationPlan.index(of: fieldId) else {
-            throw CSEError(.paymentsUnknownField, "the product has no such field",
-                           context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId)])
+            throw CSEError(
+                .paymentsUnknownField, "the product has no such field",
+                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId)])
         }
         if isReadOnly(fieldId) {
-            throw CSEError(.paymentsReadOnlyField, "the account on file makes this field read-only",
-                           context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId), "accountOnFile": accountOnFile?.id ?? ""])
+            throw CSEError(
+                .paymentsReadOnlyField, "the account on file makes this field read-only",
+                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId), "accountOnFile": accountOnFile?.id ?? ""])
         }
         if let mask = product.validationPlan.fields[index].mask {
             let (unmasked, fits) = mask.unformatChecked(value)
@@ -152,8 +155,12 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// A mirror without the values.
     public var customMirror: Mirror {
-        Mirror(self, children: ["product": product.id, "fieldsWithValues": fieldIdsWithValues,
-                                "accountOnFile": accountOnFile?.id as Any, "tokenize": tokenize],
-               displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "product": product.id, "fieldsWithValues": fieldIdsWithValues,
+                "accountOnFile": accountOnFile?.id as Any, "tokenize": tokenize,
+            ],
+            displayStyle: .struct)
     }
 }

@@ -96,8 +96,10 @@ public struct ClientMetaInfo: Hashable, Sendable {
             ("platformIdentifier", platformIdentifier), ("sdkIdentifier", sdkIdentifier), ("sdkCreator", sdkCreator),
         ]
         if let screenSize { members.append(("screenSize", screenSize)) }
-        members += [("deviceBrand", deviceBrand), ("deviceType", deviceType),
-                    ("appIdentifier", appIdentifier.isEmpty ? "UNKNOWN" : appIdentifier)]
+        members += [
+            ("deviceBrand", deviceBrand), ("deviceType", deviceType),
+            ("appIdentifier", appIdentifier.isEmpty ? "UNKNOWN" : appIdentifier),
+        ]
         for entry in addedData where !members.contains(where: { $0.0 == entry.key }) {
             members.append((entry.key, entry.value))
         }

@@ -15,8 +15,10 @@ package enum CustomerInputPayload {
     /// The payload bytes. The caller zeroes them after use (`secureZero`).
     /// - Parameter productID: The `paymentProductId` to write; the product's id by default (the
     ///   sealer passes ``PlatformProductIDs/sealedProductID(for:)``).
-    package static func bytes(for request: PaymentRequest, clientSessionId: String, nonce: String,
-                              productID: String? = nil) -> [UInt8] {
+    package static func bytes(
+        for request: PaymentRequest, clientSessionId: String, nonce: String,
+        productID: String? = nil
+    ) -> [UInt8] {
         // The plan's fields and the request's values by index: no array of (key, value) pairs.
         let fields = request.product.validationPlan.fields
         let id = productID ?? request.product.id
@@ -24,7 +26,8 @@ package enum CustomerInputPayload {
         // An exact upper bound, so the payload is written into one allocation that never grows
         // (and so never leaves a copy behind): the fixed member names fit in 128 bytes, each
         // value takes at most 24 bytes of punctuation and names plus its escaped key and value.
-        var capacity = 128 + JSONWriter.maximumQuotedLength(of: clientSessionId) + JSONWriter.maximumQuotedLength(of: nonce)
+        var capacity =
+            128 + JSONWriter.maximumQuotedLength(of: clientSessionId) + JSONWriter.maximumQuotedLength(of: nonce)
             + JSONWriter.maximumQuotedLength(of: id)
         if let account = request.accountOnFile { capacity += JSONWriter.maximumQuotedLength(of: account.id) }
         for index in fields.indices {

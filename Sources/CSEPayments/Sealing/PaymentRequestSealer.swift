@@ -36,8 +36,10 @@ public struct PaymentRequestSealer: Sendable {
         encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
     ) throws(CSEError) {
         if !options.allowDemoKey, try RefusedKeys.isRefused(publicKey) {
-            throw CSEError(.paymentsDemoKeyRefused,
-                           "refusing a key whose private key is published (the TEST-ONLY demo key modulus); pass allowDemoKey: true to use it deliberately")
+            throw CSEError(
+                .paymentsDemoKeyRefused,
+                "refusing a key whose private key is published (the TEST-ONLY demo key modulus); pass allowDemoKey: true to use it deliberately"
+            )
         }
         self.keyId = keyId
         self.options = options
@@ -53,8 +55,9 @@ public struct PaymentRequestSealer: Sendable {
         publicKeyResponse: PublicKeyResponse, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
     ) throws(CSEError) {
-        try self.init(publicKey: publicKeyResponse.key, keyId: publicKeyResponse.keyId, algorithm: algorithm,
-                      encryption: encryption, options: options)
+        try self.init(
+            publicKey: publicKeyResponse.key, keyId: publicKeyResponse.keyId, algorithm: algorithm,
+            encryption: encryption, options: options)
     }
 
     /// Validates and seals a request.
@@ -75,9 +78,12 @@ public struct PaymentRequestSealer: Sendable {
             if !errors.isEmpty {
                 var fields: [String] = []
                 for error in errors where !fields.contains(error.fieldId) { fields.append(error.fieldId) }
-                throw CSEError(.paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
-                               context: ["product": request.product.id, "fields": fields.joined(separator: ","),
-                                         "codes": errors.map { "\($0.fieldId):\($0.code.rawValue)" }.joined(separator: ",")])
+                throw CSEError(
+                    .paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
+                    context: [
+                        "product": request.product.id, "fields": fields.joined(separator: ","),
+                        "codes": errors.map { "\($0.fieldId):\($0.code.rawValue)" }.joined(separator: ","),
+                    ])
             }
         }
         let productID = try PlatformProductIDs.sealedProductID(for: request)

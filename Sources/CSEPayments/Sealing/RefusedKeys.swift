@@ -20,9 +20,10 @@ package enum RefusedKeys {
     static let entries: [Entry] = [
         // `csekit-demo-key-TEST-ONLY`: the demo key pair of `cse demo` and the tests
         // (Sources/CSEDemoKeys), private key in the source tree.
-        Entry(prefix: [0x8B, 0x01, 0x1A, 0x4A, 0x42, 0xD6, 0x2D, 0x99],
-              sha256: "4f225f677ccc242c7d9216c86e4480447c210565dde499fc539eaafd4dd1b443",
-              name: "the TEST-ONLY demo key"),
+        Entry(
+            prefix: [0x8B, 0x01, 0x1A, 0x4A, 0x42, 0xD6, 0x2D, 0x99],
+            sha256: "4f225f677ccc242c7d9216c86e4480447c210565dde499fc539eaafd4dd1b443",
+            name: "the TEST-ONLY demo key")
     ]
 
     /// Whether `key`'s modulus is on the deny-list.

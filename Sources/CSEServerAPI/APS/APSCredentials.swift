@@ -20,11 +20,14 @@ public struct APSCredentials: Sendable, CustomStringConvertible {
     /// Creates credentials.
     /// - Throws: ``CSEError/Code/serverAPICredentials`` for an empty member, or an access code or
     ///   merchant identifier that is not 1–20 letters and digits.
-    public init(accessCode: String, merchantIdentifier: String, requestPhrase: SecureBytes, responsePhrase: SecureBytes,
-                algorithm: APSSignatureAlgorithm = .sha256) throws(CSEError) {
+    public init(
+        accessCode: String, merchantIdentifier: String, requestPhrase: SecureBytes, responsePhrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) {
         for (name, value) in [("access_code", accessCode), ("merchant_identifier", merchantIdentifier)] {
             try ServerIdentifier.check(value, member: name, limit: 20)
-            guard value.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber) }) else {
+            guard value.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber) })
+            else {
                 throw CSEError(.serverAPICredentials, "an APS identifier is 1 to 20 letters and digits", context: ["member": name])
             }
         }
@@ -50,9 +53,10 @@ public struct APSCredentials: Sendable, CustomStringConvertible {
                 throw CSEError(.serverAPICredentials, "sha_type is sha256, sha512 or sha1 (SHA-128)", context: ["member": "sha_type"])
             }
         }
-        try self.init(accessCode: try document.text("access_code"), merchantIdentifier: try document.text("merchant_identifier"),
-                      requestPhrase: try document.secret("sha_request_phrase"),
-                      responsePhrase: try document.secret("sha_response_phrase"), algorithm: algorithm)
+        try self.init(
+            accessCode: try document.text("access_code"), merchantIdentifier: try document.text("merchant_identifier"),
+            requestPhrase: try document.secret("sha_request_phrase"),
+            responsePhrase: try document.secret("sha_response_phrase"), algorithm: algorithm)
     }
 
     /// The identifiers and SHA type; never the phrases.
@@ -60,4 +64,3 @@ public struct APSCredentials: Sendable, CustomStringConvertible {
         "APSCredentials(access_code: \(accessCode), merchant_identifier: \(merchantIdentifier), sha_type: \(algorithm))"
     }
 }
-

@@ -67,13 +67,16 @@ public struct APSSDKTokenClient: Sendable {
             ("merchant_identifier", .string(credentials.merchantIdentifier)), ("language", .string(language)),
             ("device_id", .string(deviceID)),
         ])
-        parameters["signature"] = .string(try APSSignature.sign(parameters, phrase: credentials.requestPhrase,
-                                                                algorithm: credentials.algorithm))
+        parameters["signature"] = .string(
+            try APSSignature.sign(
+                parameters, phrase: credentials.requestPhrase,
+                algorithm: credentials.algorithm))
         let result = try APSValidation.validate(.object(parameters), operation: "SDK_TOKEN")
         guard result.isValid else {
             let fields = result.errors.map(\.field).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            throw CSEError(.serverAPIInvalidArgument, "the SDK_TOKEN request fails the APS parameter checks",
-                           context: ["parameters": fields.joined(separator: ",")])
+            throw CSEError(
+                .serverAPIInvalidArgument, "the SDK_TOKEN request fails the APS parameter checks",
+                context: ["parameters": fields.joined(separator: ",")])
         }
         return parameters
     }
@@ -95,8 +98,10 @@ public struct APSSDKTokenClient: Sendable {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: "application/json")
-        let response = try await http.send(HTTPRequest(method: .post, url: url, headers: headers,
-                                                       body: ServerResponse.body(.object(parameters))))
+        let response = try await http.send(
+            HTTPRequest(
+                method: .post, url: url, headers: headers,
+                body: ServerResponse.body(.object(parameters))))
         guard response.isSuccess else { throw ServerResponse.statusError(response, platform: "aps") }
         return try verify(response: try ServerResponse.object(response, platform: "aps"), request: parameters)
     }
@@ -105,9 +110,10 @@ public struct APSSDKTokenClient: Sendable {
     public func verify(response: JSONObject, request: JSONObject) throws(CSEError) -> APSSDKToken {
         var sent = request
         sent["signature"] = nil
-        let verification = try APSSignature.verifyResponse(request: sent, response: response,
-                                                           responsePhrase: credentials.responsePhrase,
-                                                           algorithm: credentials.algorithm)
+        let verification = try APSSignature.verifyResponse(
+            request: sent, response: response,
+            responsePhrase: credentials.responsePhrase,
+            algorithm: credentials.algorithm)
         // Nothing in the response is read before its signature is known to be valid.
         guard verification.signatureValid else {
             throw CSEError(.apsResponseSignature, "the response signature is missing or does not match the SHA response phrase")
@@ -117,8 +123,9 @@ public struct APSSDKTokenClient: Sendable {
             throw CSEError(.apsResponseMalformed, "the signed response has no valid response_code")
         }
         guard status.statusMatches else {
-            throw CSEError(.apsResponseMalformed, "status and response_code disagree",
-                           context: ["response_code": status.code.description])
+            throw CSEError(
+                .apsResponseMalformed, "status and response_code disagree",
+                context: ["response_code": status.code.description])
         }
         var context = ["response_code": status.code.description, "status": status.code.status]
         if let text = status.code.statusDescription { context["statusDescription"] = text }
@@ -130,11 +137,12 @@ public struct APSSDKTokenClient: Sendable {
             throw CSEError(.apsMessage(status.code.message), "APS refused the request: \(description)", context: context)
         }
         guard verification.missingParameters.isEmpty, verification.changedParameters.isEmpty else {
-            throw CSEError(.apsResponseMismatch, "the signed response does not echo the request",
-                           context: ["parameters": (verification.missingParameters + verification.changedParameters).joined(separator: ",")])
+            throw CSEError(
+                .apsResponseMismatch, "the signed response does not echo the request",
+                context: ["parameters": (verification.missingParameters + verification.changedParameters).joined(separator: ",")])
         }
         guard let token = response["sdk_token"]?.stringValue, !token.isEmpty, token.utf8.count <= 100,
-              token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
+            token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
         else {
             throw CSEError(.apsResponseMalformed, "the successful response has no usable sdk_token")
         }

@@ -41,4 +41,3 @@ public struct MastercardCredentials: Sendable, CustomStringConvertible {
     /// The merchant id; never the password.
     public var description: String { "MastercardCredentials(merchantId: \(merchantID))" }
 }
-

@@ -120,7 +120,8 @@ public struct MastercardSessionClient: Sendable {
     ///   - apiVersion: 39 or later.
     ///   - http: The transport.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an API version below 39 or above 999.
-    public init(credentials: MastercardCredentials, origin: HTTPURL, apiVersion: Int = defaultAPIVersion, http: HTTPClient) throws(CSEError) {
+    public init(credentials: MastercardCredentials, origin: HTTPURL, apiVersion: Int = defaultAPIVersion, http: HTTPClient) throws(CSEError)
+    {
         guard (Self.minimumAPIVersion...999).contains(apiVersion) else {
             throw CSEError(.serverAPIInvalidArgument, "the API version is 39 or later", context: ["argument": "apiVersion"])
         }
@@ -138,14 +139,16 @@ public struct MastercardSessionClient: Sendable {
         var members: [(String, JSONValue)] = []
         if let correlationID {
             guard !correlationID.isEmpty, correlationID.utf8.count <= 100, correlationID.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-                throw CSEError(.serverAPIInvalidArgument, "the correlation id is 1 to 100 printable ASCII characters",
-                               context: ["argument": "correlationId"])
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the correlation id is 1 to 100 printable ASCII characters",
+                    context: ["argument": "correlationId"])
             }
             members.append(("correlationId", .string(correlationID)))
         }
         if let authenticationLimit {
             guard (1...25).contains(authenticationLimit) else {
-                throw CSEError(.serverAPIInvalidArgument, "the authentication limit is 1 to 25", context: ["argument": "authenticationLimit"])
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the authentication limit is 1 to 25", context: ["argument": "authenticationLimit"])
             }
             members.append(("session", .object(JSONObject([("authenticationLimit", .number(String(authenticationLimit)))]))))
         }
@@ -167,8 +170,9 @@ public struct MastercardSessionClient: Sendable {
         let failing = result.errors.filter { $0.field != "apiVersion" }
         guard failing.isEmpty else {
             let fields = failing.map(\.field).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            throw CSEError(.mastercardInvalidUpdate, "the update fails the Mastercard update-session checks",
-                           context: ["fields": fields.joined(separator: ",")])
+            throw CSEError(
+                .mastercardInvalidUpdate, "the update fails the Mastercard update-session checks",
+                context: ["fields": fields.joined(separator: ",")])
         }
         return try await call(.put, path: ["session", id], body: checked.json, retry: .idempotent)
     }
@@ -181,12 +185,15 @@ public struct MastercardSessionClient: Sendable {
 
     static func checkSessionID(_ id: String) throws(CSEError) {
         guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
-            throw CSEError(.serverAPIInvalidArgument, "a session id is 1 to 64 letters, digits, '-', '_' or '.'",
-                           context: ["argument": "sessionId"])
+            throw CSEError(
+                .serverAPIInvalidArgument, "a session id is 1 to 64 letters, digits, '-', '_' or '.'",
+                context: ["argument": "sessionId"])
         }
     }
 
-    func call(_ method: HTTPMethod, path: [String], body: JSONValue?, retry: HTTPRetryPolicy? = nil) async throws(CSEError) -> MastercardSession {
+    func call(
+        _ method: HTTPMethod, path: [String], body: JSONValue?, retry: HTTPRetryPolicy? = nil
+    ) async throws(CSEError) -> MastercardSession {
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: credentials.basicAuthorization())
         headers.add(name: "Accept", value: "application/json")
@@ -221,13 +228,14 @@ public struct MastercardSessionClient: Sendable {
         if response.status == 401 || response.status == 403 {
             return ServerResponse.statusError(response, platform: "mastercard", details: context)
         }
-        let code: CSEError.Code = switch cause {
-        case "INVALID_REQUEST": .mastercardInvalidRequest
-        case "REQUEST_REJECTED": .mastercardRequestRejected
-        case "SERVER_BUSY": .mastercardServerBusy
-        case "SERVER_FAILED": .mastercardServerFailed
-        default: .mastercardError
-        }
+        let code: CSEError.Code =
+            switch cause {
+            case "INVALID_REQUEST": .mastercardInvalidRequest
+            case "REQUEST_REJECTED": .mastercardRequestRejected
+            case "SERVER_BUSY": .mastercardServerBusy
+            case "SERVER_FAILED": .mastercardServerFailed
+            default: .mastercardError
+            }
         return CSEError(code, "the gateway returned result ERROR", context: context)
     }
 }

@@ -29,4 +29,3 @@ public struct PaysafeCredentials: Sendable, CustomStringConvertible {
     /// Never the key.
     public var description: String { "PaysafeCredentials(apiKey: <redacted>)" }
 }
-

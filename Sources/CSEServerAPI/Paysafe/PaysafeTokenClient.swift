@@ -59,7 +59,8 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
         if let lastDigits { card.append(("lastDigits", .string(lastDigits))) }
         if let cardType { card.append(("cardType", .string(cardType))) }
         if let expiryMonth, let expiryYear {
-            card.append(("cardExpiry", .object(JSONObject([("month", .number(String(expiryMonth))), ("year", .number(String(expiryYear)))]))))
+            card.append(
+                ("cardExpiry", .object(JSONObject([("month", .number(String(expiryMonth))), ("year", .number(String(expiryYear)))]))))
         }
         if !card.isEmpty { members.append(("card", .object(JSONObject(card)))) }
         return .object(JSONObject(members))
@@ -102,13 +103,16 @@ public struct PaysafeTokenClient: Sendable {
     ///   ``CSEError/Code/serverAPIInvalidResponse``; a transport error.
     public func createSingleUseToken(card: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
         guard let number = card["cardNum"]?.stringValue, (12...19).contains(number.utf8.count),
-              number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else {
             throw CSEError(.serverAPIInvalidArgument, "card.cardNum is 12 to 19 digits", context: ["argument": "card.cardNum"])
         }
         guard let month = card["cardExpiry"]?["month"]?.intValue, (1...12).contains(month),
-              let year = card["cardExpiry"]?["year"]?.intValue, year > 0 else {
-            throw CSEError(.serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
-                           context: ["argument": "card.cardExpiry"])
+            let year = card["cardExpiry"]?["year"]?.intValue, year > 0
+        else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
+                context: ["argument": "card.cardExpiry"])
         }
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: credentials.basicAuthorization())

@@ -20,8 +20,9 @@ public struct CredentialsDocument: Sendable {
     ///   when it is not an object of strings.
     public init(bytes: UnsafeRawBufferPointer) throws(CSEError) {
         guard bytes.count <= Self.maximumByteCount else {
-            throw CSEError(.serverAPICredentials, "a credentials document is at most \(Self.maximumByteCount) bytes",
-                           context: ["limit": String(Self.maximumByteCount)])
+            throw CSEError(
+                .serverAPICredentials, "a credentials document is at most \(Self.maximumByteCount) bytes",
+                context: ["limit": String(Self.maximumByteCount)])
         }
         try JSONValue.validate(bytes)
         var scanner = Scanner(bytes: bytes)
@@ -87,8 +88,9 @@ public struct CredentialsDocument: Sendable {
                 index += 1  // ':' (validated)
                 skipSpace()
                 guard bytes[index] == UInt8(ascii: "\"") else {
-                    throw CSEError(.serverAPICredentials, "every credentials member must be a JSON string",
-                                   context: ["member": SecretMasking.echoName(name, limit: 64)])
+                    throw CSEError(
+                        .serverAPICredentials, "every credentials member must be a JSON string",
+                        context: ["member": SecretMasking.echoName(name, limit: 64)])
                 }
                 out[name] = try string()
                 skipSpace()
@@ -171,11 +173,12 @@ public struct CredentialsDocument: Sendable {
             var value: UInt32 = 0
             for k in 0..<4 {
                 let c = bytes[position + k]
-                let digit: UInt8 = switch c {
-                case 0x30...0x39: c - 0x30
-                case 0x61...0x66: c - 0x61 + 10
-                default: c - 0x41 + 10
-                }
+                let digit: UInt8 =
+                    switch c {
+                    case 0x30...0x39: c - 0x30
+                    case 0x61...0x66: c - 0x61 + 10
+                    default: c - 0x41 + 10
+                    }
                 value = value << 4 | UInt32(digit)
             }
             return value

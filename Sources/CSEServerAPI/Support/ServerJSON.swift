@@ -12,8 +12,9 @@ enum ServerJSON {
 
     /// The error for a missing or malformed response member.
     static func missing(_ member: String, platform: String) -> CSEError {
-        CSEError(.serverAPIInvalidResponse, "the response lacks a member or has the wrong type",
-                 context: ["platform": platform, "member": member])
+        CSEError(
+            .serverAPIInvalidResponse, "the response lacks a member or has the wrong type",
+            context: ["platform": platform, "member": member])
     }
 
 }

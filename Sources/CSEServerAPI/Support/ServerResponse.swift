@@ -10,8 +10,9 @@ enum ServerResponse {
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when the body is not a JSON object.
     static func object(_ response: HTTPResponse, platform: String) throws(CSEError) -> JSONObject {
         guard let value = try? JSONValue.parse(response.body), case .object(let object) = value else {
-            throw CSEError(.serverAPIInvalidResponse, "the response body is not a JSON object",
-                           context: ["platform": platform, "status": String(response.status)])
+            throw CSEError(
+                .serverAPIInvalidResponse, "the response body is not a JSON object",
+                context: ["platform": platform, "status": String(response.status)])
         }
         return object
     }
@@ -33,4 +34,3 @@ enum ServerResponse {
         return CSEError(.serverAPIUnexpectedStatus, "the platform answered an error status", context: context)
     }
 }
-

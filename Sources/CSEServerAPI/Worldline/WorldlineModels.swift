@@ -22,23 +22,26 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     public init(encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil) throws(CSEError) {
         let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
-              encryptedCustomerInput.utf8.allSatisfy(ServerIdentifier.isIdentifierByte)
+            encryptedCustomerInput.utf8.allSatisfy(ServerIdentifier.isIdentifierByte)
         else {
-            throw CSEError(.serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
-                           context: ["argument": "encryptedCustomerInput"])
+            throw CSEError(
+                .serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
+                context: ["argument": "encryptedCustomerInput"])
         }
         guard (0...Self.maximumAmount).contains(amount) else {
             throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
         }
         guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
-            throw CSEError(.serverAPIInvalidArgument, "the currency is three upper-case letters (ISO 4217)", context: ["argument": "currencyCode"])
+            throw CSEError(
+                .serverAPIInvalidArgument, "the currency is three upper-case letters (ISO 4217)", context: ["argument": "currencyCode"])
         }
         if let merchantReference {
             guard !merchantReference.isEmpty, merchantReference.unicodeScalars.count <= 40,
-                  merchantReference.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                merchantReference.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
             else {
-                throw CSEError(.serverAPIInvalidArgument, "the merchant reference is 1 to 40 printable characters",
-                               context: ["argument": "merchantReference"])
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the merchant reference is 1 to 40 printable characters",
+                    context: ["argument": "merchantReference"])
             }
         }
         self.encryptedCustomerInput = encryptedCustomerInput
@@ -51,7 +54,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// "currencyCode"}, "references": {"merchantReference"}}}`.
     public var json: JSONValue {
         var order: [(String, JSONValue)] = [
-            ("amountOfMoney", .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))]))),
+            ("amountOfMoney", .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))])))
         ]
         if let merchantReference {
             order.append(("references", .object(JSONObject([("merchantReference", .string(merchantReference))]))))

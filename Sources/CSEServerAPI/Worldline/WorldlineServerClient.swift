@@ -45,7 +45,9 @@ public struct WorldlineServerClient: Sendable {
         for token in tokens where token.isEmpty || token.utf8.count > 512 || token.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             throw CSEError(.serverAPIInvalidArgument, "a token is 1 to 512 printable characters", context: ["argument": "tokens"])
         }
-        let body: JSONValue = tokens.isEmpty ? .object(JSONObject())
+        let body: JSONValue =
+            tokens.isEmpty
+            ? .object(JSONObject())
             : .object(JSONObject([("tokens", .array(tokens.map(JSONValue.string)))]))
         let response = try await send(.post, path: ["sessions"], body: body)
         guard response.isSuccess else { throw Self.error(of: response) }
@@ -82,10 +84,11 @@ public struct WorldlineServerClient: Sendable {
     /// `X-GCS-ServerMetaInfo`: base64 of the JSON the Worldline server SDKs send
     /// (`platformIdentifier`, `sdkIdentifier`, `sdkCreator`).
     static let serverMetaInfo: String = {
-        let info = JSONValue.object(JSONObject([
-            ("platformIdentifier", .string("Linux")), ("sdkIdentifier", .string("CSEKit/v" + CSEKitVersion.current)),
-            ("sdkCreator", .string("CSEKit")),
-        ]))
+        let info = JSONValue.object(
+            JSONObject([
+                ("platformIdentifier", .string("Linux")), ("sdkIdentifier", .string("CSEKit/v" + CSEKitVersion.current)),
+                ("sdkCreator", .string("CSEKit")),
+            ]))
         return Base64.encode(info.serializedBytes)
     }()
 

@@ -28,8 +28,9 @@ public struct WorldlineServerCredentials: Sendable, CustomStringConvertible {
     /// Reads `{"merchantId","apiKeyId","secretApiKey"}`.
     /// - Throws: ``CSEError/Code/serverAPICredentials``.
     public init(document: CredentialsDocument) throws(CSEError) {
-        try self.init(merchantID: try document.text("merchantId"), apiKeyID: try document.text("apiKeyId"),
-                      secretAPIKey: try document.secret("secretApiKey"))
+        try self.init(
+            merchantID: try document.text("merchantId"), apiKeyID: try document.text("apiKeyId"),
+            secretAPIKey: try document.secret("secretApiKey"))
     }
 
     /// The merchant and key ids; never the secret.
@@ -43,15 +44,17 @@ enum ServerIdentifier {
             throw CSEError(.serverAPICredentials, "a credentials member is empty", context: ["member": member])
         }
         guard value.utf8.count <= limit, value.utf8.allSatisfy({ isIdentifierByte($0) }) else {
-            throw CSEError(.serverAPICredentials, "an identifier may hold only letters, digits, '-', '_' and '.' (at most \(limit))",
-                           context: ["member": member])
+            throw CSEError(
+                .serverAPICredentials, "an identifier may hold only letters, digits, '-', '_' and '.' (at most \(limit))",
+                context: ["member": member])
         }
     }
 
     static func isIdentifierByte(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): return true
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            return true
         default: return false
         }
     }

@@ -18,8 +18,10 @@ public enum WorldlineSignature {
     ///   - path: The path as it is sent, for example `/v2/1234/sessions`.
     ///   - query: The query without `?`, if any.
     /// - Returns: The text whose HMAC is the signature.
-    public static func stringToSign(method: String, headers: some Sequence<(name: String, value: String)>,
-                                    path: String, query: String? = nil) -> String {
+    public static func stringToSign(
+        method: String, headers: some Sequence<(name: String, value: String)>,
+        path: String, query: String? = nil
+    ) -> String {
         var contentType: String?
         var date: String?
         var gcs: [(name: String, value: String)] = []

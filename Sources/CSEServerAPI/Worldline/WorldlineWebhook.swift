@@ -40,8 +40,10 @@ public enum WorldlineWebhook {
     /// - Returns: Whether the signature is valid.
     /// - Throws: ``CSEError/Code/worldlineWebhookHeader`` when a header is missing or repeated,
     ///   ``CSEError/Code/worldlineWebhookUnknownKey`` when no secret exists for the key id.
-    public static func isValid(body: some Collection<UInt8>, headers: some Sequence<(name: String, value: String)>,
-                               secrets: (String) -> SecureBytes?) throws(CSEError) -> Bool {
+    public static func isValid(
+        body: some Collection<UInt8>, headers: some Sequence<(name: String, value: String)>,
+        secrets: (String) -> SecureBytes?
+    ) throws(CSEError) -> Bool {
         var signature: String?
         var keyID: String?
         for (name, value) in headers {
@@ -57,8 +59,9 @@ public enum WorldlineWebhook {
         guard let signature else { throw header(signatureHeader, "is missing") }
         guard let keyID else { throw header(keyIDHeader, "is missing") }
         guard let secret = secrets(keyID) else {
-            throw CSEError(.worldlineWebhookUnknownKey, "no webhook secret is configured for the key id",
-                           context: ["keyId": SecretMasking.echoName(keyID, limit: 64)])
+            throw CSEError(
+                .worldlineWebhookUnknownKey, "no webhook secret is configured for the key id",
+                context: ["keyId": SecretMasking.echoName(keyID, limit: 64)])
         }
         return try isValid(signature: signature, body: body, secret: secret)
     }

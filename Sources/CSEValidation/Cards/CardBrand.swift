@@ -40,8 +40,10 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
         let usesLuhn: Bool
         let coBadgeIDs: [String]
 
-        init(id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int],
-             securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String]) {
+        init(
+            id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int],
+            securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String]
+        ) {
             self.id = id
             self.name = name
             self.iinRanges = iinRanges
@@ -85,10 +87,13 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
     ///   - securityCode: The security code's name and length.
     ///   - usesLuhn: Whether PANs carry a Luhn check digit.
     ///   - coBadgeIDs: Brands this brand's cards may be co-badged with.
-    public init(id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int] = [4, 8, 12],
-                securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String] = []) {
-        storage = Storage(id: id, name: name, iinRanges: iinRanges, panLengths: panLengths, gaps: gaps,
-                          securityCode: securityCode, usesLuhn: usesLuhn, coBadgeIDs: coBadgeIDs)
+    public init(
+        id: String, name: String, iinRanges: [IINRange], panLengths: [Int], gaps: [Int] = [4, 8, 12],
+        securityCode: CardSecurityCode, usesLuhn: Bool, coBadgeIDs: [String] = []
+    ) {
+        storage = Storage(
+            id: id, name: name, iinRanges: iinRanges, panLengths: panLengths, gaps: gaps,
+            securityCode: securityCode, usesLuhn: usesLuhn, coBadgeIDs: coBadgeIDs)
     }
 
     /// Brands are equal when their ids are.

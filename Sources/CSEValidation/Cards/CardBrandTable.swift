@@ -51,8 +51,10 @@ public struct CardBrandTable: Sendable {
                     let firstBlock = (range.lowerBound + block - 1) / block
                     let endBlock = (range.upperBound + 1) / block
                     guard firstBlock < endBlock else { continue }
-                    candidates.append(Candidate(low: firstBlock * block, high: endBlock * block - 1,
-                                                width: range.width, brand: b, order: order))
+                    candidates.append(
+                        Candidate(
+                            low: firstBlock * block, high: endBlock * block - 1,
+                            width: range.width, brand: b, order: order))
                 }
             }
             var cuts = [UInt32]()
@@ -164,8 +166,9 @@ public struct CardBrandTable: Sendable {
         let coBrands = found.dropFirst().map {
             IINCoBrand(productID: $0.id, isAllowedInContext: allowedProductIDs.contains($0.id), cardType: nil)
         }
-        return IINDetails(productID: primary.id, isAllowedInContext: allowedProductIDs.contains(primary.id),
-                          countryCode: nil, cardType: nil, issuer: nil, coBrands: coBrands)
+        return IINDetails(
+            productID: primary.id, isAllowedInContext: allowedProductIDs.contains(primary.id),
+            countryCode: nil, cardType: nil, issuer: nil, coBrands: coBrands)
     }
 
     private func answer(key: UInt32, precision: Int) -> Int {

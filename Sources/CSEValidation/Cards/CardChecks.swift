@@ -26,8 +26,13 @@ extension CardBrand {
         }
         var failures = [ValidationFailure]()
         if !allowsPANLength(digits.count) {
-            failures.append(ValidationFailure(.length, ["allowedLengths": .strings(panLengths.map(String.init)),
-                                                        "brand": .string(id)]))
+            failures.append(
+                ValidationFailure(
+                    .length,
+                    [
+                        "allowedLengths": .strings(panLengths.map(String.init)),
+                        "brand": .string(id),
+                    ]))
         }
         if usesLuhn && !digits.luhnValid {
             failures.append(ValidationFailure(.luhn))
@@ -49,7 +54,11 @@ extension CardBrand {
             if count > securityCode.length { break }
         }
         if allDigits && count == securityCode.length { return .valid }
-        return .invalid(.length, ["minLength": .int(securityCode.length), "maxLength": .int(securityCode.length),
-                                  "name": .string(securityCode.name)])
+        return .invalid(
+            .length,
+            [
+                "minLength": .int(securityCode.length), "maxLength": .int(securityCode.length),
+                "name": .string(securityCode.name),
+            ])
     }
 }

@@ -24,7 +24,8 @@ public struct IINRange: Hashable, Sendable, CustomStringConvertible {
     ///   - last: The last IIN.
     public init?(first: String, last: String) {
         guard let low = IINRange.parse(first, pad: 0), let high = IINRange.parse(last, pad: 9),
-              first.utf8.count == last.utf8.count, low.value <= high.value else { return nil }
+            first.utf8.count == last.utf8.count, low.value <= high.value
+        else { return nil }
         self.first = first
         self.last = last
         self.lowerBound = low.padded

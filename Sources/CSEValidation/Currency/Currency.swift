@@ -54,8 +54,9 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `CSEError` ``CSEError/Code/currencyUnknown`` when the code is not in the table.
     public static func named(_ code: String) throws(CSEError) -> Currency {
         guard let currency = Currency(code: code) else {
-            throw CSEError(.currencyUnknown, "not an ISO 4217 List One currency code",
-                           context: ["code": SecretMasking.echoIdentifier(code)])
+            throw CSEError(
+                .currencyUnknown, "not an ISO 4217 List One currency code",
+                context: ["code": SecretMasking.echoIdentifier(code)])
         }
         return currency
     }

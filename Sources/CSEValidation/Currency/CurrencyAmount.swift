@@ -47,8 +47,9 @@ extension Currency {
             if decimals >= 0 {
                 decimals += 1
                 guard decimals <= exponent else {
-                    throw CSEError(.amountTooManyDecimals, "more decimals than the currency's minor units",
-                                   context: ["currency": code, "minorUnits": String(exponent)])
+                    throw CSEError(
+                        .amountTooManyDecimals, "more decimals than the currency's minor units",
+                        context: ["currency": code, "minorUnits": String(exponent)])
                 }
             }
             seenDigit = true

@@ -36,8 +36,11 @@ public struct IBAN: Hashable, Sendable, CustomStringConvertible {
             switch failure {
             case .unknownCountry: throw CSEError(.ibanUnknownCountry, "the country code has no IBAN format")
             case .length: throw CSEError(.ibanLength, "wrong length for the country", context: ["country": result.country?.code ?? "?"])
-            case .structure: throw CSEError(.ibanStructure, "a character is not allowed at its position", context: ["country": result.country?.code ?? "?"])
-            default: throw CSEError(.ibanChecksum, "the MOD 97-10 check digits are wrong", context: ["country": result.country?.code ?? "?"])
+            case .structure:
+                throw CSEError(
+                    .ibanStructure, "a character is not allowed at its position", context: ["country": result.country?.code ?? "?"])
+            default:
+                throw CSEError(.ibanChecksum, "the MOD 97-10 check digits are wrong", context: ["country": result.country?.code ?? "?"])
             }
         }
         var bytes = [UInt8]()

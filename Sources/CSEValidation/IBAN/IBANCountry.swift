@@ -64,8 +64,10 @@ public struct IBANCountry: Hashable, Sendable, CustomStringConvertible {
     /// A registry example IBAN in electronic format.
     public let example: String
 
-    init(code: String, name: String, length: Int, bban: [IBANFieldGroup], isSEPA: Bool,
-         isInSWIFTRegistry: Bool, example: String) {
+    init(
+        code: String, name: String, length: Int, bban: [IBANFieldGroup], isSEPA: Bool,
+        isInSWIFTRegistry: Bool, example: String
+    ) {
         self.code = code
         self.name = name
         self.length = length

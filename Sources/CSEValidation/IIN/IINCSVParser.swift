@@ -33,8 +33,9 @@ struct IINCSVRows {
             let nextLine = lineEnd + 1
             if lineEnd > lineStart && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             guard lineEnd - lineStart <= limits.maximumLineLength else {
-                throw CSEError(.iinLineTooLong, "line longer than the limit",
-                               context: ["line": String(line), "limit": String(limits.maximumLineLength)])
+                throw CSEError(
+                    .iinLineTooLong, "line longer than the limit",
+                    context: ["line": String(line), "limit": String(limits.maximumLineLength)])
             }
             defer { lineStart = nextLine }
             if lineEnd == lineStart || bytes[lineStart] == UInt8(ascii: "#") { continue }
@@ -44,8 +45,9 @@ struct IINCSVRows {
                 if IINCSVRows.isHeader(text) { continue }
             }
             guard lows.count < limits.maximumRows else {
-                throw CSEError(.iinTooManyRows, "more rows than the limit",
-                               context: ["line": String(line), "limit": String(limits.maximumRows)])
+                throw CSEError(
+                    .iinTooManyRows, "more rows than the limit",
+                    context: ["line": String(line), "limit": String(limits.maximumRows)])
             }
             try parseRow(text, line: line, fields: &fields, scratch: &unquoted)
             // Co-brand rows usually follow their product row: a run of equal bounds longer than
@@ -55,8 +57,9 @@ struct IINCSVRows {
             if last > 0 && lows[last] == lows[last - 1] && highs[last] == highs[last - 1] {
                 sameBoundsRun += 1
                 guard sameBoundsRun <= limits.maximumCoBrandsPerRange else {
-                    throw CSEError(.iinTooManyCoBrands, "a range has more co-brand rows than the limit",
-                                   context: ["line": String(line), "limit": String(limits.maximumCoBrandsPerRange)])
+                    throw CSEError(
+                        .iinTooManyCoBrands, "a range has more co-brand rows than the limit",
+                        context: ["line": String(line), "limit": String(limits.maximumCoBrandsPerRange)])
                 }
             } else {
                 sameBoundsRun = 0
@@ -76,8 +79,10 @@ struct IINCSVRows {
         CSEError(.iinMalformedRow, reason, context: ["line": String(line), "field": field])
     }
 
-    private mutating func parseRow(_ text: UnsafeBufferPointer<UInt8>, line: Int, fields: inout [Range<Int>],
-                                   scratch: inout [UInt8]) throws(CSEError) {
+    private mutating func parseRow(
+        _ text: UnsafeBufferPointer<UInt8>, line: Int, fields: inout [Range<Int>],
+        scratch: inout [UInt8]
+    ) throws(CSEError) {
         // Split on commas; a field may be double-quoted (RFC 4180), then `""` is a quote.
         scratch.removeAll(keepingCapacity: true)
         var count = 0
@@ -161,7 +166,8 @@ struct IINCSVRows {
 
             let issuer = field(5)
             guard issuer.count <= 256, issuer.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }),
-                  IINCSVRows.isValidUTF8(issuer) else {
+                IINCSVRows.isValidUTF8(issuer)
+            else {
                 throw IINCSVRows.malformed(line, "issuer", "issuer must be at most 256 bytes of UTF-8 without control characters")
             }
 
@@ -195,10 +201,15 @@ struct IINCSVRows {
             let extra: Int
             var scalar: UInt32
             let minimum: UInt32
-            if lead & 0xE0 == 0xC0 { extra = 1; scalar = UInt32(lead & 0x1F); minimum = 0x80 }
-            else if lead & 0xF0 == 0xE0 { extra = 2; scalar = UInt32(lead & 0x0F); minimum = 0x800 }
-            else if lead & 0xF8 == 0xF0 { extra = 3; scalar = UInt32(lead & 0x07); minimum = 0x1_0000 }
-            else { return false }
+            if lead & 0xE0 == 0xC0 {
+                extra = 1; scalar = UInt32(lead & 0x1F); minimum = 0x80
+            } else if lead & 0xF0 == 0xE0 {
+                extra = 2; scalar = UInt32(lead & 0x0F); minimum = 0x800
+            } else if lead & 0xF8 == 0xF0 {
+                extra = 3; scalar = UInt32(lead & 0x07); minimum = 0x1_0000
+            } else {
+                return false
+            }
             guard i + extra < bytes.count else { return false }
             for k in 1...extra {
                 let next = bytes[i + k]

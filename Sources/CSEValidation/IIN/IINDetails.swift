@@ -98,8 +98,10 @@ public struct IINDetails: Hashable, Sendable, CustomStringConvertible {
     ///   - cardType: The card type, when known.
     ///   - issuer: The issuer, when known.
     ///   - coBrands: The co-brands.
-    public init(productID: String, isAllowedInContext: Bool, countryCode: String?, cardType: CardType?,
-                issuer: String?, coBrands: [IINCoBrand]) {
+    public init(
+        productID: String, isAllowedInContext: Bool, countryCode: String?, cardType: CardType?,
+        issuer: String?, coBrands: [IINCoBrand]
+    ) {
         self.status = isAllowedInContext ? .supported : .existingButNotAllowed
         self.productID = productID
         self.isAllowedInContext = isAllowedInContext

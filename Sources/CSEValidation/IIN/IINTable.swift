@@ -65,8 +65,10 @@ public struct IINTable: Sendable {
         ///   - maximumFileBytes: The largest input accepted, in bytes.
         ///   - maximumCoBrandsPerRange: The most co-brand rows per range; values above 1 000 are
         ///     clamped.
-        public init(maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000, maximumFileBytes: Int = 512 << 20,
-                    maximumCoBrandsPerRange: Int = 16) {
+        public init(
+            maximumLineLength: Int = 1024, maximumRows: Int = 10_000_000, maximumFileBytes: Int = 512 << 20,
+            maximumCoBrandsPerRange: Int = 16
+        ) {
             self.maximumLineLength = maximumLineLength
             self.maximumRows = min(maximumRows, 50_000_000)
             self.maximumFileBytes = maximumFileBytes
@@ -196,14 +198,19 @@ public struct IINTable: Sendable {
             } else {
                 coBrands += 1
                 guard coBrands <= maximumCoBrands else {
-                    throw CSEError(.iinTooManyCoBrands, "a range has more co-brand rows than the limit",
-                                   context: ["low": Self.eightDigits(lows[r]), "high": Self.eightDigits(highs[r]),
-                                             "limit": String(maximumCoBrands)])
+                    throw CSEError(
+                        .iinTooManyCoBrands, "a range has more co-brand rows than the limit",
+                        context: [
+                            "low": Self.eightDigits(lows[r]), "high": Self.eightDigits(highs[r]),
+                            "limit": String(maximumCoBrands),
+                        ])
                 }
                 packed[position - 1].meta |= 0x400
             }
-            packed.append(Row(product: rows.products[r], issuer: rows.issuers[r],
-                              meta: UInt32(rows.countries[r]) | UInt32(rows.cardTypes[r]) << 11))
+            packed.append(
+                Row(
+                    product: rows.products[r], issuer: rows.issuers[r],
+                    meta: UInt32(rows.countries[r]) | UInt32(rows.cardTypes[r]) << 11))
         }
         let groupCount = groupFirstRows.count
         let eightDigit = IINSegments(lows: groupLows, highs: groupHighs, ids: groupFirstRows, rank: groupRanks)
@@ -245,7 +252,8 @@ public struct IINTable: Sendable {
     public func iinDetails(forPartialNumber number: String, allowedProductIDs: Set<String>) -> IINDetails {
         guard let digits = CardDigits(number, withLuhn: false) else { return .unknown }
         guard digits.count >= 6 else { return .notEnoughDigits }
-        let first = digits.count >= 8
+        let first =
+            digits.count >= 8
             ? eightDigit.value(at: digits.key(using: 8))
             : sixDigit.value(at: digits.key(using: 6))
         guard first != IINSegments.none else { return .unknown }
@@ -261,16 +269,19 @@ public struct IINTable: Sendable {
                     let row = rows[index]
                     if seen.insert(row.product).inserted {
                         let id = productNames[Int(row.product)]
-                        coBrands.append(IINCoBrand(productID: id, isAllowedInContext: Self.contains(allowedProductIDs, id),
-                                                   cardType: cardTypes[row.cardType]))
+                        coBrands.append(
+                            IINCoBrand(
+                                productID: id, isAllowedInContext: Self.contains(allowedProductIDs, id),
+                                cardType: cardTypes[row.cardType]))
                     }
                 } while rows[index].continuesGroup
             }
             let country = countryNames[primary.country]
             let issuer = issuerNames[Int(primary.issuer)]
-            return IINDetails(productID: product, isAllowedInContext: Self.contains(allowedProductIDs, product),
-                              countryCode: country.isEmpty ? nil : country, cardType: cardTypes[primary.cardType],
-                              issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
+            return IINDetails(
+                productID: product, isAllowedInContext: Self.contains(allowedProductIDs, product),
+                countryCode: country.isEmpty ? nil : country, cardType: cardTypes[primary.cardType],
+                issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
         }
     }
 

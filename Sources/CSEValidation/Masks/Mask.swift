@@ -42,8 +42,9 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     public init(_ pattern: String) throws(CSEError) {
         let length = pattern.unicodeScalars.count
         guard length <= Self.maximumPatternLength else {
-            throw CSEError(.maskTooLong, "the mask is too long",
-                           context: ["length": String(length), "limit": String(Self.maximumPatternLength)])
+            throw CSEError(
+                .maskTooLong, "the mask is too long",
+                context: ["length": String(length), "limit": String(Self.maximumPatternLength)])
         }
         let segments = try MaskParser.parse(pattern)
         self.init(pattern: pattern, segments: segments)
@@ -130,7 +131,8 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// `Character` formatter. Both give the same result (`MaskFastPathTests`).
     private func run(_ value: String, appendTrailingLiteral: Bool, collectRaw: Bool) -> MaskFormatter.Outcome {
         asciiPlan.run(value, appendTrailingLiteral: appendTrailingLiteral, collectRaw: collectRaw)
-            ?? MaskFormatter(segments: segments).run(value, cursor: nil, appendTrailingLiteral: appendTrailingLiteral, collectRaw: collectRaw)
+            ?? MaskFormatter(segments: segments).run(
+                value, cursor: nil, appendTrailingLiteral: appendTrailingLiteral, collectRaw: collectRaw)
     }
 
     /// The same mask with every placeholder replaced by `*`, literals unchanged, as the

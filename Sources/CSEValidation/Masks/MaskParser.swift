@@ -88,9 +88,10 @@ enum MaskParser {
             }
             if inGroup {
                 guard let placeholder = MaskPlaceholder(character) else {
-                    throw CSEError(.maskInvalidPlaceholder,
-                                   "mask placeholders are 9, a, A and *",
-                                   context: ["offset": String(offset), "character": String(character)])
+                    throw CSEError(
+                        .maskInvalidPlaceholder,
+                        "mask placeholders are 9, a, A and *",
+                        context: ["offset": String(offset), "character": String(character)])
                 }
                 group.append(placeholder)
             } else {

@@ -192,8 +192,10 @@ final class RegexDFA: @unchecked Sendable {
     /// The consuming instructions and accept flags reachable from `seeds` without input, or `nil`
     /// when a construct the DFA does not model (`\b`, an end assertion followed by more pattern)
     /// is reachable.
-    private static func closure(_ instructions: [RegexInstruction], seeds: [Int], atStart: Bool,
-                                scratch: inout ClosureScratch) -> Key? {
+    private static func closure(
+        _ instructions: [RegexInstruction], seeds: [Int], atStart: Bool,
+        scratch: inout ClosureScratch
+    ) -> Key? {
         scratch.generation &+= 1
         let generation = scratch.generation
         var pcs: [Int32] = [], flags: UInt8 = 0

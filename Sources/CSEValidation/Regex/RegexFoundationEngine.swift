@@ -41,8 +41,9 @@ final class RegexFoundationEngine: @unchecked Sendable {
             plain = try Self.compile(pattern)
         } catch {
             let code = (error as NSError).code
-            throw CSEError(.regexInvalidPattern, "ICU rejects the regular expression",
-                           context: ["pattern": pattern, "icuError": String(code)])
+            throw CSEError(
+                .regexInvalidPattern, "ICU rejects the regular expression",
+                context: ["pattern": pattern, "icuError": String(code)])
         }
         groupCount = plain.numberOfCaptureGroups
         do {
@@ -55,8 +56,9 @@ final class RegexFoundationEngine: @unchecked Sendable {
                 isStepwise = true
             }
         } catch {
-            throw CSEError(.regexInvalidPattern, "the regular expression cannot be anchored for a full match",
-                           context: ["pattern": pattern])
+            throw CSEError(
+                .regexInvalidPattern, "the regular expression cannot be anchored for a full match",
+                context: ["pattern": pattern])
         }
     }
 
@@ -66,8 +68,9 @@ final class RegexFoundationEngine: @unchecked Sendable {
             _ = try compile(pattern)
         } catch {
             let code = (error as NSError).code
-            throw CSEError(.regexInvalidPattern, "ICU rejects the regular expression",
-                           context: ["pattern": pattern, "icuError": String(code)])
+            throw CSEError(
+                .regexInvalidPattern, "ICU rejects the regular expression",
+                context: ["pattern": pattern, "icuError": String(code)])
         }
     }
 
@@ -183,15 +186,18 @@ final class RegexFoundationEngine: @unchecked Sendable {
 
         func check() throws(CSEError) {
             guard exceeded else { return }
-            throw CSEError(.regexStepLimitExceeded, "the regular expression backtracks too long on this value",
-                           context: ["limit": String(RegexPattern.maximumFallbackProgressReports)])
+            throw CSEError(
+                .regexStepLimitExceeded, "the regular expression backtracks too long on this value",
+                context: ["limit": String(RegexPattern.maximumFallbackProgressReports)])
         }
     }
 
     /// The first match of `regex` in `value` from UTF-16 offset `from` on, seeing the whole value
     /// (transparent, non-anchoring bounds: lookbehind, `^` and `\b` behave as in a search from 0).
-    private static func firstMatch(_ regex: NSRegularExpression, in value: String, from: Int,
-                                   budget: inout StepBudget) -> NSTextCheckingResult? {
+    private static func firstMatch(
+        _ regex: NSRegularExpression, in value: String, from: Int,
+        budget: inout StepBudget
+    ) -> NSTextCheckingResult? {
         var found: NSTextCheckingResult?
         enumerate(regex, in: value, from: from, budget: &budget) { match in
             found = match
@@ -204,14 +210,18 @@ final class RegexFoundationEngine: @unchecked Sendable {
     /// each match until it returns `false`; every progress report is charged to `budget`, and the
     /// search stops when the budget is spent. The bound is a deterministic step count (not a
     /// clock), so a verdict does not depend on machine load.
-    private static func enumerate(_ regex: NSRegularExpression, in value: String, from: Int, budget: inout StepBudget,
-                                  _ onMatch: (NSTextCheckingResult) -> Bool) {
+    private static func enumerate(
+        _ regex: NSRegularExpression, in value: String, from: Int, budget: inout StepBudget,
+        _ onMatch: (NSTextCheckingResult) -> Bool
+    ) {
         if budget.exceeded { return }
         let length = value.utf16.count
         var local = budget
         withoutActuallyEscaping(onMatch) { onMatch in
-            regex.enumerateMatches(in: value, options: [.reportProgress, .withTransparentBounds, .withoutAnchoringBounds],
-                                   range: NSRange(location: from, length: length - from)) { match, _, stop in
+            regex.enumerateMatches(
+                in: value, options: [.reportProgress, .withTransparentBounds, .withoutAnchoringBounds],
+                range: NSRange(location: from, length: length - from)
+            ) { match, _, stop in
                 if let match {
                     if !onMatch(match) { stop.pointee = true }
                     return

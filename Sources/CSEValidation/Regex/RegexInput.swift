@@ -15,8 +15,10 @@ struct RegexInput {
         if b0 < 0xF0 {
             return ((b0 & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F), 3)
         }
-        return ((b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
-                | UInt32(bytes[i + 3] & 0x3F), 4)
+        return (
+            (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
+                | UInt32(bytes[i + 3] & 0x3F), 4
+        )
     }
 
     /// The offset of the scalar that ends at `i` (> 0).

@@ -48,8 +48,10 @@ final class RegexMachine: @unchecked Sendable {
     func jobCapacity(inputCount n: Int) -> Int { program.splitCount * (n + 1) + 1 }
 
     /// Counts non-overlapping matches like ICU `findNext`, up to `limit`, reporting each.
-    func countMatches(_ input: RegexInput, limit: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-                      jobs: UnsafeMutablePointer<Job>, onMatch: (Int, Int) -> Void) -> Int {
+    func countMatches(
+        _ input: RegexInput, limit: Int, visited: UnsafeMutableBufferPointer<UInt64>,
+        jobs: UnsafeMutablePointer<Job>, onMatch: (Int, Int) -> Void
+    ) -> Int {
         var count = 0, start = 0
         let n = input.count
         while count < limit, start <= n {
@@ -68,8 +70,10 @@ final class RegexMachine: @unchecked Sendable {
 
     /// The leftmost-first match starting at `from` or later.
     @inline(__always)
-    private func search(_ input: RegexInput, from: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-                        jobs: UnsafeMutablePointer<Job>) -> (start: Int, end: Int)? {
+    private func search(
+        _ input: RegexInput, from: Int, visited: UnsafeMutableBufferPointer<UInt64>,
+        jobs: UnsafeMutablePointer<Job>
+    ) -> (start: Int, end: Int)? {
         if program.isStartAnchored && from > 0 { return nil }
         // States visited by an earlier search may lie on its successful path; start afresh.
         visited.update(repeating: 0)
@@ -86,8 +90,10 @@ final class RegexMachine: @unchecked Sendable {
     }
 
     /// Tries a match starting at `start`; failed states stay marked for later starts.
-    private func run(_ input: RegexInput, at start: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-                     jobs: UnsafeMutablePointer<Job>) -> Int? {
+    private func run(
+        _ input: RegexInput, at start: Int, visited: UnsafeMutableBufferPointer<UInt64>,
+        jobs: UnsafeMutablePointer<Job>
+    ) -> Int? {
         let width = self.width
         let bytes = input.bytes.baseAddress
         let n = input.count

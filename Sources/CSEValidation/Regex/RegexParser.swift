@@ -61,7 +61,7 @@ struct RegexParser {
         let c = scalars[index]
         index += 1
         switch c {
-        case 0x28: // (
+        case 0x28:  // (
             if peek() == 0x3F /* ? */ {
                 guard peek(1) == 0x3A /* : */ else { throw RegexUnsupported(construct: "(? group") }
                 index += 2
@@ -103,8 +103,11 @@ struct RegexParser {
         default: return atom
         }
         var greedy = true
-        if peek() == 0x3F { index += 1; greedy = false }
-        else if peek() == 0x2B { throw RegexUnsupported(construct: "possessive quantifier") }
+        if peek() == 0x3F {
+            index += 1; greedy = false
+        } else if peek() == 0x2B {
+            throw RegexUnsupported(construct: "possessive quantifier")
+        }
         if let next = peek(), next == 0x2A || next == 0x2B || next == 0x3F || next == 0x7B {
             throw RegexUnsupported(construct: "stacked quantifiers")
         }
@@ -133,16 +136,16 @@ struct RegexParser {
     private mutating func parseEscape() throws(RegexUnsupported) -> RegexNode {
         guard let c = peek() else { throw RegexUnsupported(construct: "trailing backslash") }
         switch c {
-        case 0x64, 0x44, 0x77, 0x57, 0x73, 0x53: // d D w W s S
+        case 0x64, 0x44, 0x77, 0x57, 0x73, 0x53:  // d D w W s S
             index += 1
             var set = RegexCharSet()
             set.insert(Self.propertyClass(c), negated: c < 0x60)
             return .set(set)
-        case 0x62: index += 1; return .assertion(.wordBoundary)      // b
-        case 0x42: index += 1; return .assertion(.notWordBoundary)   // B
-        case 0x41: index += 1; return .assertion(.start)             // A
-        case 0x7A: index += 1; return .assertion(.end)               // z
-        case 0x5A: index += 1; return .assertion(.endBeforeFinalLineTerminator) // Z
+        case 0x62: index += 1; return .assertion(.wordBoundary)  // b
+        case 0x42: index += 1; return .assertion(.notWordBoundary)  // B
+        case 0x41: index += 1; return .assertion(.start)  // A
+        case 0x7A: index += 1; return .assertion(.end)  // z
+        case 0x5A: index += 1; return .assertion(.endBeforeFinalLineTerminator)  // Z
         default: return .scalar(try parseScalarEscape())
         }
     }
@@ -168,7 +171,7 @@ struct RegexParser {
         case 0x65: return 0x1B  // e
         case 0x75: return try parseHex(count: 4)  // uhhhh
         case 0x55: return try parseHex(count: 8)  // Uhhhhhhhh
-        case 0x78: // xhh or x{h…}
+        case 0x78:  // xhh or x{h…}
             if peek() == 0x7B {
                 index += 1
                 var value: UInt32 = 0, digits = 0
@@ -237,7 +240,7 @@ struct RegexParser {
             switch c {
             case 0x5B: throw RegexUnsupported(construct: "nested set or POSIX class")
             case 0x26 where peek(1) == 0x26: throw RegexUnsupported(construct: "set intersection")
-            case 0x2D: // '-' is literal only first or last
+            case 0x2D:  // '-' is literal only first or last
                 if index == firstItem || peek(1) == 0x5D {
                     index += 1
                     set.insert(c, c)
@@ -267,7 +270,7 @@ struct RegexParser {
                 set.insert(lo, lo)
                 continue
             }
-            index += 1 // '-'
+            index += 1  // '-'
             let hi: UInt32
             if after == 0x5C {
                 index += 1

@@ -96,8 +96,9 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public init(_ pattern: String) throws(CSEError) {
         let length = pattern.unicodeScalars.count
         guard length <= Self.maximumPatternLength else {
-            throw CSEError(.regexPatternTooLong, "the regular expression is too long",
-                           context: ["length": String(length), "limit": String(Self.maximumPatternLength)])
+            throw CSEError(
+                .regexPatternTooLong, "the regular expression is too long",
+                context: ["length": String(length), "limit": String(Self.maximumPatternLength)])
         }
         do {
             let node = try RegexParser.parse(pattern)
@@ -106,11 +107,13 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             if !Self.icuAcceptedPatterns.contains(pattern) { try RegexFoundationEngine.validate(pattern) }
             let searchMachine = RegexMachine(search, fixedLength: node.fixedLength)
             let fullMachine = RegexMachine(full, fixedLength: nil)
-            compiled = Compiled(pattern: pattern, engine: .builtin(search: searchMachine, fullMatch: fullMachine),
-                                searchDFA: searchMachine.dfa, fullMatchDFA: fullMachine.dfa)
+            compiled = Compiled(
+                pattern: pattern, engine: .builtin(search: searchMachine, fullMatch: fullMachine),
+                searchDFA: searchMachine.dfa, fullMatchDFA: fullMachine.dfa)
         } catch is RegexUnsupported {
-            compiled = Compiled(pattern: pattern, engine: .foundation(try RegexFoundationEngine(pattern: pattern)),
-                                searchDFA: nil, fullMatchDFA: nil)
+            compiled = Compiled(
+                pattern: pattern, engine: .foundation(try RegexFoundationEngine(pattern: pattern)),
+                searchDFA: nil, fullMatchDFA: nil)
         } catch let error as CSEError {
             throw error
         } catch {
@@ -255,20 +258,24 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         case .builtin:
             let length = value.utf8.count
             guard length <= Self.maximumInputLength else {
-                throw CSEError(.regexInputTooLong, "the value is too long for the regular expression engine",
-                               context: ["length": String(length), "limit": String(Self.maximumInputLength)])
+                throw CSEError(
+                    .regexInputTooLong, "the value is too long for the regular expression engine",
+                    context: ["length": String(length), "limit": String(Self.maximumInputLength)])
             }
         case .foundation:
             let length = value.utf16.count
             guard length <= Self.maximumFallbackInputLength else {
-                throw CSEError(.regexInputTooLong, "the value is too long for the ICU fallback engine",
-                               context: ["length": String(length), "limit": String(Self.maximumFallbackInputLength)])
+                throw CSEError(
+                    .regexInputTooLong, "the value is too long for the ICU fallback engine",
+                    context: ["length": String(length), "limit": String(Self.maximumFallbackInputLength)])
             }
         }
     }
 
-    private static func run(_ machine: RegexMachine, on value: String, limit: Int, strategy: Strategy,
-                            countOnly: Bool = false, onMatch: (Int, Int) -> Void = { _, _ in }) -> Int {
+    private static func run(
+        _ machine: RegexMachine, on value: String, limit: Int, strategy: Strategy,
+        countOnly: Bool = false, onMatch: (Int, Int) -> Void = { _, _ in }
+    ) -> Int {
         if let count = value.utf8.withContiguousStorageIfAvailable({ bytes in
             run(machine, bytes: bytes, limit: limit, strategy: strategy, countOnly: countOnly, onMatch: onMatch)
         }) {
@@ -281,8 +288,10 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     @inline(__always)
-    private static func run(_ machine: RegexMachine, bytes: UnsafeBufferPointer<UInt8>, limit: Int, strategy: Strategy,
-                            countOnly: Bool, onMatch: (Int, Int) -> Void) -> Int {
+    private static func run(
+        _ machine: RegexMachine, bytes: UnsafeBufferPointer<UInt8>, limit: Int, strategy: Strategy,
+        countOnly: Bool, onMatch: (Int, Int) -> Void
+    ) -> Int {
         if countOnly, strategy == .automatic, let dfa = machine.dfa, isASCII(bytes) {
             return dfa.countMatches(bytes, limit: limit)
         }

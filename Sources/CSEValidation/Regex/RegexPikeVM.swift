@@ -64,12 +64,13 @@ struct RegexPikeVM: RegexSearcher {
                         let inst = instructions[pc]
                         if inst.op == .match {
                             matched = (current.starts[i], pos)
-                            break // lower-priority threads are cut
+                            break  // lower-priority threads are cut
                         }
                         let after = RegexProgram.consume(inst, input, pos, sets)
                         if after >= 0 {
-                            Self.add(&nextList, pc: pc + 1, pos: after, start: current.starts[i],
-                                     generation: nextGeneration, instructions, input, &marks, &stack)
+                            Self.add(
+                                &nextList, pc: pc + 1, pos: after, start: current.starts[i],
+                                generation: nextGeneration, instructions, input, &marks, &stack)
                         }
                         i += 1
                     }
@@ -85,9 +86,11 @@ struct RegexPikeVM: RegexSearcher {
 
     /// Adds the thread at `pc` and everything reachable through jumps, splits and assertions
     /// holding at `pos`, in priority order.
-    private static func add(_ list: inout ThreadList, pc: Int, pos: Int, start: Int, generation: Int,
-                            _ instructions: UnsafeBufferPointer<RegexInstruction>, _ input: RegexInput,
-                            _ marks: inout [Int], _ stack: inout [Int32]) {
+    private static func add(
+        _ list: inout ThreadList, pc: Int, pos: Int, start: Int, generation: Int,
+        _ instructions: UnsafeBufferPointer<RegexInstruction>, _ input: RegexInput,
+        _ marks: inout [Int], _ stack: inout [Int32]
+    ) {
         stack.removeAll(keepingCapacity: true)
         stack.append(Int32(pc))
         while let top = stack.popLast() {

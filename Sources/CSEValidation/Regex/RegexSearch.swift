@@ -17,8 +17,10 @@ extension RegexProgram {
 
     /// The offset after consuming `inst` at `pos`, or -1 when it does not match there.
     @inline(__always)
-    static func consume(_ inst: RegexInstruction, _ input: RegexInput, _ pos: Int,
-                        _ sets: UnsafeBufferPointer<RegexCharSet>) -> Int {
+    static func consume(
+        _ inst: RegexInstruction, _ input: RegexInput, _ pos: Int,
+        _ sets: UnsafeBufferPointer<RegexCharSet>
+    ) -> Int {
         guard pos < input.count else { return -1 }
         let b = input.bytes[pos]
         if b < 0x80 {
@@ -41,8 +43,10 @@ extension RegexProgram {
     /// Visits the non-overlapping matches the way ICU `findNext` does: the next search starts at
     /// the previous match's end, or one scalar further when that match was empty.
     /// - Returns: The number of matches visited, at most `limit`.
-    static func countMatches(_ searcher: inout some RegexSearcher, input: RegexInput, limit: Int,
-                             onMatch: (Int, Int) -> Void = { _, _ in }) -> Int {
+    static func countMatches(
+        _ searcher: inout some RegexSearcher, input: RegexInput, limit: Int,
+        onMatch: (Int, Int) -> Void = { _, _ in }
+    ) -> Int {
         var count = 0, start = 0
         while count < limit, start <= input.count, let m = searcher.search(from: start) {
             count += 1

@@ -65,16 +65,20 @@ public struct RegularExpressionValidator: FieldValidator {
             if try matches(value) { return .valid }
             return .invalid(.regularExpression, ["regularExpression": .string(pattern.pattern)])
         } catch let error where error.code == .regexStepLimitExceeded {
-            return .invalid(.regularExpression, [
-                "regularExpression": .string(pattern.pattern),
-                "reason": .string("stepLimit"),
-            ])
+            return .invalid(
+                .regularExpression,
+                [
+                    "regularExpression": .string(pattern.pattern),
+                    "reason": .string("stepLimit"),
+                ])
         } catch {
-            return .invalid(.regularExpression, [
-                "regularExpression": .string(pattern.pattern),
-                "reason": .string("inputTooLong"),
-                "maxInputLength": .int(Int(error.context["limit"] ?? "") ?? 0),
-            ])
+            return .invalid(
+                .regularExpression,
+                [
+                    "regularExpression": .string(pattern.pattern),
+                    "reason": .string("inputTooLong"),
+                    "maxInputLength": .int(Int(error.context["limit"] ?? "") ?? 0),
+                ])
         }
     }
 

@@ -33,7 +33,7 @@ public enum DigitNormalizer {
     private static func asciiDigit(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let properties = scalar.properties
         guard properties.generalCategory == .decimalNumber,
-              let value = properties.numericValue, value >= 0, value <= 9, value == value.rounded()
+            let value = properties.numericValue, value >= 0, value <= 9, value == value.rounded()
         else { return nil }
         return Unicode.Scalar(UInt8(0x30 + Int(value)))
     }

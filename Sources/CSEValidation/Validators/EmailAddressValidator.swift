@@ -32,7 +32,7 @@ public struct EmailAddressValidator: FieldValidator {
     /// - Returns: `true` when the whole value matches.
     public static func matches(_ value: String) -> Bool {
         var inDomain = false
-        var partLength = 0       // scalars in the current dot-separated part
+        var partLength = 0  // scalars in the current dot-separated part
         var domainDots = 0
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -21,8 +21,11 @@ struct APSSDKTokenCommand: AsyncCLICommand {
             .value("device-id", "ID", required: true, help: "The device id the mobile SDK reports."),
             .value("language", "LANG", help: "en (default) or ar."),
             .value("environment", "ENV", help: "test (default) or production."),
-        ] + ServerCallOptions.options(
-            credentialsHelp: "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}"))
+        ]
+            + ServerCallOptions.options(
+                credentialsHelp:
+                    "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}")
+    )
 
     let options: ServerCallOptions
     let deviceID: String
@@ -45,7 +48,9 @@ struct APSSDKTokenCommand: AsyncCLICommand {
         let credentials = try APSCredentials(document: try options.credentials())
         let client = APSSDKTokenClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
         let token = try await client.sdkToken(deviceID: deviceID, language: language)
-        var members: [(String, JSONValue)] = [("sdk_token", .string(token.token)), ("response_code", .string(token.responseCode.description))]
+        var members: [(String, JSONValue)] = [
+            ("sdk_token", .string(token.token)), ("response_code", .string(token.responseCode.description)),
+        ]
         if let message = token.responseMessage { members.append(("response_message", .string(message))) }
         ServerSecretFile.print(.object(JSONObject(members)))
         return ExitCode.success
@@ -54,10 +59,11 @@ struct APSSDKTokenCommand: AsyncCLICommand {
 
 /// The Mastercard session commands' shared options.
 enum MastercardCommandSupport {
-    static let options: [CommandSpec.Option] = [
-        .value("region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com."),
-        .value("api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion))."),
-    ] + ServerCallOptions.options(credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
+    static let options: [CommandSpec.Option] =
+        [
+            .value("region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com."),
+            .value("api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion))."),
+        ] + ServerCallOptions.options(credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
 
     struct Parsed: Sendable {
         let options: ServerCallOptions
@@ -80,8 +86,9 @@ enum MastercardCommandSupport {
 
         func client() throws(CSEError) -> MastercardSessionClient {
             let credentials = try MastercardCredentials(document: try options.credentials())
-            return try MastercardSessionClient(credentials: credentials, origin: options.url(try HTTPURL(region.origin)),
-                                               apiVersion: apiVersion, http: try options.http())
+            return try MastercardSessionClient(
+                credentials: credentials, origin: options.url(try HTTPURL(region.origin)),
+                apiVersion: apiVersion, http: try options.http())
         }
     }
 }
@@ -161,7 +168,7 @@ struct PaysafeTokenCommand: AsyncCLICommand {
             the card shown only as BIN and last digits.
             """,
         options: [
-            .value("environment", "ENV", help: "test (default) or production."),
+            .value("environment", "ENV", help: "test (default) or production.")
         ] + ServerCallOptions.options(credentialsHelp: "Paysafe credentials {\"apiKey\"}"))
 
     let options: ServerCallOptions

@@ -87,15 +87,17 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let jwe: String
         if input.first == UInt8(ascii: "{") {
             guard let value = try JSONValue.parse(input)["encryptedCustomerInput"]?.stringValue else {
-                throw CSEError(.serverAPIInvalidArgument, "the input has no encryptedCustomerInput string",
-                               context: ["argument": "encryptedCustomerInput"])
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the input has no encryptedCustomerInput string",
+                    context: ["argument": "encryptedCustomerInput"])
             }
             jwe = value
         } else {
             jwe = String(decoding: input, as: UTF8.self)
         }
-        let request = try WorldlinePaymentRequest(encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
-                                                  merchantReference: reference)
+        let request = try WorldlinePaymentRequest(
+            encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
+            merchantReference: reference)
         let payment = try await WorldlineCommandSupport.client(options, preproduction: !production).createPayment(request)
         ServerSecretFile.print(payment.json)
         return ExitCode.success
@@ -120,7 +122,8 @@ struct WorldlineSignCommand: CLICommand {
 
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
-        var input = try Files.readStandardInput(limit: 1 << 20, keepingTrailingLineBreak: true)  // the string to sign ends with a line break
+        // The string to sign ends with a line break, which is part of what is signed.
+        var input = try Files.readStandardInput(limit: 1 << 20, keepingTrailingLineBreak: true)
         defer { secureZero(&input) }
         guard let text = String(validating: input, as: UTF8.self) else {
             throw CSEError(.cliNotText, "standard input is not UTF-8 text")
