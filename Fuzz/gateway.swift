@@ -87,7 +87,7 @@ func checkRequest(_ json: JSONValue, selector: UInt8) {
             require(!error.description.contains(value), "an error carries a request value")
         }
     }
-    if selector % 8 == 5 { _ = PaysafeValidation.paysafeErrors(of: result, correlationId: "fuzz") }
+    if selector % 8 == 5 { _ = PaysafeValidation.paysafeErrors(of: result, correlationID: "fuzz") }
 }
 
 func checkSignature(_ map: GatewayMap) {

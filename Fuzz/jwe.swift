@@ -12,7 +12,7 @@ let decryptor: JWEDecryptor = {
 
 let jweCodes: Set<CSEError.Code> = [
     .jweTooLarge, .jweMalformed, .jweUnsupportedAlgorithm, .jweUnsupportedEncryption, .jweUnsupportedHeader,
-    .jweKeyIdMismatch, .jweDecryptionFailed,
+    .jweKeyIDMismatch, .jweDecryptionFailed,
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -92,7 +92,7 @@ func checkAmount(_ major: String, currency: String) {
 
 func checkSimpleValidators(_ value: String, _ other: String, context: ValidationContext) {
     _ = EmailAddressValidator().validate(value, in: context)
-    _ = ResidentIdNumberValidator().validate(value, in: context)
+    _ = ResidentIDNumberValidator().validate(value, in: context)
     _ = RequiredValidator().validate(value, in: context)
     _ = TermsAndConditionsValidator().validate(value, in: context)
     let a = other.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) % 1000 } - 500

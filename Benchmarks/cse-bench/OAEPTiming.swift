@@ -55,7 +55,7 @@ enum OAEPTiming {
 
     static func run(perClass: Int) throws {
         let key = try RSAPrivateKey.generate(bits: 2048)
-        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyId: "timing")
+        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyID: "timing")
         let decryptor = try JWEDecryptor(privateKey: key)
         let good = try encryptor.encrypt(Array("4111111111111111".utf8))
         var parts = good.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

@@ -270,16 +270,16 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// first use and reused.
     /// - Throws: ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate
     ///   (unless `configuration.sealing.allowInvalidRequest`); the errors of ``publicKey()`` and
-    ///   ``PaymentRequestSealer/seal(_:clientSessionId:)``.
+    ///   ``PaymentRequestSealer/seal(_:clientSessionID:)``.
     public func encrypt(_ request: PaymentRequest) async throws(CSEError) -> SealedPaymentRequest {
-        try await keyState().sealer.seal(request, clientSessionId: sessionData.clientSessionID)
+        try await keyState().sealer.seal(request, clientSessionID: sessionData.clientSessionID)
     }
 
     /// Seals with the cached key, or `nil` when none is cached yet (the synchronous fast path
     /// the CLI's batch mode uses after one ``publicKey()`` call).
     package func encryptWithCachedKey(_ request: PaymentRequest) throws(CSEError) -> SealedPaymentRequest? {
         guard let state = key.withLock({ $0 }) else { return nil }
-        return try state.sealer.seal(request, clientSessionId: sessionData.clientSessionID)
+        return try state.sealer.seal(request, clientSessionID: sessionData.clientSessionID)
     }
 
     // MARK: - HTTP

@@ -11,7 +11,7 @@ import CSECrypto
 ///   (``CSEError/Code/paymentsDemoKeyRefused``). Never use it with real customer data.
 package enum DemoKeys {
     /// The demo key's `kid`; the name says what it is.
-    package static let testOnlyKeyId = "csekit-demo-key-TEST-ONLY"
+    package static let testOnlyKeyID = "csekit-demo-key-TEST-ONLY"
 
     /// The TEST-ONLY public key, PEM SubjectPublicKeyInfo.
     package static let testOnlyPublicKeyPEM = """
@@ -72,8 +72,8 @@ package enum DemoKeys {
         try RSAPrivateKey(pemRepresentation: testOnlyPrivateKeyPEM)
     }
 
-    /// The TEST-ONLY public key as a Client API response, `keyId` ``testOnlyKeyId``.
+    /// The TEST-ONLY public key as a Client API response, `keyId` ``testOnlyKeyID``.
     package static var testOnlyPublicKeyResponse: PublicKeyResponse {
-        PublicKeyResponse(keyId: testOnlyKeyId, key: testOnlyPublicKey)
+        PublicKeyResponse(keyID: testOnlyKeyID, key: testOnlyPublicKey)
     }
 }

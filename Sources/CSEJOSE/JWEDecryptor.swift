@@ -22,7 +22,7 @@ public struct JWEDecryptor: Sendable {
     /// The private key.
     public let privateKey: RSAPrivateKey
     /// When set, the JWE's `kid` must equal it.
-    public let expectedKeyId: String?
+    public let expectedKeyID: String?
     /// Size bounds.
     public let limits: JWELimits
 
@@ -32,19 +32,19 @@ public struct JWEDecryptor: Sendable {
     ///   - expectedKeyId: The `kid` the JWE must carry, or `nil` to accept any.
     ///   - limits: Size bounds.
     /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits.
-    public init(privateKey: RSAPrivateKey, expectedKeyId: String? = nil, limits: JWELimits = .default) throws(CSEError) {
+    public init(privateKey: RSAPrivateKey, expectedKeyID: String? = nil, limits: JWELimits = .default) throws(CSEError) {
         guard privateKey.bitCount >= 2048 else {
             throw CSEError(.jweKeyTooSmall, "RSA keys under 2048 bits are refused", context: ["bits": String(privateKey.bitCount)])
         }
         self.privateKey = privateKey
-        self.expectedKeyId = expectedKeyId
+        self.expectedKeyID = expectedKeyID
         self.limits = limits
     }
 
     /// Decrypts a compact JWE.
     /// - Throws: ``CSEError/Code/jweTooLarge``, ``CSEError/Code/jweMalformed``,
     ///   ``CSEError/Code/jweUnsupportedAlgorithm``, ``CSEError/Code/jweUnsupportedEncryption``,
-    ///   ``CSEError/Code/jweUnsupportedHeader``, ``CSEError/Code/jweKeyIdMismatch`` or
+    ///   ``CSEError/Code/jweUnsupportedHeader``, ``CSEError/Code/jweKeyIDMismatch`` or
     ///   ``CSEError/Code/jweDecryptionFailed``.
     public func decrypt(_ compact: String) throws(CSEError) -> JWEDecrypted {
         var text = compact
@@ -58,8 +58,8 @@ public struct JWEDecryptor: Sendable {
     package func decrypt(_ compact: UnsafeRawBufferPointer) throws(CSEError) -> JWEDecrypted {
         let parts = try JWECompactParts(compact, limits: limits)
         let header = try JWEHeader(json: parts.header)
-        if let expectedKeyId, !header.keyId.isByteEqual(to: expectedKeyId) {
-            throw CSEError(.jweKeyIdMismatch, "the JWE kid does not name this key")
+        if let expectedKeyID, !header.keyID.isByteEqual(to: expectedKeyID) {
+            throw CSEError(.jweKeyIDMismatch, "the JWE kid does not name this key")
         }
         let enc = header.encryption.algorithm
         guard parts.iv.count == enc.ivByteCount else {

@@ -33,7 +33,7 @@ public struct JWEEncryptor: Sendable {
     ///   - limits: Size bounds.
     /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits.
     public init(
-        publicKey: RSAPublicKey, keyId: String?, algorithm: JWEKeyAlgorithm = .rsaOAEP,
+        publicKey: RSAPublicKey, keyID: String?, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, limits: JWELimits = .default
     ) throws(CSEError) {
         guard publicKey.bitCount >= 2048 else {
@@ -41,7 +41,7 @@ public struct JWEEncryptor: Sendable {
         }
         self.publicKey = publicKey
         self.limits = limits
-        self.header = JWEHeader(algorithm: algorithm, encryption: encryption, keyId: keyId)
+        self.header = JWEHeader(algorithm: algorithm, encryption: encryption, keyID: keyID)
         var encoded: [UInt8] = []
         let json = header.jsonBytes
         json.withUnsafeBytes { Base64.encode($0, appendingTo: &encoded, alphabet: .url, padding: false) }

@@ -22,5 +22,5 @@ extension CSEError.Code {
     /// The RSA key is below the 2048-bit policy minimum of the public JWE API.
     public static let jweKeyTooSmall = Self("jwe.keyTooSmall")
     /// The `kid` of the JWE does not name the decryption key.
-    public static let jweKeyIdMismatch = Self("jwe.keyIdMismatch")
+    public static let jweKeyIDMismatch = Self("jwe.keyIdMismatch")
 }

@@ -7,19 +7,19 @@ public struct JWEHeader: Hashable, Sendable {
     /// `enc` (RFC 7516 §4.1.2).
     public let encryption: JWEContentEncryption
     /// `kid` (RFC 7516 §4.1.6), if present.
-    public let keyId: String?
+    public let keyID: String?
     /// The whole header object as received, in member order (for `typ`, `cty` and the like).
     public let object: JSONObject
 
     /// Creates the header this library writes.
-    public init(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, keyId: String?) {
+    public init(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, keyID: String?) {
         self.algorithm = algorithm
         self.encryption = encryption
-        self.keyId = keyId
+        self.keyID = keyID
         var object = JSONObject()
         object["alg"] = .string(algorithm.name)
         object["enc"] = .string(encryption.name)
-        if let keyId { object["kid"] = .string(keyId) }
+        if let keyID { object["kid"] = .string(keyID) }
         self.object = object
     }
 
@@ -32,9 +32,9 @@ public struct JWEHeader: Hashable, Sendable {
         JSONWriter.appendString(algorithm.name, to: &out)
         out.append(contentsOf: #","enc":"#.utf8)
         JSONWriter.appendString(encryption.name, to: &out)
-        if let keyId {
+        if let keyID {
             out.append(contentsOf: #","kid":"#.utf8)
-            JSONWriter.appendString(keyId, to: &out)
+            JSONWriter.appendString(keyID, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         return out
@@ -67,7 +67,7 @@ public struct JWEHeader: Hashable, Sendable {
         }
         self.algorithm = try JWEKeyAlgorithm(name: alg)
         self.encryption = try JWEContentEncryption(name: enc)
-        self.keyId = kid
+        self.keyID = kid
         self.object = object
     }
 }

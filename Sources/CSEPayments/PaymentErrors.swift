@@ -26,7 +26,7 @@ extension CSEError.Code {
     /// `fields` and their `codes`; never a value.
     public static let paymentsInvalidRequest = Self("payments.invalidRequest")
     /// The client session id is empty or contains control characters.
-    public static let paymentsInvalidClientSessionId = Self("payments.invalidClientSessionId")
+    public static let paymentsInvalidClientSessionID = Self("payments.invalidClientSessionId")
     /// Sealing with a key whose private key is published (the TEST-ONLY demo key modulus, with any
     /// exponent) was refused; pass `allowDemoKey: true` to use it deliberately.
     public static let paymentsDemoKeyRefused = Self("payments.demoKeyRefused")

@@ -11,7 +11,7 @@ struct CLIBatchSealTests {
         let line: String
         /// For a good line: the unmasked values in product order and the session id.
         let values: [(String, String)]?
-        let sessionId: String
+        let sessionID: String
         /// For a bad line: the key of its output object (`error` or `errors`).
         let failureKey: String?
     }
@@ -64,27 +64,27 @@ struct CLIBatchSealTests {
                 cases.append(
                     Case(
                         line: line, values: [("cardNumber", pan), ("expiryDate", expiry), ("cvv", cvv), ("cardholderName", name)],
-                        sessionId: session, failureKey: nil))
+                        sessionID: session, failureKey: nil))
                 continue
             }
             switch (index / 100) % 5 {
             case 0:  // truncated JSON
-                cases.append(Case(line: String(line.dropLast(7)), values: nil, sessionId: session, failureKey: "error"))
+                cases.append(Case(line: String(line.dropLast(7)), values: nil, sessionID: session, failureKey: "error"))
             case 1:  // a field the product does not have
                 cases.append(
                     Case(
-                        line: line.replacingOccurrences(of: "\"cvv\"", with: "\"cvc\""), values: nil, sessionId: session,
+                        line: line.replacingOccurrences(of: "\"cvv\"", with: "\"cvc\""), values: nil, sessionID: session,
                         failureKey: "error"))
             case 2:
                 // A Luhn typo: validation rejects the line with its errors.
                 var typo = object
                 typo[0] = ("cardNumber", .string(String(pan.dropLast()) + String((Int(String(pan.last!))! + 1) % 10)))
                 cases.append(
-                    Case(line: JSONValue.object(JSONObject(typo)).serialized, values: nil, sessionId: session, failureKey: "errors"))
+                    Case(line: JSONValue.object(JSONObject(typo)).serialized, values: nil, sessionID: session, failureKey: "errors"))
             case 3:  // a control byte before the object
-                cases.append(Case(line: "\u{1}" + line, values: nil, sessionId: session, failureKey: "error"))
+                cases.append(Case(line: "\u{1}" + line, values: nil, sessionID: session, failureKey: "error"))
             default:  // an array, not an object
-                cases.append(Case(line: "[" + line + "]", values: nil, sessionId: session, failureKey: "error"))
+                cases.append(Case(line: "[" + line + "]", values: nil, sessionID: session, failureKey: "error"))
             }
         }
         return cases
@@ -129,7 +129,7 @@ struct CLIBatchSealTests {
         for (plaintext, index) in zip(plaintexts, tokenLines) {
             let expected = cases[index]
             let payload = try JSONValue.parse(try #require(plaintext, "jwcrypto could not decrypt line \(index + 1)"))
-            #expect(payload["clientSessionId"]?.stringValue == expected.sessionId, "line \(index + 1)")
+            #expect(payload["clientSessionId"]?.stringValue == expected.sessionID, "line \(index + 1)")
             #expect(payload["nonce"]?.stringValue?.utf8.count == 32, "line \(index + 1)")
             let values = (payload["paymentValues"]?.arrayValue ?? []).map { ($0["key"]?.stringValue ?? "", $0["value"]?.stringValue ?? "") }
             #expect(values.map(\.0) == expected.values!.map(\.0), "line \(index + 1)")

@@ -24,7 +24,7 @@ struct CLICryptoCommandTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: Self.privateKey)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let material = try RSAKeyMaterial(contents: Array(try Data(contentsOf: URL(fileURLWithPath: Self.publicKeyJSON))))
-        #expect(material.keyId == "kid-cli")
+        #expect(material.keyID == "kid-cli")
         #expect(material.publicKey.bitCount == 2048)
         let again = try CommandRunner.run(["keygen", "--out", Self.keyDirectory])
         #expect(again.status == 1)

@@ -98,7 +98,7 @@ struct CLISealCommandTests {
             ["seal", "--product", "builtin:card", "--demo", "--session-id", "s", "--now", CLIFixtures.now], CLIFixtures.validCard)
         #expect(demoOnly.status == 0, "\(demoOnly.err)")
         let jwe = try #require(try CLIFixtures.json(demoOnly.out)["encryptedCustomerInput"]?.stringValue)
-        let plaintext = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId).decrypt(jwe)
+        let plaintext = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyID: DemoKeys.testOnlyKeyID).decrypt(jwe)
             .plaintext
         #expect(try JSONValue.parse(plaintext.unsafeCopyToArray())["clientSessionId"]?.stringValue == "s")
     }

@@ -230,7 +230,7 @@ struct ClientAPIEmulatorTests {
         let server = try ClientAPIEmulator(tls: try ca.issueServerCertificate())
         defer { server.stop() }
         let good = try server.session(trust: .caFile(ca.certificatePath), host: server.emulator.localhostURL)
-        #expect(try await good.publicKey().keyId.count == 36)
+        #expect(try await good.publicKey().keyID.count == 36)
         let bad = try server.session(trust: .caFile(other.certificatePath), host: server.emulator.localhostURL)
         let error = await caught { () async throws(CSEError) in try await bad.publicKey() }
         #expect(error?.code == .httpTLS)

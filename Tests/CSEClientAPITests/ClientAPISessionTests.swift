@@ -221,8 +221,8 @@ struct ClientAPISessionTests {
         var offlineOptions = SessionFixtures.configuration().sealing
         offlineOptions.clientMetaInfo = SessionFixtures.metaInfo
         let offline = try PaymentRequestSealer(publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse, options: offlineOptions)
-        #expect(try offline.seal(request, clientSessionId: canarySessionID).encodedClientMetaInfo == sealed.encodedClientMetaInfo)
-        let decryptor = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId)
+        #expect(try offline.seal(request, clientSessionID: canarySessionID).encodedClientMetaInfo == sealed.encodedClientMetaInfo)
+        let decryptor = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyID: DemoKeys.testOnlyKeyID)
         let payload = try JSONValue.parse(try decryptor.decrypt(sealed.encryptedCustomerInput).plaintext.unsafeCopyToArray())
         #expect(payload.objectValue?.keys == ["clientSessionId", "nonce", "paymentProductId", "paymentValues"])
         #expect(payload["clientSessionId"] == .string(canarySessionID))

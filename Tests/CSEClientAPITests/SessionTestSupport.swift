@@ -62,7 +62,7 @@ enum SessionFixtures {
     /// The demo public key as a Client API response.
     static var demoKeyJSON: String {
         let der = DemoKeys.testOnlyPublicKey.derRepresentation
-        return #"{"keyId":"\#(DemoKeys.testOnlyKeyId)","publicKey":"\#(Base64.encode(der))"}"#
+        return #"{"keyId":"\#(DemoKeys.testOnlyKeyID)","publicKey":"\#(Base64.encode(der))"}"#
     }
 
     /// A minimal card product 1 with the SDK-shaped fields.

@@ -173,7 +173,7 @@ struct KeyImportTests {
         let key = GeneratedKeys.rsa2048.publicKey
         let body = #"{"keyId":"86b64e4e-f43e-4a27-9863-9bbd5b499f82","publicKey":"\#(Base64.encode(key.derRepresentation))"}"#
         let response = try PublicKeyResponse(json: Array(body.utf8))
-        #expect(response.keyId == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
+        #expect(response.keyID == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
         #expect(response.key == key)
         #expect(
             response.key.derRepresentation.prefix(24) == [

@@ -62,6 +62,6 @@ struct DocumentExampleTests {
         let key = Self.examples.first { $0.id == "paysafe-authentication-api-key" }!.request["apiKey"]!.stringValue!
         let decoded = String(decoding: try Base64.decode(key), as: UTF8.self)
         #expect(decoded.hasPrefix("MerchantXYZ:B-tst1-0-51ed39e4-312d02345d3f"))
-        #expect(PaysafeValidation.checkAPIKey(key, correlationId: "c") == nil)
+        #expect(PaysafeValidation.checkAPIKey(key, correlationID: "c") == nil)
     }
 }

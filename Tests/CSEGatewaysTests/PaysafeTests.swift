@@ -16,13 +16,13 @@ struct PaysafeTests {
     func apiKey(key: String, code: Int?) {
         // "dXNlcm5hbWU=" = "username" (no colon), "OnBhc3N3b3Jk" = ":password", "dXNlcjo=" = "user:",
         // "dXNlcjpwYXNz" = "user:pass", "/w==" = 0xFF (not UTF-8), "dXNlcgpwOnE=" has a control character.
-        let error = PaysafeValidation.checkAPIKey(key, correlationId: "corr-1")
+        let error = PaysafeValidation.checkAPIKey(key, correlationID: "corr-1")
         #expect(error?.code == code, "\(key)")
         if let error {
-            #expect(error.correlationId == "corr-1" && error.displayMessage.contains("\(error.code)"))
+            #expect(error.correlationID == "corr-1" && error.displayMessage.contains("\(error.code)"))
             #expect(!error.detailedMessage.isEmpty && (key.isEmpty || !error.description.contains(key)))
         }
-        #expect(PaysafeValidation.checkAPIKey(Self.key, correlationId: "c") == nil)
+        #expect(PaysafeValidation.checkAPIKey(Self.key, correlationID: "c") == nil)
     }
 
     @Test("setup takes an apiKey and a LIVE or TEST environment; errors carry 9167 and 9013")
@@ -86,7 +86,7 @@ struct PaysafeTests {
     }
 
     @Test("accountId is required for a partner using a shared key (9101), digits otherwise")
-    func accountId() throws {
+    func accountID() throws {
         let missing = try tokenize([:], partner: true)
         #expect(GW.pairs(missing) == ["accountId:required"] && missing.errors[0].gatewayCode == 9101)
         #expect(try tokenize(["accountId": "1001234567"], partner: true).isValid)
@@ -113,12 +113,12 @@ struct PaysafeTests {
     @Test("Paysafe errors: one per distinct code, in the document's shape, with a v4 UUID correlation id")
     func errorShape() throws {
         let result = try tokenize(["amount": .number("-5"), "currencyCode": "XXXX", "merchantRefNum": nil])
-        let id = try PaysafeError.newCorrelationId()
-        let errors = PaysafeValidation.paysafeErrors(of: result, correlationId: id)
+        let id = try PaysafeError.newCorrelationID()
+        let errors = PaysafeValidation.paysafeErrors(of: result, correlationID: id)
         #expect(errors.map(\.code) == [9054, 9055])
-        #expect(errors.allSatisfy { $0.correlationId == id && $0.displayMessage.contains(String($0.code)) })
+        #expect(errors.allSatisfy { $0.correlationID == id && $0.displayMessage.contains(String($0.code)) })
         let parts = id.split(separator: "-")
         #expect(parts.map(\.count) == [8, 4, 4, 4, 12] && parts[2].first == "4")
-        #expect(try PaysafeError.newCorrelationId() != id)
+        #expect(try PaysafeError.newCorrelationID() != id)
     }
 }

@@ -26,7 +26,7 @@ struct BoundsJWETests {
     func plaintextLength() throws {
         let limit = JWELimits.default.maxPlaintextBytes
         #expect(limit == 512 * 1024)
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil)
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil)
         let jwe = try encryptor.encrypt([UInt8](repeating: 0x41, count: limit))
         #expect(jwe.utf8.count <= JWELimits.default.maxCompactBytes, "the largest JWE we write is one we accept")
         #expect(try JWEDecryptor(privateKey: Self.key).decrypt(jwe).plaintext.count == limit)

@@ -37,7 +37,7 @@ struct CanaryJWETests {
     @Test("every failure path of the decryptor, for each alg/enc pair", arguments: 0..<12)
     func failures(pair: Int) throws {
         let (alg, enc) = JOSEVectors.pairs[pair]
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "kid-1", algorithm: alg, encryption: enc)
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "kid-1", algorithm: alg, encryption: enc)
         let jwe = try encryptor.encrypt(Self.plaintext)
         let parts = Self.segmented(jwe)
         func header(_ json: String) -> String { ([Base64URL.encode(Array(json.utf8))] + parts[1...]).joined(separator: ".") }
@@ -68,7 +68,7 @@ struct CanaryJWETests {
             ("header not JSON", header(Self.plaintext.dropLast().description)),
             ("header an array", header("[\"\(Self.pan)\"]")),
         ]
-        let decryptor = try JWEDecryptor(privateKey: Self.key, expectedKeyId: "kid-1")
+        let decryptor = try JWEDecryptor(privateKey: Self.key, expectedKeyID: "kid-1")
         for (what, text) in broken {
             let error: CSEError?
             do throws(CSEError) { _ = try decryptor.decrypt(text); error = nil } catch let caught { error = caught }

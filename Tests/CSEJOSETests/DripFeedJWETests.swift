@@ -15,7 +15,7 @@ struct DripFeedJWETests {
     @Test("every proper prefix of a JWE for each of the 12 alg/enc pairs", arguments: 0..<12)
     func prefixes(pair: Int) throws {
         let (alg, enc) = JOSEVectors.pairs[pair]
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "kid-1", algorithm: alg, encryption: enc)
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "kid-1", algorithm: alg, encryption: enc)
         let jwe = Array(try encryptor.encrypt(#"{"cardNumber":"4111111111111111"}"#).utf8)
         var wrong: [String] = []
         for length in 0..<jwe.count {

@@ -11,7 +11,7 @@ struct JWEConcurrencyTests {
     @Test("8 threads × 1,000 encryptions with one encryptor all decrypt to their own plaintext")
     func eightThreads() throws {
         let key = JOSEVectors.key2048
-        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyId: "shared")
+        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyID: "shared")
         let decryptor = try JWEDecryptor(privateKey: key)
         let failures = Atomic<Int>(0)
         let successes = Atomic<Int>(0)

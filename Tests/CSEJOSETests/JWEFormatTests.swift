@@ -11,7 +11,7 @@ struct JWEFormatTests {
 
     @Test("the default protected header is exactly the Worldline one")
     func worldlineHeader() throws {
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
         #expect(encryptor.protectedHeaderJSON == #"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":"86b64e4e-f43e-4a27-9863-9bbd5b499f82"}"#)
         let jwe = try encryptor.encrypt("{}")
         let segments = jwe.split(separator: ".", omittingEmptySubsequences: false)
@@ -25,10 +25,10 @@ struct JWEFormatTests {
 
     @Test("the kid is JSON-escaped, never interpolated raw")
     func kidEscaping() throws {
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "a\"b\\c\n\u{1}é")
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "a\"b\\c\n\u{1}é")
         #expect(encryptor.protectedHeaderJSON == #"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":"a\"b\\c\n\u0001é"}"#)
         let result = try JWEDecryptor(privateKey: Self.key).decrypt(try encryptor.encrypt("x"))
-        #expect(result.header.keyId == "a\"b\\c\n\u{1}é")
+        #expect(result.header.keyID == "a\"b\\c\n\u{1}é")
     }
 
     @Test("keys under 2048 bits are refused by the public JWE API")
@@ -36,7 +36,7 @@ struct JWEFormatTests {
         let body = Self.test1024BitKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         let small = try RSAPrivateKey(unsafeDERRepresentation: try Base64.decode(body))
         #expect(small.bitCount == 1024)
-        let e1 = #expect(throws: CSEError.self) { _ = try JWEEncryptor(publicKey: small.publicKey, keyId: nil) }
+        let e1 = #expect(throws: CSEError.self) { _ = try JWEEncryptor(publicKey: small.publicKey, keyID: nil) }
         #expect(e1?.code == .jweKeyTooSmall)
         let e2 = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: small) }
         #expect(e2?.code == .jweKeyTooSmall)
@@ -63,7 +63,7 @@ struct JWEFormatTests {
         """
 
     static func token(header: String, key: RSAPrivateKey = key, enc: JWEContentEncryption = .a256cbcHS512) throws -> String {
-        let valid = try JWEEncryptor(publicKey: key.publicKey, keyId: nil, encryption: enc).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: key.publicKey, keyID: nil, encryption: enc).encrypt("payload")
         let rest = valid.split(separator: ".", omittingEmptySubsequences: false).dropFirst().joined(separator: ".")
         return Base64URL.encode(Array(header.utf8)) + "." + rest
     }
@@ -100,7 +100,7 @@ struct JWEFormatTests {
     @Test("the compact form must have exactly five strict base64url segments")
     func segmentRules() throws {
         let decryptor = try JWEDecryptor(privateKey: Self.key)
-        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil).encrypt("payload")
         let parts = valid.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let malformed: [String] = [
             "", ".", "....", parts[0...3].joined(separator: "."), valid + ".", valid + ".x", "." + valid,
@@ -118,7 +118,7 @@ struct JWEFormatTests {
     @Test("IV and tag lengths are checked against the enc", arguments: JWEContentEncryption.allowList)
     func ivAndTagLengths(enc: JWEContentEncryption) throws {
         let decryptor = try JWEDecryptor(privateKey: Self.key)
-        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil, encryption: enc).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: enc).encrypt("payload")
         var parts = valid.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let iv = try Base64URL.decode(parts[2]), tag = try Base64URL.decode(parts[4])
         for (index, bytes) in [(2, iv + [0]), (2, Array(iv.dropLast())), (4, tag + [0]), (4, Array(tag.dropLast())), (4, [])] {
@@ -133,24 +133,24 @@ struct JWEFormatTests {
     @Test("size limits are enforced on both sides")
     func sizeLimits() throws {
         let limits = JWELimits(maxCompactBytes: 600, maxPlaintextBytes: 100)
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil, limits: limits)
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, limits: limits)
         let e1 = #expect(throws: CSEError.self) { _ = try encryptor.encrypt([UInt8](repeating: 65, count: 101)) }
         #expect(e1?.code == .jweTooLarge)
-        let big = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil).encrypt([UInt8](repeating: 65, count: 1_000))
+        let big = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil).encrypt([UInt8](repeating: 65, count: 1_000))
         let e2 = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: Self.key, limits: limits).decrypt(big) }
         #expect(e2?.code == .jweTooLarge)
     }
 
     @Test("a JWE for another key id is refused when the decryptor expects a kid")
-    func keyIdMismatch() throws {
-        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "key-1").encrypt("x")
-        let error = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: Self.key, expectedKeyId: "key-2").decrypt(jwe) }
-        #expect(error?.code == .jweKeyIdMismatch)
+    func keyIDMismatch() throws {
+        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "key-1").encrypt("x")
+        let error = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: Self.key, expectedKeyID: "key-2").decrypt(jwe) }
+        #expect(error?.code == .jweKeyIDMismatch)
     }
 
     @Test("two encryptions of the same plaintext differ (fresh CEK, IV and OAEP seed)")
     func freshRandomness() throws {
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: "k")
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "k")
         let a = try encryptor.encrypt("same").split(separator: "."), b = try encryptor.encrypt("same").split(separator: ".")
         #expect(a[0] == b[0])
         #expect(a[1] != b[1] && a[2] != b[2] && a[3] != b[3] && a[4] != b[4])
@@ -158,7 +158,7 @@ struct JWEFormatTests {
 
     @Test("the empty plaintext and non-ASCII UTF-8 round-trip through every enc", arguments: JWEContentEncryption.allowList)
     func edgePlaintexts(enc: JWEContentEncryption) throws {
-        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyId: nil, encryption: enc)
+        let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: enc)
         let decryptor = try JWEDecryptor(privateKey: Self.key)
         for text in ["", "é€😀", String(repeating: "x", count: 10_000)] {
             #expect(try decryptor.decrypt(try encryptor.encrypt(text)).plaintext.unsafeCopyToArray() == Array(text.utf8))

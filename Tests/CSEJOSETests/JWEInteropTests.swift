@@ -24,7 +24,7 @@ struct JWEInteropTests {
         var tokens: [String] = []
         var expected: [[UInt8]] = []
         for (alg, enc) in JOSEVectors.pairs {
-            let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyId: "kid-\(bits)", algorithm: alg, encryption: enc)
+            let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyID: "kid-\(bits)", algorithm: alg, encryption: enc)
             // jwcrypto 1.1 (Debian 12) cannot decrypt an empty payload, not even its own JWE
             // ("No recipient matched"), so the empty plaintext is checked in the other direction only.
             for plaintext in Self.plaintexts where !plaintext.isEmpty {
@@ -45,7 +45,7 @@ struct JWEInteropTests {
     @Test("we decrypt jwcrypto's output for every alg × enc pair", arguments: [2048, 4096])
     func weDecryptJwcrypto(bits: Int) throws {
         let key = bits == 2048 ? JOSEVectors.key2048 : JOSEVectors.key4096
-        let decryptor = try JWEDecryptor(privateKey: key, expectedKeyId: "their-kid")
+        let decryptor = try JWEDecryptor(privateKey: key, expectedKeyID: "their-kid")
         for (alg, enc) in JOSEVectors.pairs {
             let tokens = try JWCryptoOracle.encrypt(
                 Self.plaintexts, publicKeyPEM: key.publicKey.pemRepresentation, alg: alg.name, enc: enc.name, kid: "their-kid")
@@ -60,7 +60,7 @@ struct JWEInteropTests {
 
     @Test("jwcrypto reads our Worldline header exactly")
     func headerAsSeenByJwcrypto() throws {
-        let token = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyId: "86b64e4e-f43e-4a27-9863-9bbd5b499f82").encrypt("x")
+        let token = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyID: "86b64e4e-f43e-4a27-9863-9bbd5b499f82").encrypt("x")
         let header = try JWCryptoOracle.run([JWCryptoOracle.script, "header"], input: token + "\n")
         #expect(header == [#"{"alg": "RSA-OAEP", "enc": "A256CBC-HS512", "kid": "86b64e4e-f43e-4a27-9863-9bbd5b499f82"}"#])
     }

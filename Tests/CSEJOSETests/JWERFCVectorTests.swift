@@ -21,7 +21,7 @@ struct JWERFCVectorTests {
     func rfc7516A1EncryptsContentExactly() throws {
         let vector = try JOSEVectors.project("jose/rfc7516-a1.json")
         let key = try JOSEVectors.rfc7516A1Key()
-        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyId: nil, algorithm: .rsaOAEP, encryption: .a256gcm)
+        let encryptor = try JWEEncryptor(publicKey: key.publicKey, keyID: nil, algorithm: .rsaOAEP, encryption: .a256gcm)
         #expect(encryptor.protectedHeaderJSON == vector["protectedHeader"]!.stringValue!)
         let plaintext = Hex.decode(vector["plaintext"]!.stringValue!)
         let iv = Hex.decode(vector["iv"]!.stringValue!)
@@ -58,10 +58,10 @@ struct JWERFCVectorTests {
     func rfc7520Section5_2() throws {
         let vector = try #require(try JOSEVectors.shared("jose/rfc7520-5_2-rsa-oaep-a256gcm.json"))
         let key = try RSAPrivateKey(jwk: vector["jwk"]!)
-        let result = try JWEDecryptor(privateKey: key, expectedKeyId: "samwise.gamgee@hobbiton.example")
+        let result = try JWEDecryptor(privateKey: key, expectedKeyID: "samwise.gamgee@hobbiton.example")
             .decrypt(vector["compact"]!.stringValue!)
         #expect(result.plaintext.unsafeCopyToArray() == Hex.decode(vector["plaintext_hex"]!.stringValue!))
-        #expect(result.header.keyId == "samwise.gamgee@hobbiton.example")
+        #expect(result.header.keyID == "samwise.gamgee@hobbiton.example")
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
 struct CanaryTests {
     static let pan = "4532015112830366"  // Luhn-valid Visa-range canary
     static let panSpaced = "4532 0151 1283 0366"
-    static let badPan = "4532015112830367"  // same canary, wrong check digit
+    static let badPAN = "4532015112830367"  // same canary, wrong check digit
     static let cvv = "4827"  // 4 digits: wrong length for Visa
     static let demoKeyBody: [String] = {
         DemoKeys.testOnlyPrivateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.map(String.init)
@@ -25,7 +25,7 @@ struct CanaryTests {
         // canary such as the CVV can occur inside one by chance; drop them before scanning.
         let text = rendered.replacingOccurrences(of: "0x[0-9a-fA-F]+", with: "0x…", options: .regularExpression)
         var hits: [String] = []
-        for canary in [pan, panSpaced, badPan, String(badPan.dropFirst(6)), cvv] where text.contains(canary) { hits.append(canary) }
+        for canary in [pan, panSpaced, badPAN, String(badPAN.dropFirst(6)), cvv] where text.contains(canary) { hits.append(canary) }
         for line in demoKeyBody where line.count >= 16 && text.contains(String(line.prefix(16))) { hits.append("key material") }
         return hits
     }
@@ -63,7 +63,7 @@ struct CanaryTests {
         var request = try canaryRequest()
         check("unknown field", caught { () throws(CSEError) in try request.setValue(Self.pan, forField: "pan") })
         let account = AccountOnFile(
-            id: "a", paymentProductId: "card",
+            id: "a", paymentProductID: "card",
             attributes: [
                 AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)
             ])
@@ -74,18 +74,18 @@ struct CanaryTests {
             caught { () throws(CSEError) in
                 try request.setAccountOnFile(
                     AccountOnFile(
-                        id: "b", paymentProductId: "x",
+                        id: "b", paymentProductID: "x",
                         attributes: [
                             AccountOnFileAttribute(key: "cardNumber", value: Self.pan, status: .readOnly)
                         ]))
             })
-        try request.setValue(Self.badPan, forField: "cardNumber")
+        try request.setValue(Self.badPAN, forField: "cardNumber")
         let errors = request.validate(in: fixedContext())
         #expect(codes(errors) == ["cardNumber:luhn", "cvv:length"])
         try request.setValue(Self.pan, forField: "cardNumber")
         let cvvErrors = request.validate(in: fixedContext())
         #expect(codes(cvvErrors) == ["cvv:length"])
-        for error in errors + cvvErrors { check("validation error \(error.fieldId)", error) }
+        for error in errors + cvvErrors { check("validation error \(error.fieldID)", error) }
         check("request", request)
         check("request with account", withAccount)
         check("product", BuiltinProducts.card)
@@ -94,25 +94,25 @@ struct CanaryTests {
     @Test("sealing paths: invalid request, demo key, bad session id, bad nonce, oversized payload")
     func sealingPaths() throws {
         var request = try canaryRequest()
-        check("invalid request", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "s") })
+        check("invalid request", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionID: "s") })
         check(
             "demo key refused",
             caught { () throws(CSEError) in
-                try PaymentRequestSealer.seal(request, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k", clientSessionId: "s")
+                try PaymentRequestSealer.seal(request, publicKey: DemoKeys.testOnlyPublicKey, keyID: "k", clientSessionID: "s")
             })
         try request.setValue("482", forField: "cvv")
-        check("bad session id", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "") })
+        check("bad session id", caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionID: "") })
         check(
             "bad nonce",
             caught { () throws(CSEError) in
-                try demoSealer(nonce: .unsafeFixed(Array(Self.pan.utf8) + [0x30])).seal(request, clientSessionId: "s")
+                try demoSealer(nonce: .unsafeFixed(Array(Self.pan.utf8) + [0x30])).seal(request, clientSessionID: "s")
             })
         let big = try PaymentProduct(json: #"{"id": "big", "fields": [{"id": "cardNumber"}, {"id": "blob"}]}"#)
         var oversized = PaymentRequest(product: big)
         try oversized.setValue(Self.pan, forField: "cardNumber")
         try oversized.setValue(String(repeating: Self.pan, count: 40_000), forField: "blob")
-        check("payload too large", caught { () throws(CSEError) in try demoSealer().seal(oversized, clientSessionId: "s") })
-        let sealed = try demoSealer().seal(request, clientSessionId: "s")
+        check("payload too large", caught { () throws(CSEError) in try demoSealer().seal(oversized, clientSessionID: "s") })
+        let sealed = try demoSealer().seal(request, clientSessionID: "s")
         #expect(Self.forbidden(sealed.description).isEmpty)
         #expect(Self.forbidden(sealed.encryptedCustomerInput).isEmpty)
     }

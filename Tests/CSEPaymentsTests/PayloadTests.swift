@@ -26,7 +26,7 @@ enum GoldenRequests {
     /// sealing needs it to name the platform product (2).
     static func accountOnFile() throws -> PaymentRequest {
         let account = AccountOnFile(
-            id: "aof-7", paymentProductId: "card",
+            id: "aof-7", paymentProductID: "card",
             attributes: [
                 AccountOnFileAttribute(key: "cardNumber", value: "************1111", status: .readOnly),
                 AccountOnFileAttribute(key: "expiryDate", value: "1230", status: .readOnly),
@@ -56,10 +56,10 @@ struct PayloadTests {
         let bytes =
             name == "card-request.json"
             ? CustomerInputPayload.bytes(
-                for: try GoldenRequests.card(), clientSessionId: GoldenRequests.cardSession,
+                for: try GoldenRequests.card(), clientSessionID: GoldenRequests.cardSession,
                 nonce: Base16.encode(GoldenRequests.nonceA))
             : CustomerInputPayload.bytes(
-                for: try GoldenRequests.accountOnFile(), clientSessionId: GoldenRequests.accountSession,
+                for: try GoldenRequests.accountOnFile(), clientSessionID: GoldenRequests.accountSession,
                 nonce: Base16.encode(GoldenRequests.nonceB))
         #expect(bytes == (try GoldenRequests.golden(name)), "case \(name)")
     }
@@ -68,9 +68,9 @@ struct PayloadTests {
     func shape() throws {
         var request = try GoldenRequests.card()
         request.tokenize = false
-        let json = try JSONValue.parse(CustomerInputPayload.bytes(for: request, clientSessionId: "s", nonce: "n"))
+        let json = try JSONValue.parse(CustomerInputPayload.bytes(for: request, clientSessionID: "s", nonce: "n"))
         #expect(json.objectValue?.keys == ["clientSessionId", "nonce", "paymentProductId", "paymentValues"])
-        let aof = try JSONValue.parse(CustomerInputPayload.bytes(for: try GoldenRequests.accountOnFile(), clientSessionId: "s", nonce: "n"))
+        let aof = try JSONValue.parse(CustomerInputPayload.bytes(for: try GoldenRequests.accountOnFile(), clientSessionID: "s", nonce: "n"))
         #expect(aof.objectValue?.keys == ["clientSessionId", "nonce", "paymentProductId", "accountOnFileId", "paymentValues"])
     }
 
@@ -80,7 +80,7 @@ struct PayloadTests {
         var request = PaymentRequest(product: p)
         try request.setValue("a\"b\\c/d\u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F}é€😀e\u{301}", forField: "name")
         try request.setValue("", forField: "empty")
-        let bytes = CustomerInputPayload.bytes(for: request, clientSessionId: "id\"\n", nonce: "00")
+        let bytes = CustomerInputPayload.bytes(for: request, clientSessionID: "id\"\n", nonce: "00")
         let expected =
             #"{"clientSessionId":"id\"\n","nonce":"00","paymentProductId":"p1","paymentValues":[{"key":"name","value":"a\"b\\c/d\u0000\u0001\b\t\n\f\r\u001f"#
             + "\u{7F}é€😀e\u{301}\"}]}"
@@ -96,7 +96,7 @@ struct PayloadTests {
             ("1", true), ("302", true), ("0", true), ("01", false), ("-1", false), ("1e3", false), ("card", false),
             ("1234567890123456789", false), ("١٢", false),
         ])
-    func productIdForm(id: String, numeric: Bool) {
+    func productIDForm(id: String, numeric: Bool) {
         #expect(CustomerInputPayload.isCanonicalInteger(id) == numeric, "case \(id)")
     }
 

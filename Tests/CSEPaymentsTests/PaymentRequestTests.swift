@@ -63,7 +63,7 @@ struct PaymentRequestReferenceTests {
         #expect(request.maskedValue(forField: "creditCard") == "4242 4242 4242 4242 ")
         #expect(request.unmaskedValue(forField: "expiryDate") == "1235")
         #expect(request.maskedValue(forField: "expiryDate") == "12/35")
-        #expect(request.unmaskedFieldValues.map(\.fieldId) == ["creditCard", "expiryDate"])
+        #expect(request.unmaskedFieldValues.map(\.fieldID) == ["creditCard", "expiryDate"])
         #expect(request.validate(in: fixedContext()).isEmpty)
         request.removeValue(forField: "creditCard")
         #expect(codes(request.validate(in: fixedContext())) == ["creditCard:required"])
@@ -94,7 +94,7 @@ struct PaymentRequestRuleTests {
         try request.setValue("x", forField: "opt")
         #expect(codes(request.validate(in: fixedContext())) == ["req:required", "opt:length"])
         let error = try #require(request.validate(in: fixedContext()).last)
-        #expect(error == FieldValidationError(fieldId: "opt", code: .length, parameters: ["minLength": .int(2), "maxLength": .int(4)]))
+        #expect(error == FieldValidationError(fieldID: "opt", code: .length, parameters: ["minLength": .int(2), "maxLength": .int(4)]))
         #expect(error.description == "opt: length(maxLength=4, minLength=2)")
     }
 
@@ -135,7 +135,7 @@ struct PaymentRequestRuleTests {
         #expect(codes(request.validate(in: fixedContext())) == ["cw:length"])
         try request.setValue("34", forField: "cw")
         #expect(request.validate(in: fixedContext()).isEmpty)
-        #expect(request.unmaskedFieldValues.map(\.fieldId) == ["mw", "cw"])
+        #expect(request.unmaskedFieldValues.map(\.fieldID) == ["mw", "cw"])
     }
 
     @Test("setting a READ_ONLY attribute is a typed error naming the field; unknown fields too")
@@ -159,7 +159,7 @@ struct PaymentRequestRuleTests {
         #expect(request.unmaskedValue(forField: "cw") == "77")
         try request.setAccountOnFile(nil)
         #expect(codes(request.validate(in: fixedContext())) == ["ro:required"])
-        let foreign = AccountOnFile(id: "x", paymentProductId: "other", attributes: [])
+        let foreign = AccountOnFile(id: "x", paymentProductID: "other", attributes: [])
         #expect(caught { () throws(CSEError) in try request.setAccountOnFile(foreign) }?.code == .paymentsAccountOnFileMismatch)
     }
 
@@ -193,7 +193,7 @@ struct PaymentRequestBrandTests {
         #expect(
             amex == [
                 FieldValidationError(
-                    fieldId: "cvv", code: .length,
+                    fieldID: "cvv", code: .length,
                     parameters: ["minLength": .int(4), "maxLength": .int(4), "name": .string("CID")])
             ])
         #expect(try cardRequest("4111 1111 1111 1111", cvv: "123").validate(in: fixedContext()).isEmpty)

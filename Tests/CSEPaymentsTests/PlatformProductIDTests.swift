@@ -17,7 +17,7 @@ struct PlatformProductIDTests {
     func sealsBrandID(card: (pan: String, productID: String)) throws {
         var request = PaymentRequest(product: BuiltinProducts.card)
         try request.setValue(card.pan, forField: "cardNumber")
-        let sealed = try demoSealer(allowInvalid: true).seal(request, clientSessionId: "s")
+        let sealed = try demoSealer(allowInvalid: true).seal(request, clientSessionID: "s")
         let payload = try JSONValue.parse(try openSealed(sealed.encryptedCustomerInput))
         #expect(payload["paymentProductId"] == .number(card.productID))
     }
@@ -38,7 +38,7 @@ struct PlatformProductIDTests {
         troy.cardBrand = .troy
         try troy.setValue("9792000000000001", forField: "cardNumber")
         do {
-            _ = try demoSealer(allowInvalid: true).seal(troy, clientSessionId: "s")
+            _ = try demoSealer(allowInvalid: true).seal(troy, clientSessionID: "s")
             Issue.record("sealed")
         } catch {
             #expect(error.code == .paymentsUnknownCardBrand)
@@ -47,7 +47,7 @@ struct PlatformProductIDTests {
         }
         var none = PaymentRequest(product: BuiltinProducts.card)
         try none.setValue("0000000000000000", forField: "cardNumber")
-        #expect(throws: CSEError(.paymentsUnknownCardBrand, "")) { try demoSealer(allowInvalid: true).seal(none, clientSessionId: "s") }
+        #expect(throws: CSEError(.paymentsUnknownCardBrand, "")) { try demoSealer(allowInvalid: true).seal(none, clientSessionID: "s") }
     }
 
     @Test("other products keep their own id")
@@ -55,7 +55,7 @@ struct PlatformProductIDTests {
         var request = PaymentRequest(product: BuiltinProducts.sepaDirectDebit)
         try request.setValue("DE89370400440532013000", forField: "iban")
         try request.setValue("Ada", forField: "accountHolderName")
-        let sealed = try demoSealer().seal(request, clientSessionId: "s")
+        let sealed = try demoSealer().seal(request, clientSessionID: "s")
         #expect(try JSONValue.parse(try openSealed(sealed.encryptedCustomerInput))["paymentProductId"] == .string("sepa-direct-debit"))
     }
 }

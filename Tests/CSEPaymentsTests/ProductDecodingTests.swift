@@ -37,7 +37,7 @@ struct ProductDecodingTests {
     func accountOnFile() throws {
         let aof = try #require(try product(Fixtures.worldlineCard).accountsOnFile.first)
         #expect(aof.id == "0")
-        #expect(aof.paymentProductId == "1")
+        #expect(aof.paymentProductID == "1")
         #expect(aof.attributes.map(\.status) == [.mustWrite, .readOnly, .readOnly, .canWrite])
         #expect(aof.labelTemplate.map(\.attributeKey) == ["cardNumber", "cardholderName"])
         #expect(aof.label == "**** **** **** 7988")
@@ -115,7 +115,7 @@ struct ProductDecodingTests {
         let p = try product(Fixtures.product(fields: field))
         #expect(p.field("x")?.unknownValidators == ["fancyCheck", "cardHolderScore"])
         #expect(p.validationPlan.field("x")?.unknownValidators == ["fancyCheck", "cardHolderScore"])
-        #expect(p.unknownValidators.map { "\($0.fieldId).\($0.key)" } == ["x.fancyCheck", "x.cardHolderScore"])
+        #expect(p.unknownValidators.map { "\($0.fieldID).\($0.key)" } == ["x.fancyCheck", "x.cardHolderScore"])
         let kept = try #require(p.field("x")?.dataRestrictions.validators.first { $0.key == "fancyCheck" })
         #expect(kept.parameters["level"] == .number("3"))
         #expect(p.validationPlan.field("x")?.validators.map(\.code) == [.luhn])

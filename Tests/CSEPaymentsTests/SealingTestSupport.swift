@@ -10,7 +10,7 @@ import TestSupport
 /// The demo key, allowed explicitly, a fixed clock (May 2026) and a fixed meta info.
 func demoSealer(nonce: NonceSource = .secureRandom, allowInvalid: Bool = false) throws(CSEError) -> PaymentRequestSealer {
     try PaymentRequestSealer(
-        publicKey: DemoKeys.testOnlyPublicKey, keyId: DemoKeys.testOnlyKeyId,
+        publicKey: DemoKeys.testOnlyPublicKey, keyID: DemoKeys.testOnlyKeyID,
         options: SealingOptions(
             allowInvalidRequest: allowInvalid, allowDemoKey: true,
             currentMonth: CalendarMonth(year: 2026, month: 5), nonceSource: nonce,
@@ -19,7 +19,7 @@ func demoSealer(nonce: NonceSource = .secureRandom, allowInvalid: Bool = false) 
 
 /// Decrypts with the demo private key in-process.
 let demoDecryptor: JWEDecryptor = {
-    try! JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId)
+    try! JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyID: DemoKeys.testOnlyKeyID)
 }()
 
 func openSealed(_ jwe: String) throws -> [UInt8] {

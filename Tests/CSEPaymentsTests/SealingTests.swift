@@ -19,7 +19,7 @@ struct SealingTests {
         let sealer = try demoSealer(nonce: .unsafeFixed(isCard ? GoldenRequests.nonceA : GoldenRequests.nonceB))
         let sealed = try sealer.seal(
             isCard ? try GoldenRequests.card() : try GoldenRequests.accountOnFile(),
-            clientSessionId: isCard ? GoldenRequests.cardSession : GoldenRequests.accountSession)
+            clientSessionID: isCard ? GoldenRequests.cardSession : GoldenRequests.accountSession)
         // Issue #14: sealing the built-in card product writes the brand's platform id (Amex: 2)
         // where the payload writer's golden file has the product's own id "card".
         var golden = String(decoding: try GoldenRequests.golden(name), as: UTF8.self)
@@ -32,15 +32,15 @@ struct SealingTests {
 
     @Test("the JWE header is RSA-OAEP / A256CBC-HS512 with kid = keyId; other algorithms can be chosen")
     func header() throws {
-        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionId: "s")
+        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionID: "s")
         let header = try demoDecryptor.decrypt(sealed.encryptedCustomerInput).header
-        #expect(header.algorithm == .rsaOAEP && header.encryption == .a256cbcHS512 && header.keyId == DemoKeys.testOnlyKeyId)
+        #expect(header.algorithm == .rsaOAEP && header.encryption == .a256cbcHS512 && header.keyID == DemoKeys.testOnlyKeyID)
         let other = try PaymentRequestSealer(
-            publicKey: DemoKeys.testOnlyPublicKey, keyId: "k2", algorithm: .rsaOAEP256,
+            publicKey: DemoKeys.testOnlyPublicKey, keyID: "k2", algorithm: .rsaOAEP256,
             encryption: .a256gcm, options: SealingOptions(allowDemoKey: true))
-        let jwe = try other.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+        let jwe = try other.seal(try GoldenRequests.card(), clientSessionID: "s").encryptedCustomerInput
         let decrypted = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe)
-        #expect(decrypted.header.algorithm == .rsaOAEP256 && decrypted.header.encryption == .a256gcm && decrypted.header.keyId == "k2")
+        #expect(decrypted.header.algorithm == .rsaOAEP256 && decrypted.header.encryption == .a256gcm && decrypted.header.keyID == "k2")
     }
 
     @Test("a Client API key response ({keyId, publicKey}) gives the kid")
@@ -49,28 +49,28 @@ struct SealingTests {
         let response = try PublicKeyResponse(
             json: Array(#"{"keyId": "86b64e4e-f43e-4a27-9863-9bbd5b499f82", "publicKey": "\#(der)"}"#.utf8))
         let sealer = try PaymentRequestSealer(publicKeyResponse: response, options: SealingOptions(allowDemoKey: true))
-        let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+        let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionID: "s").encryptedCustomerInput
         let header = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey()).decrypt(jwe).header
-        #expect(header.keyId == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
+        #expect(header.keyID == "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
     }
 
     @Test("the demo key is refused unless allowDemoKey is passed; any other key is accepted")
     func demoKeyRefused() throws {
         let error = caught { () throws(CSEError) in
-            try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyId: DemoKeys.testOnlyKeyId)
+            try PaymentRequestSealer(publicKey: DemoKeys.testOnlyPublicKey, keyID: DemoKeys.testOnlyKeyID)
         }
         #expect(error?.code == .paymentsDemoKeyRefused)
         let card = try GoldenRequests.card()
         let viaStatic = caught { () throws(CSEError) in
             try PaymentRequestSealer.seal(
-                card, publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
-                clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+                card, publicKey: DemoKeys.testOnlyPublicKey, keyID: "k",
+                clientSessionID: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         }
         #expect(viaStatic?.code == .paymentsDemoKeyRefused)
         let other = try RSAPrivateKey.generate(bits: 2048)
         let sealed = try PaymentRequestSealer.seal(
-            try GoldenRequests.card(), publicKey: other.publicKey, keyId: "prod-key",
-            clientSessionId: "s",
+            try GoldenRequests.card(), publicKey: other.publicKey, keyID: "prod-key",
+            clientSessionID: "s",
             options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         let plaintext = try JWEDecryptor(privateKey: other).decrypt(sealed.encryptedCustomerInput).plaintext.unsafeCopyToArray()
         #expect(try JSONValue.parse(plaintext)["paymentProductId"] == .number("1"))
@@ -86,11 +86,11 @@ struct SealingTests {
         #expect(sameModulus != DemoKeys.testOnlyPublicKey)
         #expect(try RefusedKeys.isRefused(sameModulus))
         let error = caught { () throws(CSEError) in
-            try PaymentRequestSealer(publicKey: sameModulus, keyId: "k")
+            try PaymentRequestSealer(publicKey: sameModulus, keyID: "k")
         }
         #expect(error?.code == .paymentsDemoKeyRefused)
         #expect(throws: Never.self) {
-            try PaymentRequestSealer(publicKey: sameModulus, keyId: "k", options: SealingOptions(allowDemoKey: true))
+            try PaymentRequestSealer(publicKey: sameModulus, keyID: "k", options: SealingOptions(allowDemoKey: true))
         }
     }
 
@@ -99,11 +99,11 @@ struct SealingTests {
         var request = try GoldenRequests.card()
         try request.setValue("4242 4242 4242 4241", forField: "cardNumber")
         try request.setValue("01/20", forField: "expiryDate")
-        let error = caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionId: "s") }
+        let error = caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionID: "s") }
         #expect(error?.code == .paymentsInvalidRequest)
         #expect(error?.context["fields"] == "cardNumber,expiryDate")
         #expect(error?.context["codes"] == "cardNumber:luhn,expiryDate:expirationDate")
-        let sealed = try demoSealer(allowInvalid: true).seal(request, clientSessionId: "s")
+        let sealed = try demoSealer(allowInvalid: true).seal(request, clientSessionID: "s")
         let values = try JSONValue.parse(try openSealed(sealed.encryptedCustomerInput))["paymentValues"]?.arrayValue
         #expect(values?.first?["value"]?.stringValue == "4242424242424241")
     }
@@ -112,31 +112,31 @@ struct SealingTests {
     func clock() throws {
         var request = try GoldenRequests.card()
         try request.setValue("05/26", forField: "expiryDate")
-        _ = try demoSealer().seal(request, clientSessionId: "s")
+        _ = try demoSealer().seal(request, clientSessionID: "s")
         let june = try PaymentRequestSealer(
-            publicKey: DemoKeys.testOnlyPublicKey, keyId: "k",
+            publicKey: DemoKeys.testOnlyPublicKey, keyID: "k",
             options: SealingOptions(allowDemoKey: true, currentMonth: CalendarMonth(year: 2026, month: 6)))
-        #expect(caught { () throws(CSEError) in try june.seal(request, clientSessionId: "s") }?.code == .paymentsInvalidRequest)
+        #expect(caught { () throws(CSEError) in try june.seal(request, clientSessionID: "s") }?.code == .paymentsInvalidRequest)
     }
 
     @Test("bad session ids and nonce sources are typed errors", arguments: ["", "a\nb", "tab\there", "del\u{7F}"])
-    func badSessionId(id: String) throws {
+    func badSessionID(id: String) throws {
         let card = try GoldenRequests.card()
         #expect(
-            caught { () throws(CSEError) in try demoSealer().seal(card, clientSessionId: id) }?.code
-                == .paymentsInvalidClientSessionId, "case \(id.debugDescription)")
+            caught { () throws(CSEError) in try demoSealer().seal(card, clientSessionID: id) }?.code
+                == .paymentsInvalidClientSessionID, "case \(id.debugDescription)")
     }
 
     @Test("a nonce source must give 16 bytes; a failing one fails the seal")
     func badNonce() throws {
         let card = try GoldenRequests.card()
         let short = caught { () throws(CSEError) in
-            try demoSealer(nonce: .unsafeFixed([1, 2, 3])).seal(card, clientSessionId: "s")
+            try demoSealer(nonce: .unsafeFixed([1, 2, 3])).seal(card, clientSessionID: "s")
         }
         #expect(short?.code == .paymentsInvalidNonce)
         let failing = NonceSource { () throws(CSEError) -> [UInt8] in throw CSEError(.randomFailure, "test") }
         #expect(
-            caught { () throws(CSEError) in try demoSealer(nonce: failing).seal(card, clientSessionId: "s") }?.code
+            caught { () throws(CSEError) in try demoSealer(nonce: failing).seal(card, clientSessionID: "s") }?.code
                 == .randomFailure)
     }
 
@@ -146,7 +146,7 @@ struct SealingTests {
         var nonces = Set<String>()
         var jwes = Set<String>()
         for _ in 0..<50 {
-            let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionId: "s").encryptedCustomerInput
+            let jwe = try sealer.seal(try GoldenRequests.card(), clientSessionID: "s").encryptedCustomerInput
             jwes.insert(jwe)
             let nonce = try #require(try JSONValue.parse(try openSealed(jwe))["nonce"]?.stringValue)
             #expect(nonce.count == 32 && nonce.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
@@ -157,7 +157,7 @@ struct SealingTests {
 
     @Test("a sealed request's description shows lengths only")
     func sealedDescription() throws {
-        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionId: "s")
+        let sealed = try demoSealer().seal(try GoldenRequests.card(), clientSessionID: "s")
         #expect(sealed.description.hasPrefix("SealedPaymentRequest(encryptedCustomerInput: "))
         #expect(!sealed.description.contains(sealed.encryptedCustomerInput))
     }
@@ -174,7 +174,7 @@ struct SealingInteropTests {
         let aof = try GoldenRequests.accountOnFile()
         var jwes: [String] = []
         for i in 0..<10 {
-            jwes.append(try sealer.seal(i % 2 == 0 ? card : aof, clientSessionId: "session-\(i)").encryptedCustomerInput)
+            jwes.append(try sealer.seal(i % 2 == 0 ? card : aof, clientSessionID: "session-\(i)").encryptedCustomerInput)
         }
         let output = try JWCryptoOracle.batch("decrypt", keyPEM: DemoKeys.testOnlyPrivateKeyPEM, lines: jwes)
         #expect(output.count == 10)
@@ -223,7 +223,7 @@ struct SealingInteropTests {
                 group.addTask {
                     var out: [String] = []
                     out.reserveCapacity(perWorker)
-                    for _ in 0..<perWorker { out.append(try sealer.seal(request, clientSessionId: "batch").encryptedCustomerInput) }
+                    for _ in 0..<perWorker { out.append(try sealer.seal(request, clientSessionID: "batch").encryptedCustomerInput) }
                     return out
                 }
             }
@@ -266,8 +266,8 @@ struct DemoKeyModulusTests {
         #expect(try RefusedKeys.isRefused(sameModulus))
         let error = #expect(throws: CSEError.self) {
             try PaymentRequestSealer.seal(
-                try GoldenRequests.card(), publicKey: sameModulus, keyId: "k",
-                clientSessionId: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
+                try GoldenRequests.card(), publicKey: sameModulus, keyID: "k",
+                clientSessionID: "s", options: SealingOptions(currentMonth: CalendarMonth(year: 2026, month: 5)))
         }
         #expect(error?.code == .paymentsDemoKeyRefused)
     }

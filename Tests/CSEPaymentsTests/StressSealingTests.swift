@@ -72,7 +72,7 @@ struct StressSealingTests {
                     try request.setValue(String(100 + index % 900), forField: "cvv")
                     try request.setValue("T\(thread) N\(index)", forField: "cardholderName")
                     let iin = Self.iinTable.iinDetails(forPartialNumber: pan, allowedProductIDs: ["visa"])
-                    let result = try sealer.seal(request, clientSessionId: "t\(thread)-s\(index)")
+                    let result = try sealer.seal(request, clientSessionID: "t\(thread)-s\(index)")
                     sealed.append(Sealed(thread: thread, index: index, jwe: result.encryptedCustomerInput, iinProduct: iin.productID))
                 } catch {
                     failures.append("thread \(thread) seal \(index): \(error)")

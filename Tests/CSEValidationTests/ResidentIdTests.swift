@@ -2,8 +2,8 @@ import CSEValidation
 import Testing
 
 @Suite("residentIdNumber (ISO 7064 MOD 11-2)")
-struct ResidentIdTests {
-    let validator = ResidentIdNumberValidator()
+struct ResidentIDTests {
+    let validator = ResidentIDNumberValidator()
 
     @Test(
         "ING-JS valid vectors",
@@ -23,7 +23,7 @@ struct ResidentIdTests {
             "15242719920303047a",
         ])
     func jsInvalid(value: String) {
-        #expect(validator.validate(value, in: context()) == .invalid(.residentIdNumber), "case \(value)")
+        #expect(validator.validate(value, in: context()) == .invalid(.residentIDNumber), "case \(value)")
     }
 
     @Test("ING-Swift valid vectors", arguments: ["123456789101112", "110101202009235416", "11010120200922993X"])
@@ -60,17 +60,17 @@ struct ResidentIdTests {
 
     @Test("10 kB values are rejected without reading past 19 bytes")
     func long() {
-        #expect(!ResidentIdNumberValidator.isValid(Long.digits))
-        #expect(!ResidentIdNumberValidator.isValid(Long.emoji))
+        #expect(!ResidentIDNumberValidator.isValid(Long.digits))
+        #expect(!ResidentIDNumberValidator.isValid(Long.emoji))
     }
 
     @Test("the X check character stands for 10, and only for 10")
     func checkCharacter() {
         // 11010120200922993X is valid, so its check value is 10: no digit may replace the X.
         for digit in 0...9 {
-            #expect(!ResidentIdNumberValidator.isValid("11010120200922993\(digit)"), "case digit \(digit)")
+            #expect(!ResidentIDNumberValidator.isValid("11010120200922993\(digit)"), "case digit \(digit)")
         }
         // 110101202009235416 is valid, so its check value is 6: X may not replace the 6.
-        #expect(!ResidentIdNumberValidator.isValid("11010120200923541X"))
+        #expect(!ResidentIDNumberValidator.isValid("11010120200923541X"))
     }
 }

@@ -21,7 +21,7 @@ struct ValidatorBadInputTests {
         Rule(validator: FixedListValidator(allowedValues: ["4111"]), emptyValid: false, arabicIndicValid: false),
         Rule(validator: EmailAddressValidator(), emptyValid: false, arabicIndicValid: false),
         Rule(validator: TermsAndConditionsValidator(), emptyValid: false, arabicIndicValid: false),
-        Rule(validator: ResidentIdNumberValidator(), emptyValid: false, arabicIndicValid: false),
+        Rule(validator: ResidentIDNumberValidator(), emptyValid: false, arabicIndicValid: false),
         Rule(
             validator: BoletoBancarioRequirednessValidator(fiscalNumberLength: 11), emptyValid: true,
             arabicIndicValid: true),
@@ -112,7 +112,7 @@ struct ValidatorBadInputTests {
             _ = DigitNormalizer.asciiDigits(value)
             #expect(ExpirationDateValidator.expiryMonth(of: value, relativeTo: month(2026, 5)) == nil, "case \(id)")
             #expect(!EmailAddressValidator.matches(value), "case \(id)")
-            #expect(!ResidentIdNumberValidator.isValid(value), "case \(id)")
+            #expect(!ResidentIDNumberValidator.isValid(value), "case \(id)")
             if id != "10 kB digits" { #expect(!LuhnValidator.hasValidCheckDigit(value), "case \(id)") }
         }
     }

@@ -28,13 +28,13 @@ enum ClientAPISuite {
 
     static func session(_ keys: BenchmarkKeys?) -> ClientAPISession {
         let keyJSON =
-            keys.map { #"{"keyId":"\#(Fixtures.keyId)","publicKey":"\#(Base64.encode($0.publicKey.derRepresentation))"}"# } ?? "{}"
+            keys.map { #"{"keyId":"\#(Fixtures.keyID)","publicKey":"\#(Base64.encode($0.publicKey.derRepresentation))"}"# } ?? "{}"
         // The built-in card product under the platform id 1.
         let product = (BuiltinProducts.embeddedJSON(id: "card") ?? "").replacingFirst(#""id": "card""#, with: #""id": 1"#)
         let transport = MemoryTransport(keyJSON: Array(keyJSON.utf8), productJSON: Array(product.utf8))
         let data = mustSucceed { () throws(CSEError) in
             try SessionData(
-                clientSessionID: Fixtures.clientSessionId, customerID: "bench", clientAPIURL: "https://client.example.com",
+                clientSessionID: Fixtures.clientSessionID, customerID: "bench", clientAPIURL: "https://client.example.com",
                 assetURL: "https://assets.example.com")
         }
         var configuration = ClientAPIConfiguration()
@@ -60,7 +60,7 @@ enum ClientAPISuite {
         // Setup: fetch the key once, and prove the sealed payload decrypts to the card.
         let box = ResultBox()
         blocking { box.value = try? await session.encrypt(request).encryptedCustomerInput }
-        let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyId: Fixtures.keyId) }
+        let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyID: Fixtures.keyID) }
         guard let jwe = box.value,
             let plaintext = try? decryptor.decrypt(jwe).plaintext.unsafeCopyToArray(),
             String(decoding: plaintext, as: UTF8.self).contains(#""value":"4567350000427977""#)

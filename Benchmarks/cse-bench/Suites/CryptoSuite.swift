@@ -76,7 +76,7 @@ enum CryptoSuite {
     /// randomness, OAEP, AES-CBC, HMAC-SHA-512, header, base64url, the final String.
     /// `engine` forces the RSA engine (named in the benchmark unless it is the default).
     static func jweEncrypt(_ keys: BenchmarkKeys, engine: RSAEngine? = nil) -> Benchmark {
-        var encryptor = mustSucceed { () throws(CSEError) in try JWEEncryptor(publicKey: keys.publicKey, keyId: Fixtures.keyId) }
+        var encryptor = mustSucceed { () throws(CSEError) in try JWEEncryptor(publicKey: keys.publicKey, keyID: Fixtures.keyID) }
         if let engine { encryptor.rsaEngine = engine }
         let name = "jwe-encrypt/rsa\(keys.bits)" + (engine.map { "/\($0)" } ?? "")
         let payload = PayloadSuite.payloadBytes()
@@ -91,7 +91,7 @@ enum CryptoSuite {
 
     /// The whole JWE decryption: parsing, header checks, OAEP decrypt, tag check, AES-CBC.
     static func jweDecrypt(_ keys: BenchmarkKeys) -> Benchmark {
-        let encryptor = mustSucceed { () throws(CSEError) in try JWEEncryptor(publicKey: keys.publicKey, keyId: Fixtures.keyId) }
+        let encryptor = mustSucceed { () throws(CSEError) in try JWEEncryptor(publicKey: keys.publicKey, keyID: Fixtures.keyID) }
         let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey) }
         let payload = PayloadSuite.payloadBytes()
         let compact = mustSucceed { () throws(CSEError) in try encryptor.encrypt(payload) }

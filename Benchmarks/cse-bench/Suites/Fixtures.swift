@@ -28,9 +28,9 @@ final class Fixtures {
     }
 
     /// The Worldline wire `kid` shape (a UUID), as the Client API's public-key response gives it.
-    static let keyId = "86b64e4e-0e4b-4a35-a9b9-f3a3a9c4c2b0"
+    static let keyID = "86b64e4e-0e4b-4a35-a9b9-f3a3a9c4c2b0"
     /// A 32-hex-digit client session id, as the Client API issues them.
-    static let clientSessionId = "a4c9d5b8e2f14b7c9d0e3f2a1b6c8d7e"
+    static let clientSessionID = "a4c9d5b8e2f14b7c9d0e3f2a1b6c8d7e"
     /// 16 nonce bytes as 32 lowercase hex digits.
     static let nonce = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 

@@ -10,13 +10,13 @@ struct CardPayload: Encodable {
         let value: String
     }
 
-    let clientSessionId: String
+    let clientSessionID: String
     let nonce: String
-    let paymentProductId: String
+    let paymentProductID: String
     let paymentValues: [KeyValue]
 
     static let example = CardPayload(
-        clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce, paymentProductId: BuiltinProducts.card.id,
+        clientSessionID: Fixtures.clientSessionID, nonce: Fixtures.nonce, paymentProductID: BuiltinProducts.card.id,
         paymentValues: Fixtures.cardValues.map { KeyValue(key: $0.key, value: $0.value) })
 }
 
@@ -25,7 +25,7 @@ enum PayloadSuite {
     /// The plaintext every JWE workload encrypts: the sealer's payload for the card request.
     static func payloadBytes() -> [UInt8] {
         CustomerInputPayload.bytes(
-            for: CardRequestSuite.request(), clientSessionId: Fixtures.clientSessionId,
+            for: CardRequestSuite.request(), clientSessionID: Fixtures.clientSessionID,
             nonce: Fixtures.nonce)
     }
 
@@ -44,7 +44,7 @@ enum PayloadSuite {
                 }
                 return Benchmark("payload-json", extras: [("payload_bytes", Double(ours.count))]) { iterations in
                     repeatSinking(iterations) {
-                        CustomerInputPayload.bytes(for: request, clientSessionId: Fixtures.clientSessionId, nonce: Fixtures.nonce)
+                        CustomerInputPayload.bytes(for: request, clientSessionID: Fixtures.clientSessionID, nonce: Fixtures.nonce)
                     }
                 }
             },

@@ -19,19 +19,19 @@ enum PaymentsSuite {
         if let engine { options.rsaEngine = engine }
         let name = "seal-card/rsa2048" + (engine.map { "/\($0)" } ?? "")
         let sealer = mustSucceed { () throws(CSEError) in
-            try PaymentRequestSealer(publicKey: keys.publicKey, keyId: Fixtures.keyId, options: options)
+            try PaymentRequestSealer(publicKey: keys.publicKey, keyID: Fixtures.keyID, options: options)
         }
         let request = CardRequestSuite.request()
         // Setup proves the sealed JWE decrypts to a payload carrying the card number.
-        let sealed = mustSucceed { () throws(CSEError) in try sealer.seal(request, clientSessionId: Fixtures.clientSessionId) }
-        let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyId: Fixtures.keyId) }
+        let sealed = mustSucceed { () throws(CSEError) in try sealer.seal(request, clientSessionID: Fixtures.clientSessionID) }
+        let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyID: Fixtures.keyID) }
         let plaintext = mustSucceed { () throws(CSEError) in try decryptor.decrypt(sealed.encryptedCustomerInput) }
         guard String(decoding: plaintext.plaintext.unsafeCopyToArray(), as: UTF8.self).contains(#""value":"4567350000427977""#) else {
             fatalError("\(name) setup: the sealed payload does not carry the card")
         }
         return Benchmark(name) { iterations in
             repeatSinking(iterations) {
-                mustSucceed { () throws(CSEError) in try sealer.seal(request, clientSessionId: Fixtures.clientSessionId) }
+                mustSucceed { () throws(CSEError) in try sealer.seal(request, clientSessionID: Fixtures.clientSessionID) }
             }
         }
     }

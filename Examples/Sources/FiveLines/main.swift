@@ -15,7 +15,7 @@ guard CommandLine.arguments.count == 2 else {
 // A fresh test key pair, its public half served as the Client API `crypto/publickey` response.
 let privateKey = try RSAPrivateKey.generate(bits: 2048)
 let clientAPIResponse = #"{"keyId":"example-key-1","publicKey":"\#(Base64.encode(privateKey.publicKey.derRepresentation))"}"#
-let sessionId = "example-session-1"
+let sessionID = "example-session-1"
 
 // README begin
 let key = try PublicKeyResponse(json: Array(clientAPIResponse.utf8))  // {"keyId":…,"publicKey":…}
@@ -25,7 +25,7 @@ try request.setValue("12/30", forField: "expiryDate")
 try request.setValue("123", forField: "cvv")
 try request.setValue("J. Doe", forField: "cardholderName")
 let errors = request.validate()  // [] when valid
-let sealed = try PaymentRequestSealer(publicKeyResponse: key).seal(request, clientSessionId: sessionId)
+let sealed = try PaymentRequestSealer(publicKeyResponse: key).seal(request, clientSessionID: sessionID)
 // sealed.encryptedCustomerInput → CreatePayment.encryptedCustomerInput
 // README end
 

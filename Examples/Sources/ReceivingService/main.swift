@@ -43,9 +43,9 @@ do {
     // The id is a string ("card") or a Worldline number (1 = Visa, 3 = MasterCard, …); a numbered
     // card product is checked with the card rules.
     let values = payload["paymentValues"]?.arrayValue ?? []
-    guard let productId = payload["paymentProductId"]?.stringValue ?? payload["paymentProductId"]?.intValue.map(String.init),
-        let product = BuiltinProducts.all.first(where: { $0.id == productId })
-            ?? (Int(productId) != nil && values.contains { $0["key"]?.stringValue == "cardNumber" } ? BuiltinProducts.card : nil)
+    guard let productID = payload["paymentProductId"]?.stringValue ?? payload["paymentProductId"]?.intValue.map(String.init),
+        let product = BuiltinProducts.all.first(where: { $0.id == productID })
+            ?? (Int(productID) != nil && values.contains { $0["key"]?.stringValue == "cardNumber" } ? BuiltinProducts.card : nil)
     else { fail("unknown paymentProductId") }
 
     // 3. Validate the values again, with the product's own rules.
@@ -57,13 +57,13 @@ do {
     let errors = request.validate()
     guard errors.isEmpty else { fail("invalid values: " + errors.map { "\($0)" }.joined(separator: ", ")) }
 
-    print("kid \(decrypted.header.keyId ?? "-"), sent by \(sdk)")
-    print("session \(arguments[2]), product \(productId), nonce of 32 hex digits")
+    print("kid \(decrypted.header.keyID ?? "-"), sent by \(sdk)")
+    print("session \(arguments[2]), product \(productID), nonce of 32 hex digits")
     for (field, value) in request.unmaskedFieldValues {
         let shown = field == "cardNumber" ? SecretMasking.maskPAN(value) : field == "cvv" ? "***" : value
         print("  \(field) \(shown)")
     }
-    print("valid: every rule of product \"\(productId)\" passes on the receiving side")
+    print("valid: every rule of product \"\(productID)\" passes on the receiving side")
 } catch {
     fail("\(error)")
 }

@@ -37,7 +37,7 @@ struct DecryptCommand: CLICommand {
         guard let privateKey = material.privateKey else {
             throw CSEError(.keyUnsupportedType, "decryption needs a private key; the key file holds only a public key")
         }
-        let decryptor = try JWEDecryptor(privateKey: privateKey, expectedKeyId: kid)
+        let decryptor = try JWEDecryptor(privateKey: privateKey, expectedKeyID: kid)
         if lines {
             let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {

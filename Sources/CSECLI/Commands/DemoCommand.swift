@@ -39,7 +39,7 @@ struct DemoCommand: CLICommand {
         let sealer = try PaymentRequestSealer(
             publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse,
             options: SealingOptions(allowDemoKey: true, currentMonth: now))
-        let decryptor = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyId: DemoKeys.testOnlyKeyId)
+        let decryptor = try JWEDecryptor(privateKey: DemoKeys.testOnlyPrivateKey(), expectedKeyID: DemoKeys.testOnlyKeyID)
         let results = Self.scenarios(now: now).map { ($0, $0.run(sealer: sealer, decryptor: decryptor, now: now)) }
         let steps = results.flatMap(\.1)
         let failed = steps.filter { !$0.ok }.count
@@ -84,7 +84,7 @@ struct DemoCommand: CLICommand {
         var out = """
             CSEKit demo: validate, seal and decrypt two payments with embedded defaults only.
 
-            Key    \(DemoKeys.testOnlyKeyId) (RSA-\(DemoKeys.testOnlyPublicKey.bitCount), RSA-OAEP + A256CBC-HS512)
+            Key    \(DemoKeys.testOnlyKeyID) (RSA-\(DemoKeys.testOnlyPublicKey.bitCount), RSA-OAEP + A256CBC-HS512)
                    TEST-ONLY: its private key is published in CSEKit's source, so anyone can read
                    what it seals. 'cse seal' refuses it unless --demo. Never use it for real data.
             Clock  \(now) (system clock, UTC)
@@ -118,7 +118,7 @@ struct DemoCommand: CLICommand {
     /// The report as one JSON object: `ok`, `keyId`, `testOnlyKey`, `now`, and per scenario its steps.
     static func json(_ results: [(DemoScenario, [DemoStep])], now: CalendarMonth, ok: Bool) -> [UInt8] {
         var out: [UInt8] = Array("{\"ok\":\(ok),\"keyId\":".utf8)
-        JSONWriter.appendString(DemoKeys.testOnlyKeyId, to: &out)
+        JSONWriter.appendString(DemoKeys.testOnlyKeyID, to: &out)
         out.append(contentsOf: ",\"testOnlyKey\":true,\"now\":".utf8)
         JSONWriter.appendString(now.description, to: &out)
         out.append(contentsOf: ",\"scenarios\":[".utf8)

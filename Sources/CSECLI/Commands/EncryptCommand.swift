@@ -53,7 +53,7 @@ struct EncryptCommand: CLICommand {
             throw CSEError(.paymentsDemoKeyRefused, "refusing the bundled TEST-ONLY demo key; pass --demo to use it deliberately")
         }
         let encryptor = try JWEEncryptor(
-            publicKey: material.publicKey, keyId: kid ?? material.keyId, algorithm: algorithm, encryption: encryption)
+            publicKey: material.publicKey, keyID: kid ?? material.keyID, algorithm: algorithm, encryption: encryption)
         if lines {
             let failures = try BatchRunner().run { _, line in
                 do throws(CSEError) {

@@ -65,7 +65,7 @@ enum GatewayValidation {
     /// `{["line":N,]"valid":…,"errors":[…]}` for a result; Paysafe errors carry Paysafe's own error
     /// object with a fresh correlation id.
     static func render(_ result: GatewayValidationResult, gateway: String, line: Int? = nil) throws(CSEError) -> [UInt8] {
-        let correlationId = gateway.isByteEqual(to: "paysafe") && !result.isValid ? try PaysafeError.newCorrelationId() : ""
+        let correlationID = gateway.isByteEqual(to: "paysafe") && !result.isValid ? try PaysafeError.newCorrelationID() : ""
         var errors: [JSONValue] = []
         for error in result.errors {
             var object = JSONObject([("field", .string(error.field)), ("code", .string(error.code.rawValue))])
@@ -73,11 +73,11 @@ enum GatewayValidation {
                 object["limits"] = .object(JSONObject(error.limits.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
             }
             if gateway.isByteEqual(to: "paysafe"), let code = error.gatewayCode {
-                let p = PaysafeError(code: code, correlationId: correlationId)
+                let p = PaysafeError(code: code, correlationID: correlationID)
                 object["paysafe"] = .object(
                     JSONObject([
                         ("code", .number(String(p.code))), ("displayMessage", .string(p.displayMessage)),
-                        ("detailedMessage", .string(p.detailedMessage)), ("correlationId", .string(p.correlationId)),
+                        ("detailedMessage", .string(p.detailedMessage)), ("correlationId", .string(p.correlationID)),
                     ]))
             }
             errors.append(.object(object))

@@ -24,7 +24,7 @@ struct KeygenCommand: CLICommand {
 
     let bits: Int
     let directory: String
-    let keyId: String?
+    let keyID: String?
     let force: Bool
 
     /// Validates the arguments.
@@ -32,7 +32,7 @@ struct KeygenCommand: CLICommand {
         bits = try arguments.integer("bits") ?? 2048
         guard (2048...16384).contains(bits) else { throw UsageError("The value for '--bits' must be between 2048 and 16384.") }
         directory = arguments.required("out")
-        keyId = arguments["key-id"]
+        keyID = arguments["key-id"]
         force = arguments.has("force")
     }
 
@@ -48,7 +48,7 @@ struct KeygenCommand: CLICommand {
         for path in paths { try Files.checkTarget(path, replacing: force) }
         let key = try RSAPrivateKey.generate(bits: bits)
         let id: String
-        if let keyId { id = keyId } else { id = try Self.randomUUID() }
+        if let keyID { id = keyID } else { id = try Self.randomUUID() }
         var object = JSONObjectWriter()
         object.string("keyId", id)
         object.string("publicKey", Base64.encode(key.publicKey.derRepresentation))

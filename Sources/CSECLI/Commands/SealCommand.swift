@@ -47,7 +47,7 @@ struct SealCommand: CLICommand {
     let product: ProductOption
     let keySpec: String?
     let kid: String?
-    let sessionId: String?
+    let sessionID: String?
     let now: CalendarMonth?
     let demo: Bool
     let allowInvalid: Bool
@@ -86,7 +86,7 @@ struct SealCommand: CLICommand {
         product = try ProductOption(session == nil ? arguments.required("product") : "builtin:card")
         keySpec = arguments["key"]
         kid = arguments["kid"]
-        sessionId = arguments["session-id"]
+        sessionID = arguments["session-id"]
         now = try MonthOption.parse(arguments["now"])
         demo = arguments.has("demo")
         allowInvalid = arguments.has("allow-invalid")
@@ -98,19 +98,19 @@ struct SealCommand: CLICommand {
 
     /// Seals standard input.
     func run() throws(CSEError) -> Int32 {
-        let (product, sealer, platformSessionId) = try prepare()
+        let (product, sealer, platformSessionID) = try prepare()
         let context = ValidationContext(currentMonth: now ?? .now())
-        if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionId: platformSessionId) }
+        if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionID: platformSessionID) }
 
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { secureZero(&input) }
-        let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionId: platformSessionId == nil)
-        guard let session = platformSessionId ?? parsed.clientSessionId ?? sessionId else {
-            throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")
+        let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionID: platformSessionID == nil)
+        guard let session = platformSessionID ?? parsed.clientSessionID ?? sessionID else {
+            throw CSEError(.cliMissingSessionID, "no client session id: pass --session-id or a clientSessionId member")
         }
         let errors = parsed.request.validate(in: context)
         if !errors.isEmpty {
-            let fields = errors.map { SafeEcho.name($0.fieldId) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let fields = errors.map { SafeEcho.name($0.fieldID) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             if !allowInvalid {
                 StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
                 StandardStreams.err(
@@ -120,7 +120,7 @@ struct SealCommand: CLICommand {
             }
             StandardStreams.err("warning: sealing a request that does not validate (fields=\(fields.joined(separator: ",")))\n")
         }
-        let sealed = try sealer.seal(parsed.request, clientSessionId: session)
+        let sealed = try sealer.seal(parsed.request, clientSessionID: session)
         StandardStreams.write(OutputJSON.sealed(sealed) + [0x0A], to: 1)
         return ExitCode.success
     }
@@ -128,21 +128,21 @@ struct SealCommand: CLICommand {
     /// `--lines`: one sealed object, rejection or error per input line.
     private func runLines(
         product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
-        platformSessionId: String?
+        platformSessionID: String?
     ) throws(CSEError) -> Int32 {
-        let defaultSessionId = sessionId
+        let defaultSessionID = sessionID
         let allowInvalid = allowInvalid
         let failures = try BatchRunner().run { number, line in
             do throws(CSEError) {
-                let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionId: platformSessionId == nil)
-                guard let session = platformSessionId ?? parsed.clientSessionId ?? defaultSessionId else {
-                    throw CSEError(.cliMissingSessionId, "no client session id: pass --session-id or a clientSessionId member")
+                let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionID: platformSessionID == nil)
+                guard let session = platformSessionID ?? parsed.clientSessionID ?? defaultSessionID else {
+                    throw CSEError(.cliMissingSessionID, "no client session id: pass --session-id or a clientSessionId member")
                 }
                 if !allowInvalid {
                     let errors = parsed.request.validate(in: context)
                     if !errors.isEmpty { return .rejected(OutputJSON.validation(errors, line: number)) }
                 }
-                return .output(OutputJSON.sealed(try sealer.seal(parsed.request, clientSessionId: session)))
+                return .output(OutputJSON.sealed(try sealer.seal(parsed.request, clientSessionID: session)))
             } catch {
                 return .failure(error)
             }
@@ -177,9 +177,9 @@ struct SealCommand: CLICommand {
             return try PaymentRequestSealer(publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse, options: options)
         }
         let material = try KeySource.load(keySpec)
-        guard let keyId = kid ?? material.keyId else {
-            throw CSEError(.cliMissingKeyId, "the key file has no keyId or kid; pass --kid")
+        guard let keyID = kid ?? material.keyID else {
+            throw CSEError(.cliMissingKeyID, "the key file has no keyId or kid; pass --kid")
         }
-        return try PaymentRequestSealer(publicKey: material.publicKey, keyId: keyId, options: options)
+        return try PaymentRequestSealer(publicKey: material.publicKey, keyID: keyID, options: options)
     }
 }

@@ -26,7 +26,7 @@ struct SessionPublicKeyCommand: AsyncCLICommand {
         SessionOutput.write(
             .object(
                 JSONObject([
-                    ("keyId", .string(key.keyId)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
+                    ("keyId", .string(key.keyID)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
                 ])))
         return ExitCode.success
     }

@@ -95,7 +95,7 @@ struct ValidateCommand: CLICommand {
         if lines {
             let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
-                    let errors = try FieldValuesInput(json: line, product: product, acceptsSessionId: true).request.validate(in: context)
+                    let errors = try FieldValuesInput(json: line, product: product, acceptsSessionID: true).request.validate(in: context)
                     return errors.isEmpty ? .output(OutputJSON.validation(errors)) : .rejected(OutputJSON.validation(errors, line: number))
                 } catch {
                     return .failure(error)
@@ -105,7 +105,7 @@ struct ValidateCommand: CLICommand {
         }
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { secureZero(&input) }
-        let errors = try FieldValuesInput(json: input, product: product, acceptsSessionId: true).request.validate(in: context)
+        let errors = try FieldValuesInput(json: input, product: product, acceptsSessionID: true).request.validate(in: context)
         StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
         return errors.isEmpty ? ExitCode.success : ExitCode.failure
     }

@@ -6,9 +6,9 @@ extension CSEError.Code {
     /// A field value in the input is not a JSON string (or `null`).
     static let cliFieldNotString = Self("cli.fieldNotString")
     /// A `seal` key file carries no key id and `--kid` was not given.
-    static let cliMissingKeyId = Self("cli.missingKeyId")
+    static let cliMissingKeyID = Self("cli.missingKeyId")
     /// `seal`: the input has no `clientSessionId` member and `--session-id` was not given.
-    static let cliMissingSessionId = Self("cli.missingSessionId")
+    static let cliMissingSessionID = Self("cli.missingSessionId")
     /// `iin`: the input is not a (partial) card number.
     static let cliNotDigits = Self("cli.notDigits")
     /// A `--key env:NAME` variable is not set.

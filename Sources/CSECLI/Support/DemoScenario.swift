@@ -30,7 +30,7 @@ struct DemoScenario {
     let typo: (field: String, value: String, expectedCode: ValidationCode)
 
     /// The client session id the demo seals with.
-    static let sessionId = "demo-session-TEST-ONLY"
+    static let sessionID = "demo-session-TEST-ONLY"
 
     /// Runs the scenario.
     func run(sealer: PaymentRequestSealer, decryptor: JWEDecryptor, now: CalendarMonth) -> [DemoStep] {
@@ -78,7 +78,7 @@ struct DemoScenario {
             try typoRequest.setValue(typo.value, forField: typo.field)
             typoErrors = typoRequest.validate(in: context)
         } catch {}
-        let caught = typoErrors.contains { $0.fieldId == typo.field && $0.code == typo.expectedCode }
+        let caught = typoErrors.contains { $0.fieldID == typo.field && $0.code == typo.expectedCode }
         steps.append(
             DemoStep(
                 name: "typo", ok: caught,
@@ -92,7 +92,7 @@ struct DemoScenario {
         // 5. Seal.
         let sealed: SealedPaymentRequest
         do throws(CSEError) {
-            sealed = try sealer.seal(request, clientSessionId: Self.sessionId)
+            sealed = try sealer.seal(request, clientSessionID: Self.sessionID)
         } catch {
             steps.append(
                 DemoStep(
@@ -130,23 +130,23 @@ struct DemoScenario {
         for entry in payload["paymentValues"]?.arrayValue ?? [] {
             if let key = entry["key"]?.stringValue, let value = entry["value"]?.stringValue { decrypted.append((key, value)) }
         }
-        let productId = payload["paymentProductId"].map(\.serialized) ?? "?"
+        let productID = payload["paymentProductId"].map(\.serialized) ?? "?"
         let session = payload["clientSessionId"]?.stringValue ?? "?"
         let nonceDigits = payload["nonce"]?.stringValue?.utf8.count ?? 0
         steps.append(
             DemoStep(
-                name: "decrypt", ok: session == Self.sessionId && nonceDigits == 32,
+                name: "decrypt", ok: session == Self.sessionID && nonceDigits == 32,
                 text: [
-                    "with the TEST-ONLY private key: clientSessionId \(session), nonce \(nonceDigits) hex digits, paymentProductId \(productId)",
+                    "with the TEST-ONLY private key: clientSessionId \(session), nonce \(nonceDigits) hex digits, paymentProductId \(productID)",
                     "paymentValues \(Self.display(decrypted))",
                 ],
-                json: Self.member("clientSessionId", Self.string(session)) + Self.member("paymentProductId", Array(productId.utf8))
+                json: Self.member("clientSessionId", Self.string(session)) + Self.member("paymentProductId", Array(productID.utf8))
                     + Self.member("paymentValues", Self.object(decrypted))))
 
         // 7. Round trip: the decrypted values are the validated, unmasked input.
         let expected = request.unmaskedFieldValues
         let same =
-            expected.count == decrypted.count && zip(expected, decrypted).allSatisfy { $0.fieldId == $1.field && $0.value == $1.value }
+            expected.count == decrypted.count && zip(expected, decrypted).allSatisfy { $0.fieldID == $1.field && $0.value == $1.value }
         steps.append(
             DemoStep(
                 name: "round-trip", ok: same,

@@ -8,12 +8,12 @@ import CSEPayments
 struct FieldValuesInput {
     /// The request holding the values.
     var request: PaymentRequest
-    /// The input's own `clientSessionId`, when ``sessionIdMember`` was allowed and present.
-    var clientSessionId: String?
+    /// The input's own `clientSessionId`, when ``sessionIDMember`` was allowed and present.
+    var clientSessionID: String?
 
     /// The member that `seal --lines` reads as the line's session id instead of a field value,
     /// unless the product has a field with that id.
-    static let sessionIdMember = "clientSessionId"
+    static let sessionIDMember = "clientSessionId"
 
     /// Parses `bytes` as a JSON object of field values for `product`.
     /// - Parameters:
@@ -22,18 +22,18 @@ struct FieldValuesInput {
     ///   - acceptsSessionId: Whether a `clientSessionId` member is read as the session id.
     /// - Throws: `json.*` for malformed JSON, `cli.notAnObject`, `cli.fieldNotString`,
     ///   `payments.unknownField`.
-    init(json bytes: some Collection<UInt8>, product: PaymentProduct, acceptsSessionId: Bool) throws(CSEError) {
+    init(json bytes: some Collection<UInt8>, product: PaymentProduct, acceptsSessionID: Bool) throws(CSEError) {
         guard let object = try JSONValue.parse(bytes).objectValue else {
             throw CSEError(.cliNotAnObject, "the input must be a JSON object of field values, such as {\"cardNumber\":\"…\"}")
         }
         request = PaymentRequest(product: product)
-        let sessionMemberIsField = product.field(Self.sessionIdMember) != nil
+        let sessionMemberIsField = product.field(Self.sessionIDMember) != nil
         for (key, value) in object {
-            if acceptsSessionId && key.isByteEqual(to: Self.sessionIdMember) && !sessionMemberIsField {
+            if acceptsSessionID && key.isByteEqual(to: Self.sessionIDMember) && !sessionMemberIsField {
                 guard let id = value.stringValue else {
                     throw CSEError(.cliFieldNotString, "clientSessionId must be a JSON string", context: ["field": SafeEcho.name(key)])
                 }
-                clientSessionId = id
+                clientSessionID = id
                 continue
             }
             guard product.field(key) != nil else {

@@ -13,7 +13,7 @@ enum OutputJSON {
         for (index, error) in errors.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"field":"#.utf8)
-            JSONWriter.appendString(error.fieldId, to: &out)
+            JSONWriter.appendString(error.fieldID, to: &out)
             out.append(contentsOf: #","code":"#.utf8)
             JSONWriter.appendString(error.code.rawValue, to: &out)
             appendParameters(error.parameters, to: &out)

@@ -64,10 +64,10 @@ extension AccountOnFile {
     /// The account as the Client API writes it (`displayHints.labelTemplate`).
     var clientAPIJSONValue: JSONValue {
         var object = JSONObject([("id", .string(id))])
-        if let paymentProductId {
+        if let paymentProductID {
             object["paymentProductId"] =
-                CustomerInputPayload.isCanonicalInteger(paymentProductId)
-                ? .number(paymentProductId) : .string(paymentProductId)
+                CustomerInputPayload.isCanonicalInteger(paymentProductID)
+                ? .number(paymentProductID) : .string(paymentProductID)
         }
         object["attributes"] = .array(
             attributes.map { attribute in

@@ -7,13 +7,13 @@ public import CSECore
 /// DER, so any size the policy allows (2048–16384 bits) is accepted. Other members are ignored.
 public struct PublicKeyResponse: Sendable, Hashable {
     /// The key identifier, sent as the JWE `kid`.
-    public let keyId: String
+    public let keyID: String
     /// The RSA public key.
     public let key: RSAPublicKey
 
     /// Creates a response from its parts.
-    public init(keyId: String, key: RSAPublicKey) {
-        self.keyId = keyId
+    public init(keyID: String, key: RSAPublicKey) {
+        self.keyID = keyID
         self.key = key
     }
 
@@ -32,7 +32,7 @@ public struct PublicKeyResponse: Sendable, Hashable {
         guard let object = value.objectValue else {
             throw CSEError(.keyResponseMalformed, "the public-key response is not a JSON object")
         }
-        guard let keyId = object["keyId"]?.stringValue, !keyId.isEmpty else {
+        guard let keyID = object["keyId"]?.stringValue, !keyID.isEmpty else {
             throw CSEError(.keyResponseMalformed, "the public-key response has no keyId string", context: ["member": "keyId"])
         }
         guard let encoded = object["publicKey"]?.stringValue, !encoded.isEmpty else {
@@ -47,6 +47,6 @@ public struct PublicKeyResponse: Sendable, Hashable {
                 context: ["member": "publicKey", "base64": error.code.rawValue])
         }
         let components = try RSAKeyStructures.readSubjectPublicKeyInfo(der[...])
-        self.init(keyId: keyId, key: try RSAPublicKey(components: components, enforcingPolicy: true))
+        self.init(keyID: keyID, key: try RSAPublicKey(components: components, enforcingPolicy: true))
     }
 }

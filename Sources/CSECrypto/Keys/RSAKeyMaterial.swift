@@ -12,7 +12,7 @@ public struct RSAKeyMaterial: Sendable {
     /// The private key, when the material holds one.
     public let privateKey: RSAPrivateKey?
     /// The key id: the Client API `keyId` or the JWK `kid`, when present.
-    public let keyId: String?
+    public let keyID: String?
 
     /// Detects the format of `contents` and imports it.
     /// - Throws: ``CSEError/Code/keyUnsupportedFormat`` when the content is none of the formats;
@@ -29,10 +29,10 @@ public struct RSAKeyMaterial: Sendable {
             let labelStart = contents.index(start, offsetBy: 11)
             let rest = contents[labelStart...]
             if rest.starts(with: Array("PUBLIC KEY-----".utf8)) || rest.starts(with: Array("RSA PUBLIC KEY-----".utf8)) {
-                self.init(publicKey: try RSAPublicKey(pemRepresentation: text), privateKey: nil, keyId: nil)
+                self.init(publicKey: try RSAPublicKey(pemRepresentation: text), privateKey: nil, keyID: nil)
             } else if rest.starts(with: Array("PRIVATE KEY-----".utf8)) || rest.starts(with: Array("RSA PRIVATE KEY-----".utf8)) {
                 let key = try RSAPrivateKey(pemRepresentation: text)
-                self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
+                self.init(publicKey: key.publicKey, privateKey: key, keyID: nil)
             } else {
                 // Any other label (a CERTIFICATE, an EC key…): name every label accepted here,
                 // not only the private ones.
@@ -47,14 +47,14 @@ public struct RSAKeyMaterial: Sendable {
             let json = try JSONValue.parse(contents, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
             if json["publicKey"] != nil || json["keyId"] != nil {
                 let response = try PublicKeyResponse(json: contents)
-                self.init(publicKey: response.key, privateKey: nil, keyId: response.keyId)
+                self.init(publicKey: response.key, privateKey: nil, keyID: response.keyID)
             } else if json["kty"] != nil {
                 let kid = json["kid"]?.stringValue
                 if json["d"] != nil {
                     let key = try RSAPrivateKey(jwk: json)
-                    self.init(publicKey: key.publicKey, privateKey: key, keyId: kid)
+                    self.init(publicKey: key.publicKey, privateKey: key, keyID: kid)
                 } else {
-                    self.init(publicKey: try RSAPublicKey(jwk: json), privateKey: nil, keyId: kid)
+                    self.init(publicKey: try RSAPublicKey(jwk: json), privateKey: nil, keyID: kid)
                 }
             } else {
                 throw CSEError(.keyUnsupportedFormat, "JSON key material is neither a JWK nor a Client API public-key response")
@@ -64,20 +64,20 @@ public struct RSAKeyMaterial: Sendable {
             // (an EC key, an even modulus, a negative INTEGER…) is the one reported.
             switch RSAKeyStructures.kind(of: contents[...]) {
             case .publicKey:
-                self.init(publicKey: try RSAPublicKey(derRepresentation: contents), privateKey: nil, keyId: nil)
+                self.init(publicKey: try RSAPublicKey(derRepresentation: contents), privateKey: nil, keyID: nil)
             case .privateKey:
                 let key = try RSAPrivateKey(derRepresentation: contents)
-                self.init(publicKey: key.publicKey, privateKey: key, keyId: nil)
+                self.init(publicKey: key.publicKey, privateKey: key, keyID: nil)
             }
         } else {
             throw CSEError(.keyUnsupportedFormat, "not PEM, DER, a JWK or a Client API public-key response")
         }
     }
 
-    private init(publicKey: RSAPublicKey, privateKey: RSAPrivateKey?, keyId: String?) {
+    private init(publicKey: RSAPublicKey, privateKey: RSAPrivateKey?, keyID: String?) {
         self.publicKey = publicKey
         self.privateKey = privateKey
-        self.keyId = keyId
+        self.keyID = keyID
     }
 }
 

@@ -57,7 +57,7 @@ public struct MastercardRecommendation: Hashable, Sendable, CustomStringConverti
     public init(_ value: String, apiVersion: Int) {
         self.value = value
         let row = MastercardRecommendationTable.rows.first {
-            $0.value == value && apiVersion >= $0.minApiVersion && apiVersion <= $0.maxApiVersion
+            $0.value == value && apiVersion >= $0.minAPIVersion && apiVersion <= $0.maxAPIVersion
         }
         action = row?.action ?? .unrecognized
     }
@@ -71,8 +71,8 @@ enum MastercardRecommendationTable {
     struct Row: Sendable {
         let value: String
         let action: MastercardRecommendation.Action
-        let minApiVersion: Int
-        let maxApiVersion: Int
+        let minAPIVersion: Int
+        let maxAPIVersion: Int
     }
 
     static let rows: [Row] = {
@@ -84,7 +84,7 @@ enum MastercardRecommendationTable {
             else { return nil }
             return Row(
                 value: value, action: MastercardRecommendation.Action(rawValue: action),
-                minApiVersion: min, maxApiVersion: row["maxApiVersion"]?.intValue ?? Int.max)
+                minAPIVersion: min, maxAPIVersion: row["maxApiVersion"]?.intValue ?? Int.max)
         }
     }()
 }

@@ -15,17 +15,17 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A developer-facing explanation.
     public let detailedMessage: String
     /// The session's correlation id.
-    public let correlationId: String
+    public let correlationID: String
 
     /// Creates an error for a Paysafe code, with CSEKit's messages for it.
     /// - Parameters:
     ///   - code: The Paysafe code.
     ///   - correlationId: The session's correlation id.
-    public init(code: Int, correlationId: String) {
+    public init(code: Int, correlationID: String) {
         self.code = code
         self.displayMessage = "There was an error (\(code)); please contact support."
         self.detailedMessage = Self.detailedMessages[code] ?? "Invalid tokenize options."
-        self.correlationId = correlationId
+        self.correlationID = correlationID
     }
 
     /// The developer explanations, by code.
@@ -44,10 +44,10 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A fresh correlation id: a version-4 UUID (RFC 9562 §5.4) from the CSPRNG, lower case.
     /// - Throws: ``CSEError/Code/randomFailure`` if the CSPRNG fails.
-    public static func newCorrelationId() throws(CSEError) -> String {
+    public static func newCorrelationID() throws(CSEError) -> String {
         try SecureRandom.uuidV4()
     }
 
     /// `code: detailedMessage (correlationId)`.
-    public var description: String { "\(code): \(detailedMessage) (\(correlationId))" }
+    public var description: String { "\(code): \(detailedMessage) (\(correlationID))" }
 }

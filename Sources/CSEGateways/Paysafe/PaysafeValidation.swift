@@ -10,17 +10,17 @@ public enum PaysafeValidation {
     ///   - apiKey: The key (never echoed in any error).
     ///   - correlationId: The session's correlation id.
     /// - Returns: `nil` when well-formed, else the error.
-    public static func checkAPIKey(_ apiKey: String, correlationId: String) -> PaysafeError? {
-        if apiKey.isEmpty { return PaysafeError(code: 9167, correlationId: correlationId) }
-        return BasicCredentials.isWellFormed(apiKey) ? nil : PaysafeError(code: 9013, correlationId: correlationId)
+    public static func checkAPIKey(_ apiKey: String, correlationID: String) -> PaysafeError? {
+        if apiKey.isEmpty { return PaysafeError(code: 9167, correlationID: correlationID) }
+        return BasicCredentials.isWellFormed(apiKey) ? nil : PaysafeError(code: 9013, correlationID: correlationID)
     }
 
-    /// ``checkAPIKey(_:correlationId:)-(String,_)`` for a key held in a wiping buffer (its UTF-8
+    /// ``checkAPIKey(_:correlationID:)-(String,_)`` for a key held in a wiping buffer (its UTF-8
     /// bytes); no copy of the key outlives the call.
-    public static func checkAPIKey(_ apiKey: SecureBytes, correlationId: String) -> PaysafeError? {
-        if apiKey.count == 0 { return PaysafeError(code: 9167, correlationId: correlationId) }
+    public static func checkAPIKey(_ apiKey: SecureBytes, correlationID: String) -> PaysafeError? {
+        if apiKey.count == 0 { return PaysafeError(code: 9167, correlationID: correlationID) }
         let wellFormed = apiKey.withUnsafeBytes { BasicCredentials.isWellFormed(utf8: $0) }
-        return wellFormed ? nil : PaysafeError(code: 9013, correlationId: correlationId)
+        return wellFormed ? nil : PaysafeError(code: 9013, correlationID: correlationID)
     }
 
     /// Validates the setup object `{"apiKey", "environment"}`.
@@ -43,11 +43,11 @@ public enum PaysafeValidation {
 
     /// The Paysafe-shaped errors of a result: one per distinct Paysafe code, in order. Errors
     /// for which the document defines no code are left out (they stay in the result).
-    public static func paysafeErrors(of result: GatewayValidationResult, correlationId: String) -> [PaysafeError] {
+    public static func paysafeErrors(of result: GatewayValidationResult, correlationID: String) -> [PaysafeError] {
         var seen = Set<Int>()
         return result.errors.compactMap { error in
             guard let code = error.gatewayCode, seen.insert(code).inserted else { return nil }
-            return PaysafeError(code: code, correlationId: correlationId)
+            return PaysafeError(code: code, correlationID: correlationID)
         }
     }
 }

@@ -43,10 +43,10 @@ public struct ValidationPlan: Sendable {
     public static let maximumFallbackPatternFields = 16
 
     /// The product id.
-    public let productId: String
+    public let productID: String
     /// The fields in product order.
     public let fields: [Field]
-    private let indexById: [String: Int]
+    private let indexByID: [String: Int]
 
     /// The compiled field with this id (matched by UTF-8 bytes, not canonical equivalence).
     public func field(_ id: String) -> Field? {
@@ -56,7 +56,7 @@ public struct ValidationPlan: Sendable {
     /// The position of the field with this id in ``fields``, or `nil`. The dictionary matches
     /// canonically equivalent ids, so the hit is checked byte for byte.
     func index(of id: String) -> Int? {
-        guard let index = indexById[id], fields[index].id.isByteEqual(to: id) else { return nil }
+        guard let index = indexByID[id], fields[index].id.isByteEqual(to: id) else { return nil }
         return index
     }
 
@@ -65,12 +65,12 @@ public struct ValidationPlan: Sendable {
     ///   naming the product and field, ``CSEError/Code/productMalformed`` for a rule parameter
     ///   of the wrong type, or ``CSEError/Code/productTooManyFallbackPatterns`` beyond
     ///   ``maximumFallbackPatternFields``.
-    init(productId: String, fields productFields: [PaymentProductField]) throws(CSEError) {
+    init(productID: String, fields productFields: [PaymentProductField]) throws(CSEError) {
         var fields: [Field] = []
         var index: [String: Int] = [:]
         fields.reserveCapacity(productFields.count)
         for productField in productFields {
-            let reader = ProductJSONReader(product: productId, field: productField.id)
+            let reader = ProductJSONReader(product: productID, field: productField.id)
             var mask: Mask?
             if let pattern = productField.displayHints.mask {
                 do {
@@ -89,7 +89,7 @@ public struct ValidationPlan: Sendable {
                     validators: try ValidatorFactory.validators(for: definitions, reader: reader),
                     unknownValidators: productField.unknownValidators,
                     runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
-                    cardRole: CardFieldRole(fieldId: productField.id)))
+                    cardRole: CardFieldRole(fieldID: productField.id)))
         }
         let fallbackFields = fields.filter { field in
             field.validators.contains { ($0 as? RegularExpressionValidator)?.pattern.usesBuiltinEngine == false }
@@ -99,13 +99,13 @@ public struct ValidationPlan: Sendable {
                 .productTooManyFallbackPatterns,
                 "more fields than the limit have a regular expression that needs the ICU fallback engine",
                 context: [
-                    "product": productId, "count": String(fallbackFields),
+                    "product": productID, "count": String(fallbackFields),
                     "limit": String(Self.maximumFallbackPatternFields),
                 ])
         }
-        self.productId = productId
+        self.productID = productID
         self.fields = fields
-        self.indexById = index
+        self.indexByID = index
     }
 }
 
@@ -116,8 +116,8 @@ enum CardFieldRole: Sendable {
     /// `cvv`: the card security code.
     case securityCode
 
-    init?(fieldId: String) {
-        switch fieldId {
+    init?(fieldID: String) {
+        switch fieldID {
         case "cardNumber": self = .number
         case "cvv": self = .securityCode
         default: return nil

@@ -38,7 +38,7 @@ enum ValidatorFactory {
         case "regularExpression": return try regularExpression(p, reader: reader)
         case "termsAndConditions": return TermsAndConditionsValidator()
         case "iban": return IBANValidator()
-        case "residentIdNumber": return ResidentIdNumberValidator()
+        case "residentIdNumber": return ResidentIDNumberValidator()
         case "boletoBancarioRequiredness":
             let length = try reader.int(p, "fiscalNumberLength", default: -1)
             let fallback = try reader.int(p, "fiscalNumberLengthToValidate", default: -1)

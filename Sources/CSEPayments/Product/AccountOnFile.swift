@@ -58,7 +58,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     /// The id (an integer or a string in JSON), sent as the string `accountOnFileId`.
     public let id: String
     /// The product the account belongs to, when stated.
-    public let paymentProductId: String?
+    public let paymentProductID: String?
     /// The stored attributes.
     public let attributes: [AccountOnFileAttribute]
     /// The label template, from `displayHints` or `displayHintsList` (see `AccountOnFile.decode(_:_:)`).
@@ -66,11 +66,11 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
 
     /// Creates an account on file.
     public init(
-        id: String, paymentProductId: String?, attributes: [AccountOnFileAttribute],
+        id: String, paymentProductID: String?, attributes: [AccountOnFileAttribute],
         labelTemplate: [LabelTemplateItem] = []
     ) {
         self.id = id
-        self.paymentProductId = paymentProductId
+        self.paymentProductID = paymentProductID
         self.attributes = attributes
         self.labelTemplate = labelTemplate
     }
@@ -116,7 +116,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
                     status: status.flatMap { known.contains($0) ? $0 : nil } ?? .readOnly))
         }
         return AccountOnFile(
-            id: id, paymentProductId: try reader.identifier(object, "paymentProductId"), attributes: attributes,
+            id: id, paymentProductID: try reader.identifier(object, "paymentProductId"), attributes: attributes,
             labelTemplate: try labelTemplate(object, reader))
     }
 

@@ -51,7 +51,7 @@ public struct PaymentProduct: Sendable, Identifiable {
 
     /// The rules kept but not enforced, as `(fieldId, key)` pairs in product order. Integrators
     /// should log these at load time.
-    public var unknownValidators: [(fieldId: String, key: String)] {
+    public var unknownValidators: [(fieldID: String, key: String)] {
         fields.flatMap { field in field.unknownValidators.map { (field.id, $0) } }
     }
 
@@ -91,7 +91,7 @@ public struct PaymentProduct: Sendable, Identifiable {
 
         var decoded: [PaymentProductField] = []
         for element in try reader.optionalArray(object, "fields") ?? [] {
-            let field = Self.fixed(try PaymentProductField.decode(element, reader), productId: id)
+            let field = Self.fixed(try PaymentProductField.decode(element, reader), productID: id)
             if decoded.contains(where: { $0.id.isByteEqual(to: field.id) }) {
                 var fieldReader = reader
                 fieldReader.field = field.id
@@ -109,7 +109,7 @@ public struct PaymentProduct: Sendable, Identifiable {
             accounts.append(try AccountOnFile.decode(element, reader))
         }
         accountsOnFile = accounts
-        validationPlan = try ValidationPlan(productId: id, fields: fields)
+        validationPlan = try ValidationPlan(productID: id, fields: fields)
     }
 
     private static func decodeDisplayHints(_ object: JSONObject, _ reader: ProductJSONReader) throws(CSEError) -> [PaymentItemDisplayHints]
@@ -137,7 +137,7 @@ public struct PaymentProduct: Sendable, Identifiable {
     static let amexCardNumberMask = "{{9999}} {{999999}} {{99999}}"
 
     /// Applies `fixProductParametersIfRequired` (reference §1.5) to one field.
-    static func fixed(_ field: PaymentProductField, productId: String) -> PaymentProductField {
+    static func fixed(_ field: PaymentProductField, productID: String) -> PaymentProductField {
         let hints = field.displayHints
         var mask = hints.mask
         var formElement = hints.formElementType
@@ -146,7 +146,7 @@ public struct PaymentProduct: Sendable, Identifiable {
             if formElement == .list { formElement = .text }
             if mask == nil { mask = expiryDateMask }
         case "cardNumber":
-            if mask == nil { mask = productId == "2" ? amexCardNumberMask : cardNumberMask }
+            if mask == nil { mask = productID == "2" ? amexCardNumberMask : cardNumberMask }
         default:
             return field
         }

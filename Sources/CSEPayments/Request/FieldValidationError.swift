@@ -6,26 +6,26 @@ public import CSEValidation
 ///   card number or CVV.
 public struct FieldValidationError: Hashable, Sendable, CustomStringConvertible {
     /// The field id, for example `cardNumber`.
-    public let fieldId: String
+    public let fieldID: String
     /// The stable code, for example `luhn` or `required`.
     public let code: ValidationCode
     /// The parameters, for example `minLength` and `maxLength`.
     public let parameters: [String: ValidationParameter]
 
     /// Creates an error.
-    public init(fieldId: String, code: ValidationCode, parameters: [String: ValidationParameter] = [:]) {
-        self.fieldId = fieldId
+    public init(fieldID: String, code: ValidationCode, parameters: [String: ValidationParameter] = [:]) {
+        self.fieldID = fieldID
         self.code = code
         self.parameters = parameters
     }
 
     /// Creates an error from a validator failure.
-    init(fieldId: String, failure: ValidationFailure) {
-        self.init(fieldId: fieldId, code: failure.code, parameters: failure.parameters)
+    init(fieldID: String, failure: ValidationFailure) {
+        self.init(fieldID: fieldID, code: failure.code, parameters: failure.parameters)
     }
 
     /// `fieldId: code(key=value, …)`.
     public var description: String {
-        "\(fieldId): \(ValidationFailure(code, parameters).description)"
+        "\(fieldID): \(ValidationFailure(code, parameters).description)"
     }
 }

@@ -25,7 +25,7 @@ extension PaymentRequest {
         // the other fields; without it, skip building the dictionary (≈ 0.5 µs of hashing and
         // allocation per card request in cse-bench).
         if product.validationPlan.fields.contains(where: \.runsOnEmptyValue) {
-            for (fieldId, value) in unmaskedFieldValues { context.fieldValues[fieldId] = value }
+            for (fieldID, value) in unmaskedFieldValues { context.fieldValues[fieldID] = value }
         }
         let brand = effectiveCardBrand
         var errors: [FieldValidationError] = []
@@ -33,14 +33,14 @@ extension PaymentRequest {
         // validator array on every iteration (cse-bench: retain/release was a fifth of the time).
         let fields = product.validationPlan.fields
         for index in fields.indices {
-            let fieldId = fields[index].id
+            let fieldID = fields[index].id
             let value = unmaskedValue(at: index) ?? ""
-            if let attribute = accountOnFile?.attribute(forKey: fieldId) {
+            if let attribute = accountOnFile?.attribute(forKey: fieldID) {
                 switch attribute.status {
                 case .readOnly:
                     continue
                 case .mustWrite where value.isEmpty:
-                    errors.append(FieldValidationError(fieldId: fieldId, code: .required))
+                    errors.append(FieldValidationError(fieldID: fieldID, code: .required))
                     continue
                 default:
                     if value.isEmpty { continue }
@@ -48,7 +48,7 @@ extension PaymentRequest {
             }
             if value.isEmpty {
                 if fields[index].isRequired {
-                    errors.append(FieldValidationError(fieldId: fieldId, code: .required))
+                    errors.append(FieldValidationError(fieldID: fieldID, code: .required))
                     continue
                 }
                 guard fields[index].runsOnEmptyValue else { continue }
@@ -81,7 +81,7 @@ extension PaymentRequest {
                 }
             }
             if !failures.isEmpty {
-                errors.append(contentsOf: failures.map { FieldValidationError(fieldId: fieldId, failure: $0) })
+                errors.append(contentsOf: failures.map { FieldValidationError(fieldID: fieldID, failure: $0) })
             }
         }
         return errors

@@ -51,10 +51,10 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// - Throws: ``CSEError/Code/paymentsAccountOnFileMismatch`` when the account names another
     ///   product.
     public mutating func setAccountOnFile(_ account: AccountOnFile?) throws(CSEError) {
-        if let account, let productId = account.paymentProductId, !productId.isByteEqual(to: product.id) {
+        if let account, let productID = account.paymentProductID, !productID.isByteEqual(to: product.id) {
             throw CSEError(
                 .paymentsAccountOnFileMismatch, "the account on file belongs to another payment product",
-                context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productId])
+                context: ["product": product.id, "accountOnFile": account.id, "accountProduct": productID])
         }
         accountOnFile = account
         for attribute in account?.attributes ?? [] where attribute.status == .readOnly {
@@ -74,16 +74,16 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     /// - Throws: ``CSEError/Code/paymentsUnknownField`` for a field the product does not have,
     ///   ``CSEError/Code/paymentsReadOnlyField`` for a `READ_ONLY` account-on-file attribute. The
     ///   error names the field, never the value.
-    public mutating func setValue(_ value: String, forField fieldId: String) throws(CSEError) {
-        guard let index = product.validationPlan.index(of: fieldId) else {
+    public mutating func setValue(_ value: String, forField fieldID: String) throws(CSEError) {
+        guard let index = product.validationPlan.index(of: fieldID) else {
             throw CSEError(
                 .paymentsUnknownField, "the product has no such field",
-                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId)])
+                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldID)])
         }
-        if isReadOnly(fieldId) {
+        if isReadOnly(fieldID) {
             throw CSEError(
                 .paymentsReadOnlyField, "the account on file makes this field read-only",
-                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldId), "accountOnFile": accountOnFile?.id ?? ""])
+                context: ["product": product.id, "field": SecretMasking.echoIdentifier(fieldID), "accountOnFile": accountOnFile?.id ?? ""])
         }
         if let mask = product.validationPlan.fields[index].mask {
             let (unmasked, fits) = mask.unformatChecked(value)
@@ -96,8 +96,8 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// Removes the value of a field.
-    public mutating func removeValue(forField fieldId: String) {
-        if let index = product.validationPlan.index(of: fieldId) {
+    public mutating func removeValue(forField fieldID: String) {
+        if let index = product.validationPlan.index(of: fieldID) {
             values[index] = nil
             overflowsMask[index] = false
         }
@@ -107,8 +107,8 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     func valueOverflowsMask(at index: Int) -> Bool { overflowsMask[index] }
 
     /// The stored (unmasked) value of a field.
-    public func unmaskedValue(forField fieldId: String) -> String? {
-        product.validationPlan.index(of: fieldId).flatMap { values[$0] }
+    public func unmaskedValue(forField fieldID: String) -> String? {
+        product.validationPlan.index(of: fieldID).flatMap { values[$0] }
     }
 
     /// The unmasked value of the plan's field at `index`, without a lookup by id.
@@ -116,22 +116,22 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// The stored value laid out with the field's mask (the Worldline `formatString`, including
     /// the trailing separator after a completed group), or the value itself without a mask.
-    public func maskedValue(forField fieldId: String) -> String? {
-        guard let index = product.validationPlan.index(of: fieldId), let value = values[index] else { return nil }
+    public func maskedValue(forField fieldID: String) -> String? {
+        guard let index = product.validationPlan.index(of: fieldID), let value = values[index] else { return nil }
         guard let mask = product.validationPlan.fields[index].mask else { return value }
         return mask.format(value)
     }
 
     /// Whether the selected account on file makes `fieldId` read-only.
-    public func isReadOnly(_ fieldId: String) -> Bool {
-        accountOnFile?.attribute(forKey: fieldId)?.status == .readOnly
+    public func isReadOnly(_ fieldID: String) -> Bool {
+        accountOnFile?.attribute(forKey: fieldID)?.status == .readOnly
     }
 
     /// The non-empty unmasked values in product field order: what the encrypted payload's
     /// `paymentValues` holds.
-    public var unmaskedFieldValues: [(fieldId: String, value: String)] {
+    public var unmaskedFieldValues: [(fieldID: String, value: String)] {
         let fields = product.validationPlan.fields
-        var result: [(fieldId: String, value: String)] = []
+        var result: [(fieldID: String, value: String)] = []
         result.reserveCapacity(fields.count)
         for index in fields.indices {
             if let value = values[index], !value.isEmpty { result.append((fields[index].id, value)) }
@@ -140,12 +140,12 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// The field ids that have a value, in product order.
-    public var fieldIdsWithValues: [String] { unmaskedFieldValues.map(\.fieldId) }
+    public var fieldIDsWithValues: [String] { unmaskedFieldValues.map(\.fieldID) }
 
     /// `PaymentRequest(product: 1, values: [cardNumber, cvv], accountOnFile: 0, tokenize: false)`:
     /// field ids only, never values.
     public var description: String {
-        var text = "PaymentRequest(product: \(product.id), values: [\(fieldIdsWithValues.joined(separator: ", "))]"
+        var text = "PaymentRequest(product: \(product.id), values: [\(fieldIDsWithValues.joined(separator: ", "))]"
         if let accountOnFile { text += ", accountOnFile: \(accountOnFile.id)" }
         return text + ", tokenize: \(tokenize))"
     }
@@ -158,7 +158,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
         Mirror(
             self,
             children: [
-                "product": product.id, "fieldsWithValues": fieldIdsWithValues,
+                "product": product.id, "fieldsWithValues": fieldIDsWithValues,
                 "accountOnFile": accountOnFile?.id as Any, "tokenize": tokenize,
             ],
             displayStyle: .struct)

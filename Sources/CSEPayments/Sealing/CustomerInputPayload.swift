@@ -16,7 +16,7 @@ package enum CustomerInputPayload {
     /// - Parameter productID: The `paymentProductId` to write; the product's id by default (the
     ///   sealer passes ``PlatformProductIDs/sealedProductID(for:)``).
     package static func bytes(
-        for request: PaymentRequest, clientSessionId: String, nonce: String,
+        for request: PaymentRequest, clientSessionID: String, nonce: String,
         productID: String? = nil
     ) -> [UInt8] {
         // The plan's fields and the request's values by index: no array of (key, value) pairs.
@@ -27,7 +27,7 @@ package enum CustomerInputPayload {
         // (and so never leaves a copy behind): the fixed member names fit in 128 bytes, each
         // value takes at most 24 bytes of punctuation and names plus its escaped key and value.
         var capacity =
-            128 + JSONWriter.maximumQuotedLength(of: clientSessionId) + JSONWriter.maximumQuotedLength(of: nonce)
+            128 + JSONWriter.maximumQuotedLength(of: clientSessionID) + JSONWriter.maximumQuotedLength(of: nonce)
             + JSONWriter.maximumQuotedLength(of: id)
         if let account = request.accountOnFile { capacity += JSONWriter.maximumQuotedLength(of: account.id) }
         for index in fields.indices {
@@ -44,7 +44,7 @@ package enum CustomerInputPayload {
             }
             func string(_ text: String) { o += JSONWriter.write(string: text, to: out + o) }
             raw(#"{"clientSessionId":"#)
-            string(clientSessionId)
+            string(clientSessionID)
             raw(#","nonce":"#)
             string(nonce)
             raw(#","paymentProductId":"#)

@@ -15,7 +15,7 @@ import CSEValidation
 ///     let sealed = try sealer.seal(request, clientSessionId: session)
 public struct PaymentRequestSealer: Sendable {
     /// The `kid` written into every JWE.
-    public let keyId: String
+    public let keyID: String
     /// The options every seal uses.
     public let options: SealingOptions
     private let encryptor: JWEEncryptor
@@ -32,7 +32,7 @@ public struct PaymentRequestSealer: Sendable {
     ///   deny-list of published keys (the TEST-ONLY demo key, with any exponent) unless
     ///   `options.allowDemoKey`; `jwe.keyTooSmall` for keys under 2048 bits.
     public init(
-        publicKey: RSAPublicKey, keyId: String, algorithm: JWEKeyAlgorithm = .rsaOAEP,
+        publicKey: RSAPublicKey, keyID: String, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
     ) throws(CSEError) {
         if !options.allowDemoKey, try RefusedKeys.isRefused(publicKey) {
@@ -41,22 +41,22 @@ public struct PaymentRequestSealer: Sendable {
                 "refusing a key whose private key is published (the TEST-ONLY demo key modulus); pass allowDemoKey: true to use it deliberately"
             )
         }
-        self.keyId = keyId
+        self.keyID = keyID
         self.options = options
-        var encryptor = try JWEEncryptor(publicKey: publicKey, keyId: keyId, algorithm: algorithm, encryption: encryption)
+        var encryptor = try JWEEncryptor(publicKey: publicKey, keyID: keyID, algorithm: algorithm, encryption: encryption)
         encryptor.rsaEngine = options.rsaEngine
         self.encryptor = encryptor
         self.encodedClientMetaInfo = options.clientMetaInfo.encoded
     }
 
     /// Creates a sealer from a Client API public-key response (`{"keyId","publicKey"}`).
-    /// - Throws: As ``init(publicKey:keyId:algorithm:encryption:options:)``.
+    /// - Throws: As ``init(publicKey:keyID:algorithm:encryption:options:)``.
     public init(
         publicKeyResponse: PublicKeyResponse, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, options: SealingOptions = SealingOptions()
     ) throws(CSEError) {
         try self.init(
-            publicKey: publicKeyResponse.key, keyId: publicKeyResponse.keyId, algorithm: algorithm,
+            publicKey: publicKeyResponse.key, keyID: publicKeyResponse.keyID, algorithm: algorithm,
             encryption: encryption, options: options)
     }
 
@@ -65,24 +65,24 @@ public struct PaymentRequestSealer: Sendable {
     ///   - request: The customer input.
     ///   - clientSessionId: The Client API session id, written into the payload.
     /// - Returns: `encryptedCustomerInput` and `encodedClientMetaInfo`.
-    /// - Throws: ``CSEError/Code/paymentsInvalidClientSessionId``;
+    /// - Throws: ``CSEError/Code/paymentsInvalidClientSessionID``;
     ///   ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate (unless
     ///   `options.allowInvalidRequest`), naming fields and codes only;
     ///   ``CSEError/Code/paymentsUnknownCardBrand`` for the built-in card product when the card's
     ///   brand has no platform product id (``PlatformProductIDs``);
     ///   ``CSEError/Code/paymentsInvalidNonce``; `crypto.randomFailure`; `jwe.tooLarge`.
-    public func seal(_ request: PaymentRequest, clientSessionId: String) throws(CSEError) -> SealedPaymentRequest {
-        try Self.checkSessionId(clientSessionId)
+    public func seal(_ request: PaymentRequest, clientSessionID: String) throws(CSEError) -> SealedPaymentRequest {
+        try Self.checkSessionID(clientSessionID)
         if !options.allowInvalidRequest {
             let errors = request.validate(in: ValidationContext(currentMonth: options.currentMonth ?? .now()))
             if !errors.isEmpty {
                 var fields: [String] = []
-                for error in errors where !fields.contains(error.fieldId) { fields.append(error.fieldId) }
+                for error in errors where !fields.contains(error.fieldID) { fields.append(error.fieldID) }
                 throw CSEError(
                     .paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
                     context: [
                         "product": request.product.id, "fields": fields.joined(separator: ","),
-                        "codes": errors.map { "\($0.fieldId):\($0.code.rawValue)" }.joined(separator: ","),
+                        "codes": errors.map { "\($0.fieldID):\($0.code.rawValue)" }.joined(separator: ","),
                     ])
             }
         }
@@ -92,27 +92,27 @@ public struct PaymentRequestSealer: Sendable {
             throw CSEError(.paymentsInvalidNonce, "a nonce must be 16 bytes", context: ["bytes": String(nonceBytes.count)])
         }
         var payload = CustomerInputPayload.bytes(
-            for: request, clientSessionId: clientSessionId, nonce: Base16.encode(nonceBytes), productID: productID)
+            for: request, clientSessionID: clientSessionID, nonce: Base16.encode(nonceBytes), productID: productID)
         defer { secureZero(&payload) }
         let jwe = try encryptor.encrypt(payload)
         return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo)
     }
 
-    /// Builds a sealer and seals one request (see ``seal(_:clientSessionId:)``).
-    /// - Throws: The errors of ``init(publicKey:keyId:algorithm:encryption:options:)`` and
-    ///   ``seal(_:clientSessionId:)``.
+    /// Builds a sealer and seals one request (see ``seal(_:clientSessionID:)``).
+    /// - Throws: The errors of ``init(publicKey:keyID:algorithm:encryption:options:)`` and
+    ///   ``seal(_:clientSessionID:)``.
     public static func seal(
-        _ request: PaymentRequest, publicKey: RSAPublicKey, keyId: String, clientSessionId: String,
+        _ request: PaymentRequest, publicKey: RSAPublicKey, keyID: String, clientSessionID: String,
         options: SealingOptions = SealingOptions()
     ) throws(CSEError) -> SealedPaymentRequest {
-        try PaymentRequestSealer(publicKey: publicKey, keyId: keyId, options: options)
-            .seal(request, clientSessionId: clientSessionId)
+        try PaymentRequestSealer(publicKey: publicKey, keyID: keyID, options: options)
+            .seal(request, clientSessionID: clientSessionID)
     }
 
     /// A session id is non-empty and has no control characters (it also travels in an HTTP header).
-    static func checkSessionId(_ id: String) throws(CSEError) {
+    static func checkSessionID(_ id: String) throws(CSEError) {
         guard !id.isEmpty, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw CSEError(.paymentsInvalidClientSessionId, "the client session id is empty or has control characters")
+            throw CSEError(.paymentsInvalidClientSessionID, "the client session id is empty or has control characters")
         }
     }
 }

@@ -11,7 +11,7 @@ public struct PaysafeCredentials: Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/paysafeAPIKey`` with the Paysafe code 9167 (empty) or 9013 (not
     ///   base64 of `username:password`).
     public init(apiKey: SecureBytes) throws(CSEError) {
-        if let failure = PaysafeValidation.checkAPIKey(apiKey, correlationId: "-") {
+        if let failure = PaysafeValidation.checkAPIKey(apiKey, correlationID: "-") {
             throw CSEError(.paysafeAPIKey, failure.detailedMessage, context: ["paysafeCode": String(failure.code)])
         }
         self.apiKey = apiKey

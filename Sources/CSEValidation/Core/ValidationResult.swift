@@ -33,7 +33,7 @@ public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomString
     /// The value is not a valid IBAN (ISO 13616).
     public static let iban = Self("iban")
     /// The value is not a valid Chinese resident identity number (ISO 7064 MOD 11-2).
-    public static let residentIdNumber = Self("residentIdNumber")
+    public static let residentIDNumber = Self("residentIdNumber")
     /// The Boleto Bancário conditional-requiredness rule failed.
     public static let boletoBancarioRequiredness = Self("boletoBancarioRequiredness")
 }

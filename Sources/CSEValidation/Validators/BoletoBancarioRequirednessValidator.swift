@@ -16,7 +16,7 @@ public struct BoletoBancarioRequirednessValidator: FieldValidator {
     public let fiscalNumberLength: Int
 
     /// The ``ValidationContext/fieldValues`` key read by this rule.
-    public static let fiscalNumberFieldId = "fiscalNumber"
+    public static let fiscalNumberFieldID = "fiscalNumber"
 
     /// Creates the validator.
     /// - Parameter fiscalNumberLength: The fiscal number length that makes the field required.
@@ -31,7 +31,7 @@ public struct BoletoBancarioRequirednessValidator: FieldValidator {
     /// - Returns: ``ValidationResult/valid`` or a `boletoBancarioRequiredness` failure.
     public func validate(_ value: String, in context: ValidationContext) -> ValidationResult {
         guard value.isEmpty else { return .valid }
-        let fiscalNumber = context.fieldValues[Self.fiscalNumberFieldId] ?? ""
+        let fiscalNumber = context.fieldValues[Self.fiscalNumberFieldID] ?? ""
         // Count at most fiscalNumberLength + 1 characters.
         var length = 0
         for _ in fiscalNumber {

@@ -8,9 +8,9 @@ import CSECore
 /// - 18 characters: the first 17 are ASCII digits with weights `2^(17-i) mod 11`; the check value
 ///   `(12 - sum mod 11) mod 11` is written as its digit, or as `X` (either case) for 10.
 /// - Any other length is invalid.
-public struct ResidentIdNumberValidator: FieldValidator {
-    /// ``ValidationCode/residentIdNumber``.
-    public var code: ValidationCode { .residentIdNumber }
+public struct ResidentIDNumberValidator: FieldValidator {
+    /// ``ValidationCode/residentIDNumber``.
+    public var code: ValidationCode { .residentIDNumber }
 
     /// Creates the validator. It has no parameters.
     public init() {}
@@ -21,7 +21,7 @@ public struct ResidentIdNumberValidator: FieldValidator {
     ///   - context: Unused.
     /// - Returns: ``ValidationResult/valid`` or a `residentIdNumber` failure.
     public func validate(_ value: String, in context: ValidationContext) -> ValidationResult {
-        Self.isValid(value) ? .valid : .invalid(.residentIdNumber)
+        Self.isValid(value) ? .valid : .invalid(.residentIDNumber)
     }
 
     /// The ISO 7064 MOD 11-2 weights for positions 1…17 (`2^(17-i) mod 11`).
