@@ -6,6 +6,9 @@ extension CSEError.Code {
     public static let gatewayTable = Self("gateway.table")
     /// No spec table exists for the requested gateway and operation.
     public static let gatewayUnknownOperation = Self("gateway.unknownOperation")
+    /// A validation option was given for an operation it does not apply to (the partner shared
+    /// key outside Paysafe `tokenize`).
+    public static let gatewayOptionNotApplicable = Self("gateway.optionNotApplicable")
     /// The request to validate is not a JSON object.
     public static let gatewayInputNotObject = Self("gateway.inputNotObject")
     /// A `GatewayMap` path is empty or has an empty component (`a..b`, `.a`, `a.`).

@@ -18,7 +18,7 @@ struct APSRuleTests {
     func operationMatchesCommand(operation: String, command: String) throws {
         let result = try APSValidation.validate(GW.apsPurchase(["command": .string(command)]), operation: operation)
         #expect(GW.pairs(result) == ["command:allowedValues"])
-        #expect(result.errors[0].limits["rule"] == "operation-\(operation.lowercased())")
+        #expect(result.errors[0].parameters["rule"] == .string("operation-\(operation.lowercased())"))
     }
 
     @Test("MADA and MEEZA are PURCHASE-only", arguments: ["MADA", "MEEZA"])
@@ -146,7 +146,7 @@ struct APSRuleTests {
             ]), operation: "PURCHASE")
         // The AMEX security-code rule breaks the same (field, code) as the row's max length: one error.
         #expect(GW.pairs(result) == ["card_number:luhn", "card_security_code:length", "card_number:length", "token_name:required"])
-        let text = result.description + result.errors.map { "\($0.limits)" }.joined()
+        let text = result.description + result.errors.map { "\($0.parameters)" }.joined()
         #expect(!text.contains(pan) && !text.contains("400555") && !text.contains("12345"))
     }
 

@@ -1,5 +1,6 @@
 import CSECore
 import CSEGateways
+import CSEValidation
 import Foundation
 import TestSupport
 
@@ -18,18 +19,13 @@ enum GW {
         result.errors.map { "\($0.field):\($0.code.rawValue)" }
     }
 
-    /// Runs the validation the CLI runs for a gateway and an operation.
+    /// Runs the validation the CLI runs for a gateway and an operation: the library's one entry point.
     static func validate(
         gateway: String, operation: String, _ json: JSONValue,
         partnerSharedKey: Bool = false
     ) throws -> GatewayValidationResult {
-        switch gateway {
-        case "aps": return try APSValidation.validate(json, operation: operation)
-        case "paysafe" where operation == "tokenize":
-            return try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
-        case "paysafe": return try PaysafeValidation.validateSetup(json)
-        default: return try MastercardValidation.validateUpdateSession(json)
-        }
+        try GatewayValidator.validate(
+            json, operation: try GatewayOperation(gateway: gateway, operation: operation), partnerSharedKey: partnerSharedKey)
     }
 
     /// A valid APS PURCHASE request to vary in tests.

@@ -1,5 +1,6 @@
 import CSECore
 import CSEGateways
+import CSEValidation
 import Testing
 
 /// Issue #13 F06 (library half) and F14 (gateway names): member names from the request reach
@@ -29,7 +30,7 @@ struct HardeningRoundTwoGatewayTests {
         let result = try GW.validate(gateway: "aps", operation: "PURCHASE", GW.apsPurchase(["customer_email": "not-an-email"]))
         #expect(result.errors.first?.field == "customer_email")
         for name in ["sourceOfFunds.provided.card.number", "card_security_code", "merchant_identifier", "apiKey"] {
-            #expect(GatewayFieldError(field: name, code: .required).field == name)
+            #expect(FieldIssue(field: name, code: .required, origin: .gateway(code: nil)).field == name)
         }
     }
 

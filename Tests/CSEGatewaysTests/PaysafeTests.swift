@@ -1,5 +1,6 @@
 import CSECore
 import CSEGateways
+import CSEValidation
 import Testing
 
 @Suite("Paysafe: API key check, error shape and tokenize options with the SDK's numeric codes")

@@ -85,7 +85,7 @@ struct CanaryTests {
         try request.setValue(Self.pan, forField: "cardNumber")
         let cvvErrors = request.validate(in: fixedContext())
         #expect(codes(cvvErrors) == ["cvv:length"])
-        for error in errors + cvvErrors { check("validation error \(error.fieldID)", error) }
+        for error in errors + cvvErrors { check("validation error \(error.field)", error) }
         check("request", request)
         check("request with account", withAccount)
         check("product", BuiltinProducts.card)

@@ -14,7 +14,7 @@ struct HardeningRoundTwoMaskTests {
         var request = PaymentRequest(product: try product(Fixtures.worldlineCard))
         try request.setValue(cardNumber, forField: "cardNumber")
         try request.setValue(expiry, forField: "expiryDate")
-        let errors = request.validate(in: fixedContext()).filter { $0.fieldID == field }
+        let errors = request.validate(in: fixedContext()).filter { $0.field == field }
         #expect(errors.map(\.code) == [.length])
         #expect(errors.first?.parameters["reason"] == .string("doesNotFitMask"))
         #expect(errors.first?.parameters["maxLength"] == .int(maxLength))
@@ -40,7 +40,7 @@ struct HardeningRoundTwoMaskTests {
         for value in ["4111 1111 1111 1111", "4111111111111111", "4111 1111 1111 1111 ", "4111111111111111110"] {
             try request.setValue(value, forField: "cardNumber")
             try request.setValue("1230", forField: "expiryDate")
-            #expect(request.validate(in: fixedContext()).filter { $0.fieldID == "cardNumber" }.isEmpty, "\(value.count) chars")
+            #expect(request.validate(in: fixedContext()).filter { $0.field == "cardNumber" }.isEmpty, "\(value.count) chars")
         }
         // Setting a fitting value after an overflowing one clears the mark.
         try request.setValue("4111111111111111999999", forField: "cardNumber")

@@ -32,7 +32,7 @@ struct HardeningRoundTwoProductTests {
         var request = PaymentRequest(product: loaded)
         try request.setValue("abc", forField: "f0")
         try request.setValue("1bc", forField: "f1")
-        #expect(request.validate(in: fixedContext()).map(\.fieldID) == ["f1"])
+        #expect(request.validate(in: fixedContext()).map(\.field) == ["f1"])
         #expect(throws: CSEError(.productTooManyFallbackPatterns, "")) {
             try PaymentProduct(json: Self.fallbackProduct(fallbackFields: ValidationPlan.maximumFallbackPatternFields + 1))
         }

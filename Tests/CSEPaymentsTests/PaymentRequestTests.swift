@@ -94,7 +94,7 @@ struct PaymentRequestRuleTests {
         try request.setValue("x", forField: "opt")
         #expect(codes(request.validate(in: fixedContext())) == ["req:required", "opt:length"])
         let error = try #require(request.validate(in: fixedContext()).last)
-        #expect(error == FieldValidationError(fieldID: "opt", code: .length, parameters: ["minLength": .int(2), "maxLength": .int(4)]))
+        #expect(error == FieldIssue(field: "opt", code: .length, parameters: ["minLength": .int(2), "maxLength": .int(4)]))
         #expect(error.description == "opt: length(maxLength=4, minLength=2)")
     }
 
@@ -192,8 +192,8 @@ struct PaymentRequestBrandTests {
         let amex = try cardRequest("378282246310005", cvv: "123").validate(in: fixedContext())
         #expect(
             amex == [
-                FieldValidationError(
-                    fieldID: "cvv", code: .length,
+                FieldIssue(
+                    field: "cvv", code: .length,
                     parameters: ["minLength": .int(4), "maxLength": .int(4), "name": .string("CID")])
             ])
         #expect(try cardRequest("4111 1111 1111 1111", cvv: "123").validate(in: fixedContext()).isEmpty)

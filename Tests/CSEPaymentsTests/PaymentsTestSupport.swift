@@ -8,7 +8,7 @@ func fixedContext(_ year: Int = 2026, _ monthNumber: Int = 5) -> ValidationConte
 }
 
 /// `fieldId:code` strings, in order.
-func codes(_ errors: [FieldValidationError]) -> [String] { errors.map { "\($0.fieldID):\($0.code.rawValue)" } }
+func codes(_ errors: [FieldIssue]) -> [String] { errors.map { "\($0.field):\($0.code.rawValue)" } }
 
 /// Loads a product from JSON text, failing the test with the error code.
 func product(_ json: String) throws -> PaymentProduct { try PaymentProduct(json: json) }

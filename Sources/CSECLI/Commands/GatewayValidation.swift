@@ -2,7 +2,7 @@ import CSECore
 import CSEGateways
 
 /// The gateway half of `cse validate` (`--gateway G --operation O`): checks one gateway request
-/// against its spec table and cross-field rules and renders `{"valid":…,"errors":[…]}`.
+/// with the library's ``GatewayValidator`` and renders `{"valid":…,"errors":[…]}`.
 enum GatewayValidation {
     /// The help text for the gateway mode of `cse validate`.
     static let discussion = """
@@ -16,76 +16,32 @@ enum GatewayValidation {
         {"paysafe":{"code","displayMessage","detailedMessage","correlationId"}}.
         """
 
-    /// Checks that the gateway and operation exist and the flags fit them.
+    /// Parses `--gateway` and `--operation` once into the typed operation and checks that the
+    /// flags fit it.
     /// - Throws: ``UsageError`` otherwise.
-    static func checkArguments(gateway: String, operation: String, partnerSharedKey: Bool) throws(UsageError) {
+    static func operation(gateway: String, operation: String, partnerSharedKey: Bool) throws(UsageError) -> GatewayOperation {
+        let parsed: GatewayOperation
         do throws(CSEError) {
-            _ = try GatewayTables.spec(gateway: gateway, operation: operation)
+            parsed = try GatewayOperation(gateway: gateway, operation: operation)
         } catch {
             throw UsageError("Unknown gateway operation; use one of \(error.context["known"] ?? "").")
         }
-        if partnerSharedKey && !(gateway.isByteEqual(to: "paysafe") && operation.isByteEqual(to: "tokenize")) {
+        if partnerSharedKey && !parsed.acceptsPartnerSharedKey {
             throw UsageError("'--partner-shared-key' applies only to --gateway paysafe --operation tokenize.")
         }
+        return parsed
     }
 
-    /// Validates a request and renders the report, for `cse validate` and for any command that
-    /// folds `--gateway` in.
-    /// - Parameters:
-    ///   - gateway: `aps`, `paysafe` or `mastercard`.
-    ///   - operation: The operation.
-    ///   - input: The request as JSON bytes.
-    ///   - partnerSharedKey: Paysafe tokenize only.
-    /// - Returns: The compact JSON report and whether the request is valid.
+    /// Parses `input` and validates it with the library's one entry point.
     /// - Throws: `json.*` errors for unreadable input, `gateway.*` errors otherwise.
-    static func report(
-        gateway: String, operation: String, input: [UInt8],
-        partnerSharedKey: Bool = false
-    ) throws(CSEError) -> ([UInt8], Bool) {
-        let validation = try result(gateway: gateway, operation: operation, input: input, partnerSharedKey: partnerSharedKey)
-        return (try render(validation, gateway: gateway), validation.isValid)
-    }
-
-    /// Parses `input` and validates it against the gateway's rules for `operation`.
     static func result(
-        gateway: String, operation: String, input: [UInt8],
-        partnerSharedKey: Bool = false
+        _ operation: GatewayOperation, input: [UInt8], partnerSharedKey: Bool = false
     ) throws(CSEError) -> GatewayValidationResult {
-        let json = try JSONValue.parse(input)
-        let result: GatewayValidationResult
-        switch gateway {
-        case "aps": result = try APSValidation.validate(json, operation: operation)
-        case "paysafe" where operation.isByteEqual(to: "setup"): result = try PaysafeValidation.validateSetup(json)
-        case "paysafe": result = try PaysafeValidation.validateTokenize(json, partnerSharedKey: partnerSharedKey)
-        default: result = try GatewayTables.spec(gateway: gateway, operation: operation).validate(json: json)
-        }
-        return result
+        try GatewayValidator.validate(try JSONValue.parse(input), operation: operation, partnerSharedKey: partnerSharedKey)
     }
 
-    /// `{["line":N,]"valid":…,"errors":[…]}` for a result; Paysafe errors carry Paysafe's own error
-    /// object with a fresh correlation id.
-    static func render(_ result: GatewayValidationResult, gateway: String, line: Int? = nil) throws(CSEError) -> [UInt8] {
-        let correlationID = gateway.isByteEqual(to: "paysafe") && !result.isValid ? try PaysafeError.newCorrelationID() : ""
-        var errors: [JSONValue] = []
-        for error in result.errors {
-            var object = JSONObject([("field", .string(error.field)), ("code", .string(error.code.rawValue))])
-            if !error.limits.isEmpty {
-                object["limits"] = .object(JSONObject(error.limits.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
-            }
-            if gateway.isByteEqual(to: "paysafe"), let code = error.gatewayCode {
-                let p = PaysafeError(code: code, correlationID: correlationID)
-                object["paysafe"] = .object(
-                    JSONObject([
-                        ("code", .number(String(p.code))), ("displayMessage", .string(p.displayMessage)),
-                        ("detailedMessage", .string(p.detailedMessage)), ("correlationId", .string(p.correlationID)),
-                    ]))
-            }
-            errors.append(.object(object))
-        }
-        var report = JSONObjectWriter()
-        if let line { report.int("line", line) }
-        report.bool("valid", result.isValid)
-        report.value("errors", .array(errors))
-        return report.finish()
+    /// The report of a result (the one validation renderer, ``OutputJSON/validation(_:line:correlationID:)``).
+    static func render(_ result: GatewayValidationResult, line: Int? = nil) -> [UInt8] {
+        OutputJSON.validation(result.errors, line: line, correlationID: result.correlationID)
     }
 }

@@ -110,7 +110,7 @@ struct SealCommand: CLICommand {
         }
         let errors = parsed.request.validate(in: context)
         if !errors.isEmpty {
-            let fields = errors.map { SafeEcho.name($0.fieldID) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            let fields = errors.map { SafeEcho.name($0.field) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             if !allowInvalid {
                 StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
                 StandardStreams.err(

@@ -33,7 +33,7 @@ struct ValidateCommand: CLICommand {
     /// What is validated: a payment product's fields, or a gateway request.
     enum Target {
         case product(ProductOption)
-        case gateway(name: String, operation: String, partnerSharedKey: Bool)
+        case gateway(GatewayOperation, partnerSharedKey: Bool)
     }
 
     let target: Target
@@ -48,8 +48,8 @@ struct ValidateCommand: CLICommand {
             guard arguments["product"] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
             guard let operation = arguments["operation"] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
             let partner = arguments.has("partner-shared-key")
-            try GatewayValidation.checkArguments(gateway: gateway, operation: operation, partnerSharedKey: partner)
-            target = .gateway(name: gateway, operation: operation, partnerSharedKey: partner)
+            let parsed = try GatewayValidation.operation(gateway: gateway, operation: operation, partnerSharedKey: partner)
+            target = .gateway(parsed, partnerSharedKey: partner)
         } else {
             guard let product = arguments["product"] else { throw UsageError("Missing expected argument '--product <product>'.") }
             guard arguments["operation"] == nil, !arguments.has("partner-shared-key") else {
@@ -63,20 +63,18 @@ struct ValidateCommand: CLICommand {
     func run() throws(CSEError) -> Int32 {
         switch target {
         case .product(let option): return try runProduct(option)
-        case .gateway(let name, let operation, let partner): return try runGateway(name, operation, partner)
+        case .gateway(let operation, let partner): return try runGateway(operation, partner)
         }
     }
 
-    private func runGateway(_ gateway: String, _ operation: String, _ partner: Bool) throws(CSEError) -> Int32 {
+    private func runGateway(_ operation: GatewayOperation, _ partner: Bool) throws(CSEError) -> Int32 {
         if lines {
             let failures = try BatchRunner().run { number, line in
                 do throws(CSEError) {
-                    let result = try GatewayValidation.result(
-                        gateway: gateway, operation: operation, input: line, partnerSharedKey: partner)
+                    let result = try GatewayValidation.result(operation, input: line, partnerSharedKey: partner)
                     // A rejected line's report is led by its line number; a valid line's is not.
                     return result.isValid
-                        ? .output(try GatewayValidation.render(result, gateway: gateway))
-                        : .rejected(try GatewayValidation.render(result, gateway: gateway, line: number))
+                        ? .output(GatewayValidation.render(result)) : .rejected(GatewayValidation.render(result, line: number))
                 } catch {
                     return .failure(error)
                 }
@@ -84,9 +82,9 @@ struct ValidateCommand: CLICommand {
             return failures == 0 ? ExitCode.success : ExitCode.failure
         }
         let input = try Files.readStandardInput(limit: 1 << 20)
-        let (report, valid) = try GatewayValidation.report(gateway: gateway, operation: operation, input: input, partnerSharedKey: partner)
-        StandardStreams.write(report + [0x0A], to: 1)
-        return valid ? ExitCode.success : ExitCode.failure
+        let result = try GatewayValidation.result(operation, input: input, partnerSharedKey: partner)
+        StandardStreams.write(GatewayValidation.render(result) + [0x0A], to: 1)
+        return result.isValid ? ExitCode.success : ExitCode.failure
     }
 
     private func runProduct(_ option: ProductOption) throws(CSEError) -> Int32 {

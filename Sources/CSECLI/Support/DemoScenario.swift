@@ -73,12 +73,12 @@ struct DemoScenario {
 
         // 4. A typo must be caught.
         var typoRequest = request
-        var typoErrors: [FieldValidationError] = []
+        var typoErrors: [FieldIssue] = []
         do throws(CSEError) {
             try typoRequest.setValue(typo.value, forField: typo.field)
             typoErrors = typoRequest.validate(in: context)
         } catch {}
-        let caught = typoErrors.contains { $0.fieldID == typo.field && $0.code == typo.expectedCode }
+        let caught = typoErrors.contains { $0.field == typo.field && $0.code == typo.expectedCode }
         steps.append(
             DemoStep(
                 name: "typo", ok: caught,
@@ -174,7 +174,7 @@ struct DemoScenario {
     }
 
     /// `invalid: field: code(params); …`.
-    static func describe(_ errors: [FieldValidationError]) -> String {
+    static func describe(_ errors: [FieldIssue]) -> String {
         errors.isEmpty ? "valid" : "invalid: " + errors.map(\.description).joined(separator: "; ")
     }
 

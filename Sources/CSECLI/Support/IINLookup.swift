@@ -3,11 +3,7 @@ import CSEValidation
 
 /// The table `cse iin` answers from, with the allow-list applied.
 struct IINLookup: Sendable {
-    private enum Table: Sendable {
-        case embedded(CardBrandTable)
-        case file(IINTable)
-    }
-    private let table: Table
+    private let table: any IINLookupTable
     private let allowed: Set<String>?
 
     /// The largest IIN table file read.
@@ -17,9 +13,9 @@ struct IINLookup: Sendable {
     /// - Throws: `cli.file` when the file cannot be read, `iin.*` when it does not parse.
     init(tablePath: String?, allowed: Set<String>?) throws(CSEError) {
         if let tablePath {
-            table = .file(try IINTable(csv: try Files.read(tablePath, limit: Self.maximumTableBytes)))
+            table = try IINTable(csv: try Files.read(tablePath, limit: Self.maximumTableBytes))
         } else {
-            table = .embedded(.embedded)
+            table = CardBrandTable.embedded
         }
         self.allowed = allowed
     }
@@ -37,18 +33,7 @@ struct IINLookup: Sendable {
         guard (1...19).contains(digits) else {
             throw CSEError(.cliNotDigits, "a card number has 1 to 19 digits", context: ["digits": String(digits)])
         }
-        let lookupSet = allowed ?? []
-        let details: IINDetails
-        switch table {
-        case .embedded(let brands): details = brands.iinDetails(forPartialNumber: value, allowedProductIDs: lookupSet)
-        case .file(let iin): details = iin.iinDetails(forPartialNumber: value, allowedProductIDs: lookupSet)
-        }
-        guard allowed == nil, let productID = details.productID else { return details }
-        // No allow-list: every product found is allowed.
-        return IINDetails(
-            productID: productID, isAllowedInContext: true, countryCode: details.countryCode,
-            cardType: details.cardType, issuer: details.issuer,
-            coBrands: details.coBrands.map { IINCoBrand(productID: $0.productID, isAllowedInContext: true, cardType: $0.cardType) })
+        return table.iinDetails(forPartialNumber: value, allowedProductIDs: allowed)
     }
 }
 

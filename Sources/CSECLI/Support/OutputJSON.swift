@@ -1,32 +1,57 @@
 import CSECore
+import CSEGateways
 import CSEPayments
 import CSEValidation
 
 /// The JSON shapes `cse` prints, written with `JSONWriter` so member order is fixed.
 enum OutputJSON {
-    /// `{"valid":…,"errors":[{"field":…,"code":…,<params in key order>},…]}`, optionally led by
-    /// `"line":N`.
-    static func validation(_ errors: [FieldValidationError], line: Int? = nil) -> [UInt8] {
+    /// The one validation report of `cse validate`, for products and gateways:
+    /// `{["line":N,]"valid":…,"errors":[…]}`. Each issue is `{"field":…,"code":…,…}`: a product
+    /// issue's parameters follow as members in key order; a gateway issue's go under
+    /// `"limits":{…}` (when there are any), and with a `correlationID` (an invalid Paysafe result)
+    /// an issue with a gateway code carries Paysafe's own error object
+    /// `"paysafe":{"code","displayMessage","detailedMessage","correlationId"}`.
+    static func validation(_ issues: [FieldIssue], line: Int? = nil, correlationID: String? = nil) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         if let line { out.append(contentsOf: "\"line\":\(line),".utf8) }
-        out.append(contentsOf: "\"valid\":\(errors.isEmpty),\"errors\":[".utf8)
-        for (index, error) in errors.enumerated() {
+        out.append(contentsOf: "\"valid\":\(issues.isEmpty),\"errors\":[".utf8)
+        for (index, issue) in issues.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: #"{"field":"#.utf8)
-            JSONWriter.appendString(error.fieldID, to: &out)
+            JSONWriter.appendString(issue.field, to: &out)
             out.append(contentsOf: #","code":"#.utf8)
-            JSONWriter.appendString(error.code.rawValue, to: &out)
-            appendParameters(error.parameters, to: &out)
+            JSONWriter.appendString(issue.code.rawValue, to: &out)
+            switch issue.origin {
+            case .product:
+                appendParameters(issue.parameters, to: &out)
+            case .gateway(let gatewayCode):
+                if !issue.parameters.isEmpty {
+                    out.append(contentsOf: #","limits":{"#.utf8)
+                    appendParameters(issue.parameters, to: &out, leadingComma: false)
+                    out.append(UInt8(ascii: "}"))
+                }
+                if let correlationID, let gatewayCode {
+                    let error = PaysafeError(code: gatewayCode, correlationID: correlationID)
+                    var paysafe = JSONObjectWriter()
+                    paysafe.int("code", error.code)
+                    paysafe.string("displayMessage", error.displayMessage)
+                    paysafe.string("detailedMessage", error.detailedMessage)
+                    paysafe.string("correlationId", error.correlationID)
+                    out.append(contentsOf: #","paysafe":"#.utf8)
+                    out.append(contentsOf: paysafe.finish())
+                }
+            }
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}".utf8)
         return out
     }
 
-    /// `,"key":value` for each parameter in key order (numbers, strings or string arrays).
-    static func appendParameters(_ parameters: [String: ValidationParameter], to out: inout [UInt8]) {
-        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
-            out.append(UInt8(ascii: ","))
+    /// `,"key":value` for each parameter in key order (numbers, strings or string arrays); without
+    /// `leadingComma` the first member has no comma before it.
+    static func appendParameters(_ parameters: [String: ValidationParameter], to out: inout [UInt8], leadingComma: Bool = true) {
+        for (index, (key, value)) in parameters.sorted(by: { $0.key < $1.key }).enumerated() {
+            if leadingComma || index > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.appendString(key, to: &out)
             out.append(UInt8(ascii: ":"))
             switch value {

@@ -3,10 +3,10 @@ import CSEValidation
 
 /// Why a value does not have its format: a stable code and the broken limits (never the value).
 struct FormatFailure {
-    let code: GatewayErrorCode
+    let code: ValidationCode
     let limits: [String: String]
 
-    init(_ code: GatewayErrorCode = .format, _ limits: [String: String] = [:]) {
+    init(_ code: ValidationCode = .format, _ limits: [String: String] = [:]) {
         self.code = code
         self.limits = limits
     }

@@ -8,12 +8,12 @@ public enum MastercardValidation {
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` or a `gatewayMap.*` error when the
     ///   payload cannot be read as one map.
     public static func validateUpdateSession(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
-        try GatewayTables.spec(gateway: "mastercard", operation: "updateSession").validate(json: json)
+        try GatewayTables.spec(for: .mastercardUpdateSession).validate(json: json)
     }
 
     /// Validates an update-session payload built with ``GatewayMap``.
     public static func validateUpdateSession(_ map: GatewayMap) throws(CSEError) -> GatewayValidationResult {
-        try GatewayTables.spec(gateway: "mastercard", operation: "updateSession").validate(map)
+        try GatewayTables.spec(for: .mastercardUpdateSession).validate(map)
     }
 }
 

@@ -1,5 +1,6 @@
 public import CSECore
 public import CSECrypto
+import CSEValidation
 
 /// The Paysafe iOS SDK checks: the setup (API key and environment) and the tokenize options,
 /// driven by `paysafe-setup.json` and `paysafe-tokenize.json`.
@@ -26,7 +27,7 @@ public enum PaysafeValidation {
     /// Validates the setup object `{"apiKey", "environment"}`.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` and other input errors.
     public static func validateSetup(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
-        try GatewayTables.spec(gateway: "paysafe", operation: "setup").validate(json: json)
+        try GatewayTables.spec(for: .paysafeSetup).validate(json: json)
     }
 
     /// Validates tokenize options, keys as the SDK names them (`amount`, `currencyCode`,
@@ -38,7 +39,7 @@ public enum PaysafeValidation {
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` and other input errors.
     public static func validateTokenize(_ json: JSONValue, partnerSharedKey: Bool = false) throws(CSEError) -> GatewayValidationResult {
         let context = GatewayValidationContext(values: partnerSharedKey ? ["partnerSharedKey": "true"] : [:])
-        return try GatewayTables.spec(gateway: "paysafe", operation: "tokenize").validate(json: json, context: context)
+        return try GatewayTables.spec(for: .paysafeTokenize).validate(json: json, context: context)
     }
 
     /// The Paysafe-shaped errors of a result: one per distinct Paysafe code, in order. Errors

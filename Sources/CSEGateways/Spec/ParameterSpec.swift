@@ -1,6 +1,8 @@
+public import CSEValidation
+
 /// The rules for one gateway parameter, as one row of a spec table in `Vectors/gateways/`.
 ///
-/// A parameter is checked in this order, and each failure becomes a ``GatewayFieldError``:
+/// A parameter is checked in this order, and each failure becomes a ``FieldIssue``:
 /// presence (``isRequired``), JSON type (``valueType``), length, characters, allowed values and
 /// format. Optional parameters that are absent, or present as an empty string, are not checked
 /// further (see docs/GATEWAYS.md, "Empty values").
@@ -90,7 +92,7 @@ public struct ParameterSpec: Hashable, Sendable {
     }
 
     /// The gateway's numeric code for a failure code, if the table gives one.
-    public func gatewayCode(for code: GatewayErrorCode) -> Int? {
+    public func gatewayCode(for code: ValidationCode) -> Int? {
         gatewayCodes[code.rawValue] ?? gatewayCodes["*"]
     }
 }

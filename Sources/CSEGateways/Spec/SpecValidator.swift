@@ -1,4 +1,5 @@
 import CSECore
+import CSEValidation
 
 /// Runs one ``GatewaySpec`` over one request: the parameter rows in order, then unknown
 /// parameters, then the cross-field rules.
@@ -8,14 +9,14 @@ struct SpecValidator {
     let context: GatewayValidationContext
 
     func run() -> GatewayValidationResult {
-        var errors: [GatewayFieldError] = []
+        var errors: [FieldIssue] = []
         for parameter in spec.parameters {
             errors.append(contentsOf: check(parameter))
         }
         if spec.rejectsUnknownParameters {
             let known = Set(spec.parameters.map(\.name))
             for leaf in request.leaves where !Self.isCovered(leaf.path, by: known) {
-                errors.append(GatewayFieldError(field: leaf.path, code: .unknownParameter))
+                errors.append(FieldIssue(gatewayField: leaf.path, code: .unknownParameter))
             }
         }
         // A rule that breaks a field the rows already reported with the same code (AMEX's
@@ -44,11 +45,11 @@ struct SpecValidator {
 
     func value(_ field: String) -> ParameterValue { ParameterValue(request[at: field]) }
 
-    func error(_ parameter: ParameterSpec, _ code: GatewayErrorCode, _ limits: [String: String] = [:]) -> GatewayFieldError {
-        GatewayFieldError(field: parameter.name, code: code, limits: limits, gatewayCode: parameter.gatewayCode(for: code))
+    func error(_ parameter: ParameterSpec, _ code: ValidationCode, _ limits: [String: String] = [:]) -> FieldIssue {
+        FieldIssue(gatewayField: parameter.name, code: code, limits: limits, gatewayCode: parameter.gatewayCode(for: code))
     }
 
-    func check(_ parameter: ParameterSpec) -> [GatewayFieldError] {
+    func check(_ parameter: ParameterSpec) -> [FieldIssue] {
         let value = value(parameter.name)
         guard case .text(let text, let kind) = value else {
             if case .structured = value { return [error(parameter, .type, ["type": parameter.valueType.rawValue])] }
@@ -63,7 +64,7 @@ struct SpecValidator {
         }
         guard typeOK else { return [error(parameter, .type, ["type": parameter.valueType.rawValue])] }
 
-        var errors: [GatewayFieldError] = []
+        var errors: [FieldIssue] = []
         let length = text.unicodeScalars.count
         if let min = parameter.minLength, length < min {
             errors.append(error(parameter, .length, lengthLimits(parameter)))
@@ -108,10 +109,10 @@ struct SpecValidator {
         }
     }
 
-    func violation(of rule: CrossFieldRule) -> GatewayFieldError? {
+    func violation(of rule: CrossFieldRule) -> FieldIssue? {
         let field = rule.requirement.field
         let current = value(field)
-        let code: GatewayErrorCode
+        let code: ValidationCode
         var limits = ["rule": rule.id]
         switch rule.requirement {
         case .required:
@@ -133,6 +134,6 @@ struct SpecValidator {
             limits["allowedLengths"] = lengths.map(String.init).joined(separator: ",")
         }
         let gatewayCode = rule.gatewayCode ?? spec.parameter(named: field)?.gatewayCode(for: code)
-        return GatewayFieldError(field: field, code: code, limits: limits, gatewayCode: gatewayCode)
+        return FieldIssue(gatewayField: field, code: code, limits: limits, gatewayCode: gatewayCode)
     }
 }

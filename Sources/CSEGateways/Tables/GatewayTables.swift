@@ -23,15 +23,21 @@ public enum GatewayTables {
     /// - Throws: ``CSEError/Code/gatewayUnknownOperation`` (the context lists what exists), or
     ///   ``CSEError/Code/gatewayTable`` if an embedded table were malformed.
     public static func spec(gateway: String, operation: String) throws(CSEError) -> GatewaySpec {
+        try spec(for: try GatewayOperation(gateway: gateway, operation: operation))
+    }
+
+    /// The spec for an operation.
+    /// - Parameter operation: The operation.
+    /// - Returns: The spec.
+    /// - Throws: ``CSEError/Code/gatewayTable`` if an embedded table were malformed.
+    public static func spec(for operation: GatewayOperation) throws(CSEError) -> GatewaySpec {
         let specs = try all
-        guard let spec = specs.first(where: { $0.gateway.isByteEqual(to: gateway) && $0.operations.containsByteEqual(operation) }) else {
-            let known = specs.flatMap { spec in spec.operations.map { "\(spec.gateway):\($0)" } }
-            throw CSEError(
-                .gatewayUnknownOperation, "no spec table for this gateway and operation",
-                context: [
-                    "gateway": SecretMasking.echoIdentifier(gateway), "operation": SecretMasking.echoIdentifier(operation),
-                    "known": known.joined(separator: ","),
-                ])
+        guard
+            let spec = specs.first(where: {
+                $0.gateway.isByteEqual(to: operation.gateway.rawValue) && $0.operations.containsByteEqual(operation.name)
+            })
+        else {
+            throw CSEError(.gatewayTable, "no embedded table covers this operation", context: ["operation": operation.description])
         }
         return spec
     }

@@ -19,7 +19,7 @@ extension PaymentRequest {
     /// - Parameter context: The clock for expiry checks. Its `fieldValues` are overridden by the
     ///   request's own values.
     /// - Returns: The errors, each naming the field, never the value.
-    public func validate(in context: ValidationContext = ValidationContext()) -> [FieldValidationError] {
+    public func validate(in context: ValidationContext = ValidationContext()) -> [FieldIssue] {
         var context = context
         // Only the boletoBancarioRequiredness rule (the one rule that runs on empty values) reads
         // the other fields; without it, skip building the dictionary (≈ 0.5 µs of hashing and
@@ -28,7 +28,7 @@ extension PaymentRequest {
             for (fieldID, value) in unmaskedFieldValues { context.fieldValues[fieldID] = value }
         }
         let brand = effectiveCardBrand
-        var errors: [FieldValidationError] = []
+        var errors: [FieldIssue] = []
         // Fields are read in place by index: copying a `Field` value retains its id, mask and
         // validator array on every iteration (cse-bench: retain/release was a fifth of the time).
         let fields = product.validationPlan.fields
@@ -40,7 +40,7 @@ extension PaymentRequest {
                 case .readOnly:
                     continue
                 case .mustWrite where value.isEmpty:
-                    errors.append(FieldValidationError(fieldID: fieldID, code: .required))
+                    errors.append(FieldIssue(field: fieldID, code: .required))
                     continue
                 default:
                     if value.isEmpty { continue }
@@ -48,7 +48,7 @@ extension PaymentRequest {
             }
             if value.isEmpty {
                 if fields[index].isRequired {
-                    errors.append(FieldValidationError(fieldID: fieldID, code: .required))
+                    errors.append(FieldIssue(field: fieldID, code: .required))
                     continue
                 }
                 guard fields[index].runsOnEmptyValue else { continue }
@@ -81,7 +81,7 @@ extension PaymentRequest {
                 }
             }
             if !failures.isEmpty {
-                errors.append(contentsOf: failures.map { FieldValidationError(fieldID: fieldID, failure: $0) })
+                errors.append(contentsOf: failures.map { FieldIssue(field: fieldID, failure: $0) })
             }
         }
         return errors

@@ -77,12 +77,12 @@ public struct PaymentRequestSealer: Sendable {
             let errors = request.validate(in: ValidationContext(currentMonth: options.currentMonth ?? .now()))
             if !errors.isEmpty {
                 var fields: [String] = []
-                for error in errors where !fields.contains(error.fieldID) { fields.append(error.fieldID) }
+                for error in errors where !fields.contains(error.field) { fields.append(error.field) }
                 throw CSEError(
                     .paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
                     context: [
                         "product": request.product.id, "fields": fields.joined(separator: ","),
-                        "codes": errors.map { "\($0.fieldID):\($0.code.rawValue)" }.joined(separator: ","),
+                        "codes": errors.map { "\($0.field):\($0.code.rawValue)" }.joined(separator: ","),
                     ])
             }
         }

@@ -2,6 +2,7 @@ public import CSECore
 public import CSECrypto
 public import CSEGateways
 public import CSEHTTP
+import CSEValidation
 
 /// A verified SDK token.
 public struct APSSDKToken: Hashable, Sendable, CustomStringConvertible {

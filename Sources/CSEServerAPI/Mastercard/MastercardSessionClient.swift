@@ -2,6 +2,7 @@ public import CSECore
 public import CSECrypto
 public import CSEGateways
 public import CSEHTTP
+import CSEValidation
 
 /// A Mastercard Gateway region: the host prefix of `https://{region}.gateway.mastercard.com`.
 public struct MastercardRegion: Hashable, Sendable, CustomStringConvertible {

@@ -36,6 +36,24 @@ public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomString
     public static let residentIDNumber = Self("residentIdNumber")
     /// The Boleto Bancário conditional-requiredness rule failed.
     public static let boletoBancarioRequiredness = Self("boletoBancarioRequiredness")
+
+    // Gateway request rules (docs/GATEWAYS.md): parameter checks use `required`, `type`,
+    // `length`, `characters`, `allowedValues`, `format`, `range`, `luhn` and `unknownParameter`;
+    // cross-field rules report the requirement they broke (`required`, `notAllowed`,
+    // `allowedValues`, `length`) with a `rule` parameter naming the rule.
+
+    /// The JSON type is wrong (for example an object where a string is expected).
+    public static let type = Self("type")
+    /// The value contains a character outside the parameter's character class.
+    public static let characters = Self("characters")
+    /// The value is not one of the gateway parameter's allowed values.
+    public static let allowedValues = Self("allowedValues")
+    /// The value does not have the gateway parameter's format.
+    public static let format = Self("format")
+    /// The parameter must not be sent in this context (a gateway cross-field rule).
+    public static let notAllowed = Self("notAllowed")
+    /// The parameter is not part of the gateway operation and the table rejects unknown parameters.
+    public static let unknownParameter = Self("unknownParameter")
 }
 
 /// A parameter of a validation failure, such as the broken limit.
