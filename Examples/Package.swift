@@ -6,6 +6,7 @@
 //
 //   five-lines          the README's "library in five lines", runnable
 //   receiving-service   the merchant side: decrypt a sealed payload and check it
+//   client-api-flow     the Client API flow: session, key, products, IIN, seal (against the emulator)
 import Foundation
 import PackageDescription
 
@@ -24,5 +25,9 @@ let package = Package(
             name: "receiving-service",
             dependencies: [.product(name: "CSEKit", package: csekit)],
             path: "Sources/ReceivingService"),
+        .executableTarget(
+            name: "client-api-flow",
+            dependencies: [.product(name: "CSEKit", package: csekit)],
+            path: "Sources/ClientAPIFlow"),
     ]
 )

@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # Builds every example against the CSEKit in this checkout and runs each one end to end:
 # five-lines seals a card request with a fresh key; receiving-service decrypts and checks it; a
-# payload sealed for another session, and a tampered one, are refused.
+# payload sealed for another session, and a tampered one, are refused; client-api-flow runs the
+# Client API flow against Tests/Emulators/client_api_emulator.py on 127.0.0.1, which decrypts the
+# sealed body with its own key and checks it.
 set -euo pipefail
 cd "$(dirname "$0")"
 ../Examples/check-readme.sh
 swift build 2>&1 | tail -1
 bin=$(swift build --show-bin-path)
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d)
+emulator_pid=""
+cleanup() {
+    # The emulator exits when its standard input closes; if it does not within 5 s, it is killed.
+    if [[ -n $emulator_pid ]]; then
+        exec {to_emulator}>&- || true
+        for _ in $(seq 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.1; done
+        kill "$emulator_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
 
 echo "--- five-lines"
 "$bin/five-lines" "$work/private.pem" > "$work/sealed.json"
@@ -29,4 +42,70 @@ sealed["encryptedCustomerInput"] = ".".join(parts)
 print(json.dumps(sealed))
 PY
 if "$bin/receiving-service" "$work/private.pem" example-session-1 < "$work/tampered.json"; then echo "accepted a tampered JWE" >&2; exit 1; fi
+
+echo "--- client-api-flow against the Client API test emulator (127.0.0.1 only)"
+fixtures=${CSEKIT_SHARED_VECTORS:-../../shared/vectors}/client-api
+if [[ ! -d $fixtures ]] || ! /usr/bin/python3 -c 'import jwcrypto' 2>/dev/null; then
+    # The same rule as the test suites: third-party fixtures are never copied into the repository.
+    echo "SKIPPED client-api-flow: needs $fixtures (the SDKs' response fixtures) and python3-jwcrypto"
+else
+    session_id=5c0ffee0e1a2b3c4d5e6f708192a3b4c customer_id=cust-example-1
+    coproc EMULATOR {
+        exec /usr/bin/python3 -u ../Tests/Emulators/client_api_emulator.py --fixtures "$fixtures" \
+            --session-id "$session_id" --customer-id "$customer_id" 2> "$work/emulator.err"
+    }
+    emulator_pid=$EMULATOR_PID
+    exec {to_emulator}>&"${EMULATOR[1]}" {from_emulator}<&"${EMULATOR[0]}"
+    # It prints `PORT <n>` once it accepts connections on 127.0.0.1; 30 s at most.
+    read -r -t 30 -u "$from_emulator" ready || { cat "$work/emulator.err" >&2; echo "the emulator did not start" >&2; exit 1; }
+    [[ $ready =~ ^PORT\ ([0-9]+)$ ]] || { echo "the emulator said '$ready', not PORT <n>" >&2; exit 1; }
+    base="http://127.0.0.1:${BASH_REMATCH[1]}"
+    session_json() {
+        printf '{"clientSessionId":"%s","customerId":"%s","clientApiUrl":"%s/client","assetUrl":"%s/assets"}\n' \
+            "$1" "$customer_id" "$base" "$base"
+    }
+    session_json "$session_id" > "$work/session.json"
+    timeout 120 "$bin/client-api-flow" "$work/session.json" > "$work/flow.json" 2> "$work/flow.err" ||
+        { cat "$work/flow.err" "$work/emulator.err" >&2; echo "client-api-flow failed" >&2; exit 1; }
+    cat "$work/flow.err"
+    head -c 120 "$work/flow.json"; echo "…"
+    if grep -qE "$session_id|4111 ?1111 ?1111 ?1111" "$work/flow.err"; then echo "the session id or the card number was printed" >&2; exit 1; fi
+
+    echo "--- the emulator decrypts the sealed body with its private key and checks it (merchant-side oracle)"
+    {
+        echo '{"cmd":"requests"}' >&"$to_emulator"
+        read -r -t 20 -u "$from_emulator" log
+        printf '%s\n' "$log" > "$work/requests.json"
+    }
+    python3 - "$base" "$work/flow.json" "$work/requests.json" "$customer_id" <<'PY'
+import json, sys, urllib.request
+base, flow, requests, customer = sys.argv[1:]
+assert base.startswith("http://127.0.0.1:"), base            # loopback only
+prefix = f"/client/v1/{customer}/"
+paths = [f"{r['method']} {r['path']}" for r in json.load(open(requests))["requests"]]
+expected = [f"GET {prefix}crypto/publickey", f"GET {prefix}products", f"POST {prefix}services/getIINdetails",
+            f"GET {prefix}products/1"]
+if paths != expected:
+    sys.exit(f"the example called {paths}, not {expected}")
+sealed = json.load(open(flow))
+body = json.dumps({"encryptedCustomerInput": sealed["encryptedCustomerInput"], "expectedProductId": 1}).encode()
+request = urllib.request.Request(base + "/merchant/payments", data=body, headers={"Content-Type": "application/json"})
+try:
+    verdict = json.load(urllib.request.urlopen(request, timeout=30))
+except urllib.error.HTTPError as error:
+    sys.exit("the emulator refused the sealed body: " + error.read().decode())
+if verdict != {"ok": True, "paymentProductId": 1, "fields": ["cardNumber", "cardholderName", "expiryDate", "cvv"]}:
+    sys.exit(f"unexpected verdict {verdict}")
+print(f"calls: {', '.join(p.replace(prefix, '') for p in paths)}")
+print(f"decrypted by the emulator: product {verdict['paymentProductId']}, fields {', '.join(verdict['fields'])}, "
+      "session and nonce checked")
+PY
+
+    echo "--- client-api-flow stops at the first refused call (a session the platform does not know)"
+    session_json other-session-0000000000000000 > "$work/other.json"
+    if timeout 120 "$bin/client-api-flow" "$work/other.json" > /dev/null 2> "$work/other.err"; then
+        echo "a foreign session was accepted" >&2; exit 1
+    fi
+    tail -1 "$work/other.err"
+fi
 echo "examples: all ran as expected"

@@ -10,7 +10,7 @@
 # FLOOR is the measured figure minus a little; raise it when coverage rises (README gives the figure).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FLOOR=${COVERAGE_FLOOR:-93.0}  # 95.9% measured before CSEClientAPI/CSEServerAPI merged; re-measure and raise
+FLOOR=${COVERAGE_FLOOR:-95.5}  # measured: 96.16% of Sources/ with every module (CI run of 2026-12-01, main); floor just under it
 
 toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
 llvm_cov="$toolchain/llvm-cov"

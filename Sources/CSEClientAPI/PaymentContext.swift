@@ -15,11 +15,8 @@ public struct AmountOfMoney: Hashable, Sendable, CustomStringConvertible {
         guard (0...999_999_999_999).contains(amount) else {
             throw CSEError(.clientAPIInvalidContext, "the amount must be 0 to 12 digits of minor units", context: ["member": "amount"])
         }
-        guard PaymentContext.isUpperLetters(currencyCode, count: 3) else {
-            throw CSEError(
-                .clientAPIInvalidContext, "the currency code must be three upper-case letters (ISO 4217)",
-                context: ["member": "currencyCode"])
-        }
+        try PaymentContext.requireUpperLetters(
+            currencyCode, count: 3, member: "currencyCode", reason: "the currency code must be three upper-case letters (ISO 4217)")
         self.amount = amount
         self.currencyCode = currencyCode
     }
@@ -54,11 +51,8 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
         amountOfMoney: AmountOfMoney, countryCode: String, isRecurring: Bool = false,
         isInstallments: Bool = false
     ) throws(CSEError) {
-        guard Self.isUpperLetters(countryCode, count: 2) else {
-            throw CSEError(
-                .clientAPIInvalidContext, "the country code must be two upper-case letters (ISO 3166-1)",
-                context: ["member": "countryCode"])
-        }
+        try Self.requireUpperLetters(
+            countryCode, count: 2, member: "countryCode", reason: "the country code must be two upper-case letters (ISO 3166-1)")
         self.amountOfMoney = amountOfMoney
         self.countryCode = countryCode
         self.isRecurring = isRecurring
@@ -111,5 +105,13 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
 
     static func isUpperLetters(_ text: String, count: Int) -> Bool {
         text.utf8.count == count && text.utf8.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
+    }
+
+    /// Throws ``CSEError/Code/clientAPIInvalidContext`` with `reason`, naming `member`, unless
+    /// `text` is `count` upper-case ASCII letters.
+    static func requireUpperLetters(_ text: String, count: Int, member: String, reason: String) throws(CSEError) {
+        guard isUpperLetters(text, count: count) else {
+            throw CSEError(.clientAPIInvalidContext, reason, context: ["member": member])
+        }
     }
 }

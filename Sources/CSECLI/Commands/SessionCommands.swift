@@ -7,33 +7,58 @@ import CSEValidation
 // `cse session …`: the Client API calls of a session, JSON on stdout with the platform's member
 // names. Card numbers come from standard input only.
 
-/// `cse session publickey`.
-struct SessionPublicKeyCommand: AsyncCLICommand {
-    static let spec = CommandSpec(
-        name: "session publickey",
-        abstract: "Fetch the session's encryption key: {\"keyId\",\"publicKey\"}.",
-        discussion: "Writes the Client API response {\"keyId\":\"…\",\"publicKey\":\"<base64 SubjectPublicKeyInfo>\"}.",
-        options: SessionOptions.options(context: .none))
+/// A `cse session …` command: the session options its context use calls for, one Client API
+/// call, and the call's JSON on stdout.
+protocol SessionCallCommand: AsyncCLICommand {
+    /// The context options the command takes; its declarations and its parsing both follow it.
+    static var contextUse: SessionOptions.ContextUse { get }
+    /// The parsed session options.
+    var session: SessionOptions { get }
+    /// Reads the command's own arguments, beside the session options.
+    init(session: SessionOptions, arguments: ParsedArguments) throws(UsageError)
+    /// Makes the call; its result is what the command prints.
+    func response() async throws(CSEError) -> JSONValue
+}
 
-    let session: SessionOptions
+extension SessionCallCommand {
+    /// The session option declarations for ``contextUse``.
+    static var sessionOptions: [CommandSpec.Option] { SessionOptions.options(context: contextUse) }
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .none)
+        try self.init(session: try SessionOptions(arguments: arguments, context: Self.contextUse), arguments: arguments)
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let key = try await session.session().publicKey()
-        SessionOutput.write(
-            .object(
-                JSONObject([
-                    ("keyId", .string(key.keyID)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
-                ])))
+        JSONLine.write(try await response())
         return ExitCode.success
     }
 }
 
+/// `cse session publickey`.
+struct SessionPublicKeyCommand: SessionCallCommand {
+    static let contextUse = SessionOptions.ContextUse.none
+    static let spec = CommandSpec(
+        name: "session publickey",
+        abstract: "Fetch the session's encryption key: {\"keyId\",\"publicKey\"}.",
+        discussion: "Writes the Client API response {\"keyId\":\"…\",\"publicKey\":\"<base64 SubjectPublicKeyInfo>\"}.",
+        options: sessionOptions)
+
+    let session: SessionOptions
+
+    init(session: SessionOptions, arguments _: ParsedArguments) { self.session = session }
+
+    func response() async throws(CSEError) -> JSONValue {
+        let key = try await session.session().publicKey()
+        return .object(
+            JSONObject([
+                ("keyId", .string(key.keyID)), ("publicKey", .string(Base64.encode(key.key.derRepresentation))),
+            ]))
+    }
+}
+
 /// `cse session products`.
-struct SessionProductsCommand: AsyncCLICommand {
+struct SessionProductsCommand: SessionCallCommand {
+    static let contextUse = SessionOptions.ContextUse.required
     static let spec = CommandSpec(
         name: "session products",
         abstract: "List the payment products of a context, with their accounts on file.",
@@ -42,22 +67,33 @@ struct SessionProductsCommand: AsyncCLICommand {
             products 117, 5700, 5772 and 5784 are dropped, and so are Apple Pay (302) and Google
             Pay (320), which a Linux host cannot use.
             """,
-        options: SessionOptions.options(context: .required))
+        options: sessionOptions)
 
     let session: SessionOptions
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .required)
-    }
+    init(session: SessionOptions, arguments _: ParsedArguments) { self.session = session }
 
-    func runAsync() async throws(CSEError) -> Int32 {
-        SessionOutput.write(try await session.session().basicPaymentProducts(for: try session.requiredContext()).jsonValue)
-        return ExitCode.success
+    func response() async throws(CSEError) -> JSONValue {
+        try await session.session().basicPaymentProducts(for: try session.requiredContext()).jsonValue
+    }
+}
+
+/// `cse session product ID` and `cse session networks ID`: a product id positional and a context.
+protocol SessionProductCallCommand: SessionCallCommand {
+    var productID: String { get }
+    init(session: SessionOptions, productID: String)
+}
+
+extension SessionProductCallCommand {
+    static var contextUse: SessionOptions.ContextUse { .required }
+
+    init(session: SessionOptions, arguments: ParsedArguments) {
+        self.init(session: session, productID: arguments.positionals.first ?? "")
     }
 }
 
 /// `cse session product ID`.
-struct SessionProductCommand: AsyncCLICommand {
+struct SessionProductCommand: SessionProductCallCommand {
     static let spec = CommandSpec(
         name: "session product",
         abstract: "Fetch one payment product with its fields.",
@@ -66,49 +102,36 @@ struct SessionProductCommand: AsyncCLICommand {
             in display order, an expiryDate list shown as text, default masks for expiryDate and
             cardNumber. Products 117, 5700, 5772 and 5784 are refused without a call.
             """,
-        options: SessionOptions.options(context: .required),
+        options: sessionOptions,
         positionals: [.init("ID", help: "The payment product id, e.g. 1.")])
 
     let session: SessionOptions
     let productID: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .required)
-        productID = arguments.positionals.first ?? ""
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        let product = try await session.session().paymentProduct(id: productID, for: try session.requiredContext())
-        SessionOutput.write(product.clientAPIJSONValue)
-        return ExitCode.success
+    func response() async throws(CSEError) -> JSONValue {
+        try await session.session().paymentProduct(id: productID, for: try session.requiredContext()).clientAPIJSONValue
     }
 }
 
 /// `cse session networks ID`.
-struct SessionNetworksCommand: AsyncCLICommand {
+struct SessionNetworksCommand: SessionProductCallCommand {
     static let spec = CommandSpec(
         name: "session networks",
         abstract: "Fetch the card networks of a payment product: {\"networks\":[…]}.",
-        options: SessionOptions.options(context: .required),
+        options: sessionOptions,
         positionals: [.init("ID", help: "The payment product id, e.g. 302.")])
 
     let session: SessionOptions
     let productID: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .required)
-        productID = arguments.positionals.first ?? ""
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        let networks = try await session.session().paymentProductNetworks(id: productID, for: try session.requiredContext())
-        SessionOutput.write(networks.jsonValue)
-        return ExitCode.success
+    func response() async throws(CSEError) -> JSONValue {
+        try await session.session().paymentProductNetworks(id: productID, for: try session.requiredContext()).jsonValue
     }
 }
 
 /// `cse session iin`.
-struct SessionIINCommand: AsyncCLICommand {
+struct SessionIINCommand: SessionCallCommand {
+    static let contextUse = SessionOptions.ContextUse.optional
     static let spec = CommandSpec(
         name: "session iin",
         abstract: "Ask the platform for the IIN details of a partial card number read from standard input.",
@@ -119,44 +142,43 @@ struct SessionIINCommand: AsyncCLICommand {
             "isAllowedInContext","cardType","coBrands"}; a platform 404 is {"status":"UNKNOWN"}.
             The context options are optional (all three or none).
             """,
-        options: SessionOptions.options(context: .optional))
+        options: sessionOptions)
 
     let session: SessionOptions
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .optional)
-    }
+    init(session: SessionOptions, arguments _: ParsedArguments) { self.session = session }
 
-    func runAsync() async throws(CSEError) -> Int32 {
+    func response() async throws(CSEError) -> JSONValue {
         let number = try StandardInputValue.read()
-        let details = try await session.session().iinDetails(partialCardNumber: number, for: try session.context())
-        SessionOutput.write(details.clientAPIJSONValue)
-        return ExitCode.success
+        return try await session.session().iinDetails(partialCardNumber: number, for: try session.context()).clientAPIJSONValue
     }
 }
 
 /// `cse session dcc` and `cse session surcharge`: a card number on standard input, an amount, one
 /// POST, the platform's response as it came.
-protocol SessionCardServiceCommand: AsyncCLICommand {
+protocol SessionCardServiceCommand: SessionCallCommand {
     /// The Client API call.
     static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue
-    var session: SessionOptions { get }
     var productID: String? { get }
+    init(session: SessionOptions, productID: String?)
 }
 
 extension SessionCardServiceCommand {
+    static var contextUse: SessionOptions.ContextUse { .amountOnly }
+
     /// The options both commands take.
     static var cardServiceOptions: [CommandSpec.Option] {
-        SessionOptions.options(context: .amountOnly) + [.value("product", "ID", help: "The card's payment product id, when known.")]
+        sessionOptions + [.value("product", "ID", help: "The card's payment product id, when known.")]
     }
 
-    func runAsync() async throws(CSEError) -> Int32 {
+    init(session: SessionOptions, arguments: ParsedArguments) {
+        self.init(session: session, productID: arguments["product"])
+    }
+
+    func response() async throws(CSEError) -> JSONValue {
         let number = try StandardInputValue.read()
         let client = try session.session()
-        let result = try await Self.call(
-            client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
-        SessionOutput.write(result)
-        return ExitCode.success
+        return try await Self.call(client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
     }
 }
 
@@ -170,11 +192,6 @@ struct SessionDCCCommand: SessionCardServiceCommand {
 
     let session: SessionOptions
     let productID: String?
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .amountOnly)
-        productID = arguments["product"]
-    }
 
     static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
         try await session.currencyConversionQuote(cardSource: card, amount: amount).jsonValue
@@ -192,19 +209,7 @@ struct SessionSurchargeCommand: SessionCardServiceCommand {
     let session: SessionOptions
     let productID: String?
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments, context: .amountOnly)
-        productID = arguments["product"]
-    }
-
     static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
         try await session.surchargeCalculation(cardSource: card, amount: amount).jsonValue
-    }
-}
-
-/// One JSON document and a line break on stdout.
-enum SessionOutput {
-    static func write(_ value: JSONValue) {
-        StandardStreams.write(value.serializedBytes + [0x0A], to: 1)
     }
 }

@@ -11,29 +11,45 @@ extension CSEError.Code {
     static let cliCredentials = Self("cli.credentials")
 }
 
-/// The options every merchant-server command shares: `--credentials FILE|env:NAME` (a JSON
-/// credentials document), `--endpoint URL` (replaces the scheme, host and port of the platform
-/// URL; the documented path is kept), `--ca-file PEM` and `--timeout SECONDS`.
+/// The options every merchant-server command shares: how it picks the platform's environment
+/// (see ``Environment``), `--credentials FILE|env:NAME` (a JSON credentials document),
+/// `--endpoint URL` (replaces the scheme, host and port of the platform URL; the documented path
+/// is kept), `--ca-file PEM` and `--timeout SECONDS`.
 struct ServerCallOptions: Sendable {
-    static func options(credentialsHelp: String) -> [CommandSpec.Option] {
-        [
+    /// How a command chooses between the platform's test and production environments.
+    enum Environment: Sendable {
+        /// `--environment test|production` (APS, Paysafe).
+        case choice
+        /// `--production` (Worldline: pre-production unless given).
+        case productionFlag
+        /// No choice: the command's own options say where it goes (Mastercard's `--region`).
+        case none
+    }
+
+    /// The option declarations for a command: the environment option first, then credentials,
+    /// endpoint, CA file and timeout.
+    static func options(credentialsHelp: String, environment: Environment = .none) -> [CommandSpec.Option] {
+        var options: [CommandSpec.Option] = []
+        switch environment {
+        case .choice: options.append(.value("environment", "ENV", help: "test (default) or production."))
+        case .productionFlag: options.append(.flag("production", help: "Use the production endpoint (default: pre-production)."))
+        case .none: break
+        }
+        return options + [
             .value("credentials", "FILE", required: true, help: credentialsHelp + " (a JSON file, or env:NAME)."),
             .value("endpoint", "URL", help: "Replace the scheme, host and port of the platform URL (e.g. a test server)."),
-            .value("ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified)."),
-            .value("timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10)."),
-        ]
+        ] + TransportOptions.options
     }
 
     let credentialsSpec: String
     let endpoint: HTTPURL?
-    let caFile: String?
-    let timeout: Int?
+    let transport: TransportOptions
+    /// `--environment production` or `--production`.
+    let isProduction: Bool
 
-    init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments, environment: Environment = .none) throws(UsageError) {
         credentialsSpec = arguments.required("credentials")
-        caFile = arguments["ca-file"]
-        timeout = try arguments.integer("timeout")
-        if let timeout, !(1...600).contains(timeout) { throw UsageError("The value for '--timeout' must be 1 to 600 seconds.") }
+        transport = try TransportOptions(arguments: arguments)
         if let text = arguments["endpoint"] {
             let parsed: HTTPURL
             do throws(CSEError) { parsed = try HTTPURL(text) } catch {
@@ -45,6 +61,16 @@ struct ServerCallOptions: Sendable {
             endpoint = parsed
         } else {
             endpoint = nil
+        }
+        switch environment {
+        case .choice:
+            switch arguments["environment"] ?? "test" {
+            case "test": isProduction = false
+            case "production": isProduction = true
+            default: throw UsageError("The value for '--environment' must be test or production.")
+            }
+        case .productionFlag: isProduction = arguments.has("production")
+        case .none: isProduction = false
         }
     }
 
@@ -70,13 +96,7 @@ struct ServerCallOptions: Sendable {
 
     /// The transport configured from `--ca-file` and `--timeout`.
     func http() throws(CSEError) -> HTTPClient {
-        var configuration = HTTPClientConfiguration()
-        if let caFile { configuration.trust = .caFile(caFile) }
-        if let timeout {
-            configuration.deadline = .seconds(timeout)
-            configuration.requestTimeout = .seconds(min(timeout, 10))
-        }
-        return try HTTPClient(configuration: configuration)
+        try HTTPClient(configuration: transport.applied(to: HTTPClientConfiguration()))
     }
 }
 
@@ -91,10 +111,5 @@ enum ServerSecretFile {
         if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
         guard end > 0 else { throw CSEError(.cliCredentials, "the secret file is empty", context: ["path": path]) }
         return SecureBytes(bytes[..<end])
-    }
-
-    /// Writes a JSON value and a newline to standard output.
-    static func print(_ value: JSONValue) {
-        StandardStreams.write(value.serializedBytes + [0x0A], to: 1)
     }
 }

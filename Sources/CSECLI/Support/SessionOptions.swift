@@ -42,11 +42,7 @@ struct SessionOptions: Sendable {
         case .none:
             break
         }
-        options += [
-            .value("ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified)."),
-            .value("timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10)."),
-        ]
-        return options
+        return options + TransportOptions.options
     }
 
     let sessionSpec: String
@@ -54,8 +50,7 @@ struct SessionOptions: Sendable {
     let currency: String?
     let amount: Int?
     let recurring: Bool
-    let caFile: String?
-    let timeout: Int?
+    let transport: TransportOptions
     let contextUse: ContextUse
 
     /// Reads the options; checks that the context options are complete for `context`.
@@ -65,10 +60,8 @@ struct SessionOptions: Sendable {
         currency = arguments["currency"]
         amount = try arguments.integer("amount")
         recurring = arguments.has("recurring")
-        caFile = arguments["ca-file"]
-        timeout = try arguments.integer("timeout")
+        transport = try TransportOptions(arguments: arguments)
         contextUse = context
-        if let timeout, !(1...600).contains(timeout) { throw UsageError("The value for '--timeout' must be 1 to 600 seconds.") }
         switch context {
         case .required:
             guard country != nil, currency != nil, amount != nil else {
@@ -97,11 +90,7 @@ struct SessionOptions: Sendable {
     /// A session configured from the options.
     func session() throws(CSEError) -> ClientAPISession {
         var configuration = ClientAPIConfiguration()
-        if let caFile { configuration.http.trust = .caFile(caFile) }
-        if let timeout {
-            configuration.http.deadline = .seconds(timeout)
-            configuration.http.requestTimeout = .seconds(min(timeout, 10))
-        }
+        configuration.http = transport.applied(to: configuration.http)
         return try ClientAPISession(sessionData: try sessionData(), configuration: configuration)
     }
 

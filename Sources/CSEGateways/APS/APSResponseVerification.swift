@@ -56,11 +56,7 @@ extension APSSignature {
         request: JSONObject, response: JSONObject, responsePhrase: String,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> APSResponseVerification {
-        var signatureValid = false
-        if let signature = response["signature"]?.stringValue {
-            signatureValid = try isValid(signature, for: response, phrase: responsePhrase, algorithm: algorithm)
-        }
-        return echoCheck(request: request, response: response, signatureValid: signatureValid)
+        try verifyResponse(request: request, response: response, responsePhrase: SecureBytes(responsePhrase.utf8), algorithm: algorithm)
     }
 
     /// ``verifyResponse(request:response:responsePhrase:algorithm:)-(_,_,String,_)`` with the

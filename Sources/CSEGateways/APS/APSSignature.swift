@@ -27,9 +27,7 @@ public enum APSSignature {
     /// - Throws: ``CSEError/Code/apsSignatureEmptyPhrase`` or
     ///   ``CSEError/Code/apsSignatureUnsupportedValue`` (the context names the parameter).
     package static func signingBytes(_ parameters: JSONObject, phrase: String) throws(CSEError) -> [UInt8] {
-        var phraseBytes = Array(phrase.utf8)
-        defer { secureZero(&phraseBytes) }
-        return try phraseBytes.withCSEBytes { (bytes) throws(CSEError) in try signingBytes(parameters, phraseBytes: bytes) }
+        try SecureBytes(phrase.utf8).withUnsafeBytes { (bytes) throws(CSEError) in try signingBytes(parameters, phraseBytes: bytes) }
     }
 
     /// ``signingBytes(_:phrase:)`` with the phrase as raw UTF-8 bytes (from a wiping buffer): the
@@ -89,9 +87,7 @@ public enum APSSignature {
         _ parameters: JSONObject, phrase: String,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> String {
-        var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { secureZero(&bytes) }
-        return Base16.encode(try algorithm.digest.hash(bytes))
+        try sign(parameters, phrase: SecureBytes(phrase.utf8), algorithm: algorithm)
     }
 
     /// Checks a signature in constant time (over the digest bytes; hex case is ignored).
@@ -107,9 +103,7 @@ public enum APSSignature {
         _ signature: String, for parameters: JSONObject, phrase: String,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> Bool {
-        var bytes = try signingBytes(parameters, phrase: phrase)
-        defer { secureZero(&bytes) }
-        return matches(signature, expected: try algorithm.digest.hash(bytes))
+        try isValid(signature, for: parameters, phrase: SecureBytes(phrase.utf8), algorithm: algorithm)
     }
 
     /// Whether hex `signature` (either case) equals the digest `expected`, compared in constant time.

@@ -96,13 +96,7 @@ public struct APSSDKTokenClient: Sendable {
     ///   for a non-2xx status.
     public func sdkToken(deviceID: String, language: String = "en") async throws(CSEError) -> APSSDKToken {
         let parameters = try requestParameters(deviceID: deviceID, language: language)
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Accept", value: "application/json")
-        let response = try await http.send(
-            HTTPRequest(
-                method: .post, url: url, headers: headers,
-                body: ServerResponse.body(.object(parameters))))
+        let response = try await ServerRequest.send(http, .post, url: url, body: .object(parameters))
         guard response.isSuccess else { throw ServerResponse.statusError(response, platform: "aps") }
         return try verify(response: try ServerResponse.object(response, platform: "aps"), request: parameters)
     }

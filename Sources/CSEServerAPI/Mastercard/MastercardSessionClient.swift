@@ -195,20 +195,9 @@ public struct MastercardSessionClient: Sendable {
     func call(
         _ method: HTTPMethod, path: [String], body: JSONValue?, retry: HTTPRetryPolicy? = nil
     ) async throws(CSEError) -> MastercardSession {
-        var headers = HTTPHeaders()
-        headers.add(name: "Authorization", value: credentials.basicAuthorization())
-        headers.add(name: "Accept", value: "application/json")
-        var bytes = body.map(ServerResponse.body) ?? []
-        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let request = HTTPRequest(method: method, url: baseURL.appending(pathSegments: path), headers: headers, body: bytes, retry: retry)
-        let response: HTTPResponse
-        do throws(CSEError) {
-            response = try await http.send(request)
-        } catch {
-            secureZero(&bytes)
-            throw error
-        }
-        secureZero(&bytes)
+        let response = try await ServerRequest.send(
+            http, method, url: baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
+            body: body, retry: retry)
         guard response.isSuccess else { throw Self.error(of: response) }
         let object = try ServerResponse.object(response, platform: "mastercard")
         if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response) }

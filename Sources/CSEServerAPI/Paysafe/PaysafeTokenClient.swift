@@ -114,20 +114,9 @@ public struct PaysafeTokenClient: Sendable {
                 .serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
                 context: ["argument": "card.cardExpiry"])
         }
-        var headers = HTTPHeaders()
-        headers.add(name: "Authorization", value: credentials.basicAuthorization())
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Accept", value: "application/json")
-        var body = ServerResponse.body(.object(JSONObject([("card", .object(card))])))
-        let url = origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"])
-        let response: HTTPResponse
-        do throws(CSEError) {
-            response = try await http.send(HTTPRequest(method: .post, url: url, headers: headers, body: body))
-        } catch {
-            secureZero(&body)
-            throw error
-        }
-        secureZero(&body)
+        let response = try await ServerRequest.send(
+            http, .post, url: origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"]),
+            headers: ["Authorization": credentials.basicAuthorization()], body: .object(JSONObject([("card", .object(card))])))
         guard response.isSuccess else { throw Self.error(of: response) }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }

@@ -68,17 +68,15 @@ public struct WorldlineServerClient: Sendable {
     /// Signs and sends a request to `/v2/{merchantId}/<path>`.
     func send(_ method: HTTPMethod, path: [String], body: JSONValue?) async throws(CSEError) -> HTTPResponse {
         let url = baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
+        // The signed headers come first: Content-Type (with a body), Date and X-GCS-*.
         var headers = HTTPHeaders()
-        let contentType = "application/json"
-        if body != nil { headers.add(name: "Content-Type", value: contentType) }
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         headers.add(name: "Date", value: HTTPDate.now())
         headers.add(name: "X-GCS-ServerMetaInfo", value: Self.serverMetaInfo)
         let text = WorldlineSignature.stringToSign(method: method.rawValue, headers: headers, path: url.path, query: url.query)
         let signature = try WorldlineSignature.signature(of: text, secret: credentials.secretAPIKey)
         headers.add(name: "Authorization", value: WorldlineSignature.authorization(apiKeyID: credentials.apiKeyID, signature: signature))
-        headers.add(name: "Accept", value: "application/json")
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map(ServerResponse.body) ?? [])
-        return try await http.send(request)
+        return try await ServerRequest.send(http, method, url: url, headers: headers, body: body)
     }
 
     /// `X-GCS-ServerMetaInfo`: base64 of the JSON the Worldline server SDKs send

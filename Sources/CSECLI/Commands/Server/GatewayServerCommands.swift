@@ -20,39 +20,34 @@ struct APSSDKTokenCommand: AsyncCLICommand {
         options: [
             .value("device-id", "ID", required: true, help: "The device id the mobile SDK reports."),
             .value("language", "LANG", help: "en (default) or ar."),
-            .value("environment", "ENV", help: "test (default) or production."),
         ]
             + ServerCallOptions.options(
                 credentialsHelp:
-                    "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}")
+                    "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}",
+                environment: .choice)
     )
 
     let options: ServerCallOptions
     let deviceID: String
     let language: String
-    let environment: APSSDKTokenClient.Environment
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments)
+        options = try ServerCallOptions(arguments: arguments, environment: .choice)
         deviceID = arguments.required("device-id")
         language = arguments["language"] ?? "en"
         guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
-        switch arguments["environment"] ?? "test" {
-        case "test": environment = .test
-        case "production": environment = .production
-        default: throw UsageError("The value for '--environment' must be test or production.")
-        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let credentials = try APSCredentials(document: try options.credentials())
+        let environment: APSSDKTokenClient.Environment = options.isProduction ? .production : .test
         let client = APSSDKTokenClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
         let token = try await client.sdkToken(deviceID: deviceID, language: language)
         var members: [(String, JSONValue)] = [
             ("sdk_token", .string(token.token)), ("response_code", .string(token.responseCode.description)),
         ]
         if let message = token.responseMessage { members.append(("response_message", .string(message))) }
-        ServerSecretFile.print(.object(JSONObject(members)))
+        JSONLine.write(.object(JSONObject(members)))
         return ExitCode.success
     }
 }
@@ -106,7 +101,7 @@ struct MastercardSessionCreateCommand: AsyncCLICommand {
     init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        ServerSecretFile.print(try await parsed.client().createSession().maskedJSON)
+        JSONLine.write(try await parsed.client().createSession().maskedJSON)
         return ExitCode.success
     }
 }
@@ -132,7 +127,7 @@ struct MastercardSessionUpdateCommand: AsyncCLICommand {
         var input = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&input) }
         let update = try GatewayMap(parsing: input)
-        ServerSecretFile.print(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
+        JSONLine.write(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
         return ExitCode.success
     }
 }
@@ -151,7 +146,7 @@ struct MastercardSessionGetCommand: AsyncCLICommand {
     init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        ServerSecretFile.print(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
+        JSONLine.write(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
         return ExitCode.success
     }
 }
@@ -167,21 +162,11 @@ struct PaysafeTokenCommand: AsyncCLICommand {
             single-use-token API key. Prints {"id","paymentToken","timeToLiveSeconds","card":{…}} with
             the card shown only as BIN and last digits.
             """,
-        options: [
-            .value("environment", "ENV", help: "test (default) or production.")
-        ] + ServerCallOptions.options(credentialsHelp: "Paysafe credentials {\"apiKey\"}"))
+        options: ServerCallOptions.options(credentialsHelp: "Paysafe credentials {\"apiKey\"}", environment: .choice))
 
     let options: ServerCallOptions
-    let production: Bool
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments)
-        switch arguments["environment"] ?? "test" {
-        case "test": production = false
-        case "production": production = true
-        default: throw UsageError("The value for '--environment' must be test or production.")
-        }
-    }
+    init(arguments: ParsedArguments) throws(UsageError) { options = try ServerCallOptions(arguments: arguments, environment: .choice) }
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
@@ -191,9 +176,9 @@ struct PaysafeTokenCommand: AsyncCLICommand {
         }
         let card = object["card"]?.objectValue ?? object
         let credentials = try PaysafeCredentials(document: try options.credentials())
-        let origin = try HTTPURL(production ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
+        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
         let client = PaysafeTokenClient(credentials: credentials, origin: options.url(origin), http: try options.http())
-        ServerSecretFile.print(try await client.createSingleUseToken(card: card).json)
+        JSONLine.write(try await client.createSingleUseToken(card: card).json)
         return ExitCode.success
     }
 }

@@ -8,9 +8,12 @@ import CSEServerAPI
 enum WorldlineCommandSupport {
     static let credentialsHelp = "Worldline credentials {\"merchantId\",\"apiKeyId\",\"secretApiKey\"}"
 
-    static func client(_ options: ServerCallOptions, preproduction: Bool) throws(CSEError) -> WorldlineServerClient {
+    /// `--production` and the options every server command takes.
+    static let options = ServerCallOptions.options(credentialsHelp: credentialsHelp, environment: .productionFlag)
+
+    static func client(_ options: ServerCallOptions) throws(CSEError) -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(document: try options.credentials())
-        let base = try HTTPURL(preproduction ? WorldlineServerClient.preproductionURL : WorldlineServerClient.productionURL)
+        let base = try HTTPURL(options.isProduction ? WorldlineServerClient.productionURL : WorldlineServerClient.preproductionURL)
         return WorldlineServerClient(credentials: credentials, baseURL: options.url(base), http: try options.http())
     }
 }
@@ -27,24 +30,21 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
             session id in full: write it only where the session may go.
             """,
         options: [
-            .value("token", "T", help: "A stored card token to offer as an account on file (repeatable)."),
-            .flag("production", help: "Use the production endpoint (default: pre-production)."),
-        ] + ServerCallOptions.options(credentialsHelp: WorldlineCommandSupport.credentialsHelp))
+            .value("token", "T", help: "A stored card token to offer as an account on file (repeatable).")
+        ] + WorldlineCommandSupport.options)
 
     let options: ServerCallOptions
     let tokens: [String]
-    let production: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments)
+        options = try ServerCallOptions(arguments: arguments, environment: .productionFlag)
         tokens = arguments.all("token")
-        production = arguments.has("production")
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let client = try WorldlineCommandSupport.client(options, preproduction: !production)
+        let client = try WorldlineCommandSupport.client(options)
         let session = try await client.createSession(tokens: tokens)
-        ServerSecretFile.print(session.jsonValue)
+        JSONLine.write(session.jsonValue)
         return ExitCode.success
     }
 }
@@ -65,21 +65,18 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             .value("amount", "MINOR", required: true, help: "The amount in minor units (e.g. 2345 for 23.45)."),
             .value("currency", "CUR", required: true, help: "The currency, ISO 4217 (e.g. EUR)."),
             .value("reference", "R", help: "The merchant reference of the order (at most 40 characters)."),
-            .flag("production", help: "Use the production endpoint (default: pre-production)."),
-        ] + ServerCallOptions.options(credentialsHelp: WorldlineCommandSupport.credentialsHelp))
+        ] + WorldlineCommandSupport.options)
 
     let options: ServerCallOptions
     let amount: Int
     let currency: String
     let reference: String?
-    let production: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments)
+        options = try ServerCallOptions(arguments: arguments, environment: .productionFlag)
         amount = try arguments.integer("amount") ?? 0
         currency = arguments.required("currency")
         reference = arguments["reference"]
-        production = arguments.has("production")
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -98,8 +95,8 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let request = try WorldlinePaymentRequest(
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
             merchantReference: reference)
-        let payment = try await WorldlineCommandSupport.client(options, preproduction: !production).createPayment(request)
-        ServerSecretFile.print(payment.json)
+        let payment = try await WorldlineCommandSupport.client(options).createPayment(request)
+        JSONLine.write(payment.json)
         return ExitCode.success
     }
 }
@@ -162,7 +159,7 @@ struct WorldlineWebhookVerifyCommand: CLICommand {
             throw CSEError(.cliInputTooLarge, "standard input is larger than 16 MiB", context: ["limit": String(16 << 20)])
         }
         let valid = try WorldlineWebhook.isValid(signature: signature, body: body, secret: secret)
-        ServerSecretFile.print(.object(JSONObject([("valid", .bool(valid))])))
+        JSONLine.write(.object(JSONObject([("valid", .bool(valid))])))
         return valid ? ExitCode.success : ExitCode.failure
     }
 }
