@@ -78,6 +78,13 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
         try self.init(components: RSAKeyStructures.readPublicKey(Array(der)[...]), enforcingPolicy: true)
     }
 
+    /// Imports a DER `SubjectPublicKeyInfo` only (RFC 5280 §4.1.2.7), under the policy, for
+    /// formats that carry exactly that structure (the Client API public-key response).
+    /// - Throws: a `der.*` code, `key.unsupportedType`, or the policy errors.
+    package init(subjectPublicKeyInfo der: some Collection<UInt8>) throws(CSEError) {
+        try self.init(components: RSAKeyStructures.readSubjectPublicKeyInfo(Array(der)[...]), enforcingPolicy: true)
+    }
+
     /// ``init(derRepresentation:)`` without the size and exponent policy.
     /// - Warning: For known-answer tests only (see ``init(unsafeModulus:exponent:)``).
     public init(unsafeDERRepresentation der: some Collection<UInt8>) throws(CSEError) {
