@@ -9,7 +9,15 @@
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
 //     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
+import Foundation
 import PackageDescription
+
+// `cse` links the Swift runtime and Foundation statically (see the target below), except when
+// CSEKIT_DYNAMIC_STDLIB is set: sanitizer builds need the shared libraries, because
+// ThreadSanitizer's libdispatch interceptors forward to the real `dispatch_apply` found in
+// libdispatch.so, and with a static libdispatch they call a null pointer (`.ci/run` sets the
+// variable for its ThreadSanitizer step).
+let linksStaticStdlib = ProcessInfo.processInfo.environment["CSEKIT_DYNAMIC_STDLIB"] == nil
 
 let package = Package(
     name: "CSEKit",
@@ -70,13 +78,14 @@ let package = Package(
         // archives follow here.
         .executableTarget(
             name: "cse", dependencies: ["CSECLI"],
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib"]),
-                .linkedLibrary("FoundationInternationalization"), .linkedLibrary("FoundationEssentials"),
-                .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationCShims"),
-                .linkedLibrary("_FoundationCollections"), .linkedLibrary("swiftSynchronization"),
-                .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
-            ]),
+            linkerSettings: linksStaticStdlib
+                ? [
+                    .unsafeFlags(["-static-stdlib"]),
+                    .linkedLibrary("FoundationInternationalization"), .linkedLibrary("FoundationEssentials"),
+                    .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationCShims"),
+                    .linkedLibrary("_FoundationCollections"), .linkedLibrary("swiftSynchronization"),
+                    .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
+                ] : []),
         .executableTarget(
             name: "cse-bench",
             dependencies: [

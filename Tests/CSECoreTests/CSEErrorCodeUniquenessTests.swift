@@ -46,8 +46,10 @@ struct CSEErrorCodeUniquenessTests {
             let segments = code.rawValue.split(separator: ".", omittingEmptySubsequences: false)
             let wellFormed =
                 segments.count >= 2
-                && segments.allSatisfy { segment in
-                    guard let first = segment.utf8.first, first &- 0x61 < 26 else { return false }
+                && segments.enumerated().allSatisfy { index, segment in
+                    // The domain starts with a lower-case letter; later segments may be a
+                    // platform's own numeric code (`aps.message.008`).
+                    guard let first = segment.utf8.first, first &- 0x61 < 26 || (index > 0 && first &- 0x30 < 10) else { return false }
                     return segment.utf8.allSatisfy { ($0 | 0x20) &- 0x61 < 26 || $0 &- 0x30 < 10 }
                 }
             #expect(wellFormed, "\(code.name) = \(code.rawValue) in \(code.file) is not domain.name")

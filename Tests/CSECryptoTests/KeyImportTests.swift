@@ -60,11 +60,10 @@ struct KeyImportTests {
         .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
         arguments: ["jose/rfc7516-a1-rsa-oaep-a256gcm.json", "jose/rfc7520-5_2-rsa-oaep-a256gcm.json"])
     func jweEncryptedKeys(path: String) throws {
-        let root = try #require(RSAVectors.json(path))
-        let jwk = try JSONSerialization.data(withJSONObject: root["jwk"]!)
-        let key = try RSAPrivateKey(jwkRepresentation: Array(jwk))
-        let cek = try key.decryptOAEP(try Self.b64u(root["encryptedKey_b64u"] as! String), hash: .sha1)
-        #expect(cek.unsafeCopyToArray() == Hex.decode(root["cek_hex"] as! String), "\(path)")
+        let root = try #require(try RSAVectors.json(path))
+        let key = try RSAPrivateKey(jwkRepresentation: try #require(root["jwk"]).bytes)
+        let cek = try key.decryptOAEP(try Self.b64u(root["encryptedKey_b64u"]!.stringValue!), hash: .sha1)
+        #expect(cek.unsafeCopyToArray() == Hex.decode(root["cek_hex"]!.stringValue!), "\(path)")
     }
 
     // MARK: Keys written by the openssl tool

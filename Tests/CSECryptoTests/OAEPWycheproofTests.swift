@@ -39,17 +39,8 @@ struct OAEPWycheproofTests {
         let mgfSha: String
         let privateKeyPkcs8: String
         let privateKeyPem: String
-        let privateKeyJwk: RawJSON
+        let privateKeyJwk: AnyJSON
         let tests: [Case]
-    }
-
-    /// A JSON value kept as its bytes.
-    struct RawJSON: Decodable {
-        let bytes: [UInt8]
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.singleValueContainer().decode([String: String].self)
-            bytes = Array(try JSONSerialization.data(withJSONObject: members))
-        }
     }
 
     @Test("every case gets its expected verdict", arguments: files)

@@ -9,11 +9,8 @@ enum RSAVectors {
     /// `true` when ../shared/vectors is present.
     static let available = TestPaths.sharedVectors != nil
 
-    /// A shared JSON vector file as a Foundation object, or `nil` when absent.
-    static func json(_ path: String) -> [String: Any]? {
-        guard let data = TestPaths.sharedFile(path) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
+    /// A shared JSON vector file as a schema-less JSON object, or `nil` when absent.
+    static func json(_ path: String) throws -> AnyJSON? { try VectorFiles.shared(AnyJSON.self, path) }
 
     /// One seeded OAEP example with its key.
     struct SeededExample: CustomTestStringConvertible, Sendable {
@@ -25,24 +22,34 @@ enum RSAVectors {
         var testDescription: String { "example \(id)" }
     }
 
-    /// The examples of a seeded OAEP vector file (`oaep-vect-sha1.json`, `oaep-sha256-seeded.json`).
+    /// A seeded OAEP vector file (`oaep-vect-sha1.json`, `oaep-sha256-seeded.json`).
+    struct SeededFile: Decodable {
+        struct PrivateKey: Decodable { let n, e, d, p, q, dp, dq, qinv: String }
+        struct Example: Decodable { let id, message, seed, ciphertext: String }
+        struct Key: Decodable {
+            let title: String
+            let modulusBits: Int
+            let `private`: PrivateKey
+            let examples: [Example]
+        }
+        let keys: [Key]
+    }
+
+    /// The examples of a seeded OAEP vector file; empty when the shared vectors are absent.
     static func seededExamples(_ path: String) -> [SeededExample] {
-        guard let root = json(path), let keys = root["keys"] as? [[String: Any]] else { return [] }
-        var out: [SeededExample] = []
-        for key in keys {
-            let priv = key["private"] as! [String: String]
-            for example in key["examples"] as! [[String: String]] {
-                out.append(
-                    SeededExample(
-                        id: example["id"]!, keyTitle: key["title"] as! String, modulusBits: key["modulusBits"] as! Int,
-                        n: Hex.decode(priv["n"]!), e: Hex.decode(priv["e"]!), d: Hex.decode(priv["d"]!),
-                        p: Hex.decode(priv["p"]!), q: Hex.decode(priv["q"]!), dp: Hex.decode(priv["dp"]!),
-                        dq: Hex.decode(priv["dq"]!), qinv: Hex.decode(priv["qinv"]!),
-                        message: Hex.decode(example["message"]!), seed: Hex.decode(example["seed"]!),
-                        ciphertext: Hex.decode(example["ciphertext"]!)))
+        guard let file = try! VectorFiles.shared(SeededFile.self, path) else { return [] }
+        return file.keys.flatMap { key in
+            let priv = key.private
+            return key.examples.map { example in
+                SeededExample(
+                    id: example.id, keyTitle: key.title, modulusBits: key.modulusBits,
+                    n: Hex.decode(priv.n), e: Hex.decode(priv.e), d: Hex.decode(priv.d),
+                    p: Hex.decode(priv.p), q: Hex.decode(priv.q), dp: Hex.decode(priv.dp),
+                    dq: Hex.decode(priv.dq), qinv: Hex.decode(priv.qinv),
+                    message: Hex.decode(example.message), seed: Hex.decode(example.seed),
+                    ciphertext: Hex.decode(example.ciphertext))
             }
         }
-        return out
     }
 
     static let sha1Examples = seededExamples("rsa-oaep/oaep-vect-sha1.json")

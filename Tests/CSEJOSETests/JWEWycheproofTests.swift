@@ -6,24 +6,44 @@ import TestSupport
 
 @Suite("JWE: Wycheproof json_web_encryption_test.json")
 struct JWEWycheproofTests {
+    /// wycheproof/testvectors/json_web_encryption_test.json.
+    struct File: Decodable {
+        struct Case: Decodable {
+            let tcId: Int
+            let comment: String
+            /// A compact JWE (a string) or the JSON serialization (an object).
+            let jwe: AnyJSON
+            let pt: String?
+            let result: String
+        }
+        struct Group: Decodable {
+            /// The JWK of the recipient's private key (not always RSA).
+            let `private`: AnyJSON
+            let tests: [Case]
+        }
+        let testGroups: [Group]
+    }
+
     @Test(
         "every case gets its verdict; cases with an unsupported alg are refused",
         .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors (wycheproof/testvectors/json_web_encryption_test.json)"))
     func everyCase() throws {
-        let file = try #require(try JOSEVectors.shared("wycheproof/testvectors/json_web_encryption_test.json"))
+        let file = try #require(try VectorFiles.shared(File.self, "wycheproof/testvectors/json_web_encryption_test.json"))
         let fallbackKey = try JOSEVectors.rfc7516A1Key()
         var decrypted = 0, rejected = 0, refusedUnsupported = 0, total = 0
-        for group in file["testGroups"]!.arrayValue! {
-            let jwk = group["private"]!
-            let groupKey: RSAPrivateKey? = jwk["kty"]?.stringValue == "RSA" ? try RSAPrivateKey(jwk: jwk) : nil
+        for group in file.testGroups {
+            let jwk = group.private
+            let groupKey: RSAPrivateKey? = jwk["kty"]?.stringValue == "RSA" ? try RSAPrivateKey(jwkRepresentation: jwk.bytes) : nil
             let decryptor = try JWEDecryptor(privateKey: groupKey ?? fallbackKey)
-            for test in group["tests"]!.arrayValue! {
+            for test in group.tests {
                 total += 1
-                let tcId = test["tcId"]!.intValue!
-                let expected = test["result"]!.stringValue!
-                guard case .string(let token) = test["jwe"]! else {
+                let tcId = test.tcId
+                let expected = test.result
+                guard case .string(let token) = test.jwe else {
                     // The JSON serialization is not a compact JWE: refused as malformed.
-                    let error = #expect(throws: CSEError.self, "tcId \(tcId)") { _ = try decryptor.decrypt(test["jwe"]!.serialized) }
+                    let error = #expect(throws: CSEError.self, "tcId \(tcId)") {
+                        _ = try decryptor.decrypt(String(decoding: test.jwe.bytes, as: UTF8.self))
+                    }
                     #expect(error?.code == .jweMalformed, "tcId \(tcId)")
                     refusedUnsupported += 1
                     continue
@@ -41,10 +61,10 @@ struct JWEWycheproofTests {
                 }
                 if expected == "valid" {
                     let result = try? decryptor.decrypt(token)
-                    #expect(result?.plaintext.unsafeCopyToArray() == Hex.decode(test["pt"]!.stringValue!), "tcId \(tcId) should decrypt")
+                    #expect(result?.plaintext.unsafeCopyToArray() == Hex.decode(test.pt ?? ""), "tcId \(tcId) should decrypt")
                     decrypted += 1
                 } else {
-                    let error = #expect(throws: CSEError.self, "tcId \(tcId) (\(test["comment"]!.stringValue!)) must fail") {
+                    let error = #expect(throws: CSEError.self, "tcId \(tcId) (\(test.comment)) must fail") {
                         _ = try decryptor.decrypt(token)
                     }
                     #expect(error?.code == .jweDecryptionFailed || error?.code == .jweMalformed, "tcId \(tcId)")

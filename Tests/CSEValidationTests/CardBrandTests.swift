@@ -5,32 +5,36 @@ import TestSupport
 
 /// Vectors/cards/card-brands.json, read independently of the generated Swift.
 enum CardVectors {
-    static var brands: [[String: Any]] {
-        let data = try! TestPaths.projectFile("cards/card-brands.json")
-        let json = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
-        return json["brands"] as! [[String: Any]]
+    struct File: Decodable {
+        struct SecurityCode: Decodable { let name: String, length: Int }
+        struct Brand: Decodable {
+            let id: String, name: String, iin: [[String]], panLengths: [Int], gaps: [Int]
+            let securityCode: SecurityCode, luhn: Bool, coBadges: [String]
+        }
+        let brands: [Brand]
     }
+
+    static func brands() throws -> [File.Brand] { try VectorFiles.project(File.self, "cards/card-brands.json").brands }
 }
 
 @Suite("Card brands: embedded table equals Vectors/cards/card-brands.json")
 struct CardBrandTableVectorTests {
     @Test("same brands, ranges, lengths, security codes and flags")
-    func embeddedEqualsVectors() {
-        let rows = CardVectors.brands
+    func embeddedEqualsVectors() throws {
+        let rows = try CardVectors.brands()
         #expect(CardBrand.all.count == rows.count)
         #expect(rows.count == 18)
         for (brand, row) in zip(CardBrand.all, rows) {
-            let id = row["id"] as! String
+            let id = row.id
             #expect(brand.id == id)
-            #expect(brand.name == row["name"] as! String, "\(id)")
-            let ranges = (row["iin"] as! [[String]]).map { "\($0[0])-\($0[1])" }
+            #expect(brand.name == row.name, "\(id)")
+            let ranges = row.iin.map { "\($0[0])-\($0[1])" }
             #expect(brand.iinRanges.map { "\($0.first)-\($0.last)" } == ranges, "\(id)")
-            #expect(brand.panLengths == row["panLengths"] as! [Int], "\(id)")
-            #expect(brand.gaps == row["gaps"] as! [Int], "\(id)")
-            let code = row["securityCode"] as! [String: Any]
-            #expect(brand.securityCode == CardSecurityCode(name: code["name"] as! String, length: code["length"] as! Int), "\(id)")
-            #expect(brand.usesLuhn == row["luhn"] as! Bool, "\(id)")
-            #expect(brand.coBadgeIDs == row["coBadges"] as! [String], "\(id)")
+            #expect(brand.panLengths == row.panLengths, "\(id)")
+            #expect(brand.gaps == row.gaps, "\(id)")
+            #expect(brand.securityCode == CardSecurityCode(name: row.securityCode.name, length: row.securityCode.length), "\(id)")
+            #expect(brand.usesLuhn == row.luhn, "\(id)")
+            #expect(brand.coBadgeIDs == row.coBadges, "\(id)")
             #expect(CardBrand.withID(id) == brand, "\(id)")
         }
     }

@@ -72,16 +72,23 @@ struct CardCheckTests {
         "the Luhn check agrees with the shared luhn-vectors.json",
         .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
     func luhnVectors() throws {
-        let data = try #require(TestPaths.sharedFile("cards/luhn-vectors.json"))
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        struct File: Decodable {
+            struct Row: Decodable {
+                let pan: String
+                let luhnValid: Bool
+                enum CodingKeys: String, CodingKey { case pan, luhnValid = "luhn_valid" }
+            }
+            let valid: [Row], invalid: [Row], publishedButNotLuhnValid: [Row]
+        }
+        let file = try #require(try VectorFiles.shared(File.self, "cards/luhn-vectors.json"))
         let anyLength = CardBrand(
             id: "any", name: "Any", iinRanges: [], panLengths: Array(1...19),
             securityCode: CardSecurityCode(name: "CVV", length: 3), usesLuhn: true)
         var count = 0
-        for key in ["valid", "invalid", "publishedButNotLuhnValid"] {
-            for row in try #require(json[key] as? [[String: Any]]) {
-                let pan = try #require(row["pan"] as? String)
-                let expected = try #require(row["luhn_valid"] as? Bool)
+        for (key, rows) in [("valid", file.valid), ("invalid", file.invalid), ("publishedButNotLuhnValid", file.publishedButNotLuhnValid)] {
+            for row in rows {
+                let pan = row.pan
+                let expected = row.luhnValid
                 #expect(anyLength.validatePAN(pan).isValid == expected, "\(key) \(CardBrand.maskedPAN(pan))")
                 count += 1
             }

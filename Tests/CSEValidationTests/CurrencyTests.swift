@@ -6,23 +6,23 @@ import TestSupport
 
 @Suite("ISO 4217: the embedded table equals Vectors/iso4217/iso4217.json")
 struct CurrencyTableTests {
-    static var rows: [[String: Any]] {
-        let data = try! TestPaths.projectFile("iso4217/iso4217.json")
-        let json = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
-        return json["currencies"] as! [[String: Any]]
+    /// Vectors/iso4217/iso4217.json.
+    struct File: Decodable {
+        struct Row: Decodable { let code: String, numeric: Int, minorUnits: Int?, name: String }
+        let currencies: [Row]
     }
 
     @Test("same codes, numeric codes, minor units and names")
-    func embeddedEqualsVectors() {
-        let rows = Self.rows.sorted { ($0["code"] as! String) < ($1["code"] as! String) }
+    func embeddedEqualsVectors() throws {
+        let rows = try VectorFiles.project(File.self, "iso4217/iso4217.json").currencies.sorted { $0.code < $1.code }
         #expect(Currency.all.count == rows.count)
         #expect(rows.count == 178)
         for (currency, row) in zip(Currency.all, rows) {
-            let code = row["code"] as! String
+            let code = row.code
             #expect(currency.code == code)
-            #expect(currency.numericCode == row["numeric"] as! Int, "\(code)")
-            #expect(currency.minorUnits == row["minorUnits"] as? Int, "\(code)")
-            #expect(currency.name == row["name"] as! String, "\(code)")
+            #expect(currency.numericCode == row.numeric, "\(code)")
+            #expect(currency.minorUnits == row.minorUnits, "\(code)")
+            #expect(currency.name == row.name, "\(code)")
             #expect(Currency(code: code) == currency, "\(code)")
             #expect(Currency(numericCode: currency.numericCode) == currency, "\(code)")
         }

@@ -11,21 +11,25 @@ enum IBANVectors {
         var testDescription: String { code }
     }
 
-    static var json: [String: Any] {
-        let data = try! TestPaths.projectFile("iban/iban-registry.json")
-        return try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+    /// Vectors/iban/iban-registry.json.
+    struct File: Decodable {
+        struct Row: Decodable {
+            let code: String, name: String, length: Int, bban: String, sepa: Bool, swiftRegistry: Bool, example: String
+        }
+        struct Territory: Decodable { let code: String, ibanPrefix: String }
+        let countries: [Row]
+        let territories: [Territory]
     }
 
-    static let countries: [Country] = (json["countries"] as! [[String: Any]]).map {
+    static let file: File = try! VectorFiles.project(File.self, "iban/iban-registry.json")
+
+    static let countries: [Country] = file.countries.map {
         Country(
-            code: $0["code"] as! String, name: $0["name"] as! String, length: $0["length"] as! Int,
-            bban: $0["bban"] as! String, sepa: $0["sepa"] as! Bool, swiftRegistry: $0["swiftRegistry"] as! Bool,
-            example: $0["example"] as! String)
+            code: $0.code, name: $0.name, length: $0.length, bban: $0.bban, sepa: $0.sepa, swiftRegistry: $0.swiftRegistry,
+            example: $0.example)
     }
 
-    static let territories: [(code: String, prefix: String)] = (json["territories"] as! [[String: Any]]).map {
-        ($0["code"] as! String, $0["ibanPrefix"] as! String)
-    }
+    static let territories: [(code: String, prefix: String)] = file.territories.map { ($0.code, $0.ibanPrefix) }
 
     /// An independent ISO 7064 MOD 97-10 + ISO 13616 check (country format ignored), written
     /// from the standard without sharing code with the library.
@@ -125,15 +129,18 @@ struct IBANTests {
 
     @Test("shared iban-edge-cases.json", .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors"))
     func sharedEdgeCases() throws {
-        let data = try #require(TestPaths.sharedFile("iban/iban-edge-cases.json"))
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let cases = try #require(json["cases"] as? [[String: Any]])
+        /// `valid` is a Boolean, or the string "lowercase" for a case the file leaves to the implementation.
+        struct EdgeCases: Decodable {
+            struct Case: Decodable { let iban: String, valid: AnyJSON, why: String? }
+            let cases: [Case]
+        }
+        let cases = try #require(try VectorFiles.shared(EdgeCases.self, "iban/iban-edge-cases.json")).cases
         #expect(cases.count == 8)
         for (index, testCase) in cases.enumerated() {
-            let iban = try #require(testCase["iban"] as? String)
+            let iban = testCase.iban
             // "lowercase" is a documented decision: case is folded, so it is valid.
-            let expected = (testCase["valid"] as? Bool) ?? (testCase["valid"] as? String == "lowercase")
-            #expect(IBAN.check(iban).isValid == expected, "case \(index) (\(testCase["why"] ?? "")): \(IBAN.check(iban))")
+            let expected = testCase.valid == .bool(true) || testCase.valid == .string("lowercase")
+            #expect(IBAN.check(iban).isValid == expected, "case \(index) (\(testCase.why ?? "")): \(IBAN.check(iban))")
         }
     }
 
