@@ -62,7 +62,7 @@ let package = Package(
         // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
         .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
-        .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto"]),
+        .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto", "CSEPayments"]),
         .target(
             name: "CSEKit",
             dependencies: [
@@ -98,7 +98,7 @@ let package = Package(
         // MARK: Tests.
         .target(name: "TestSupport", dependencies: ["CSECore", "CSEDemoKeys"], path: "Tests/TestSupport"),
         .testTarget(name: "CSECoreTests", dependencies: ["CSECore", "TestSupport"]),
-        .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "TestSupport"]),
+        .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "CSEPayments", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),

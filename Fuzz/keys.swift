@@ -4,6 +4,7 @@
 // survive a re-export/re-import round trip; a failure must carry a key-import error code.
 import CSECore
 import CSECrypto
+import CSEPayments
 
 let keyDomains: Set<Substring> = ["pem", "der", "jwk", "keyResponse", "key", "json", "base64"]
 

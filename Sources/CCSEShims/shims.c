@@ -31,16 +31,6 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
     return key;
 }
 
-int CCSEShims_available_cpu_count(void) {
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        int count = CPU_COUNT(&set);
-        if (count > 0) return count;
-    }
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online > 0 ? (int)online : 1;
-}
-
 /* MGF1 on the low-level SHA API (deprecated in OpenSSL 3 for applications, still the same
  * assembly): the seed is absorbed once and each output block restarts from that midstate, so a
  * block costs one compression instead of an EVP_DigestInit/Update/Final round (measured on the

@@ -265,13 +265,9 @@ public enum Base64 {
     public static func decode(
         _ text: some StringProtocol, alphabet: Alphabet = .standard, padding: PaddingRule = .required
     ) throws(CSEError) -> [UInt8] {
-        var string = String(text)
-        let result: Result<[UInt8], CSEError> = string.withUTF8 { utf8 in
-            do throws(CSEError) {
-                return .success(try decode(UnsafeRawBufferPointer(utf8), alphabet: alphabet, padding: padding))
-            } catch { return .failure(error) }
+        try withContiguousBytes(of: text.utf8) { (utf8) throws(CSEError) in
+            try decode(utf8, alphabet: alphabet, padding: padding)
         }
-        return try result.get()
     }
 }
 

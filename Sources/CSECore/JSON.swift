@@ -149,14 +149,7 @@ extension JSONValue {
 
     /// `run` over any byte collection: its own storage when contiguous, else a copy.
     private static func run(contiguous bytes: some Collection<UInt8>, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
-        let result: Result<JSONValue, CSEError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(CSEError) { return .success(try run(UnsafeRawBufferPointer(buffer), limits: limits, materialize: materialize)) } catch
-            {
-                return .failure(error)
-            }
-        }
-        if let result { return try result.get() }
-        return try run(contiguous: Array(bytes), limits: limits, materialize: materialize)
+        try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try run(buffer, limits: limits, materialize: materialize) }
     }
 
     private static func run(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
@@ -178,9 +171,10 @@ extension JSONValue {
         try run(contiguous: bytes, limits: limits, materialize: true)
     }
 
-    /// Parses a JSON document from a string.
+    /// Parses a JSON document from a string (RFC 8259 §8.1: JSON text exchanged between systems is
+    /// UTF-8, which is what a Swift `String` holds), without copying a native string.
     public static func parse(_ text: String, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
-        try parse(Array(text.utf8), limits: limits)
+        try run(contiguous: text.utf8, limits: limits, materialize: true)
     }
 }
 

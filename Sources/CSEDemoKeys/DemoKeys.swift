@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEPayments
 
 
 /// The bundled **TEST-ONLY** demo RSA-2048 key pair, so the CLI demo and the tests can seal and

@@ -47,11 +47,7 @@ public struct JWEDecryptor: Sendable {
     ///   ``CSEError/Code/jweUnsupportedHeader``, ``CSEError/Code/jweKeyIDMismatch`` or
     ///   ``CSEError/Code/jweDecryptionFailed``.
     public func decrypt(_ compact: String) throws(CSEError) -> JWEDecrypted {
-        var text = compact
-        let result: Result<JWEDecrypted, CSEError> = text.withUTF8 { utf8 in
-            do throws(CSEError) { return .success(try decrypt(UnsafeRawBufferPointer(utf8))) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try withContiguousBytes(of: compact.utf8) { (utf8) throws(CSEError) in try decrypt(utf8) }
     }
 
     /// Decrypts a compact JWE given as ASCII bytes (see ``decrypt(_:)-(String)``).

@@ -69,20 +69,10 @@ public struct JWEEncryptor: Sendable {
 
     /// Encrypts `plaintext` into a JWE compact serialization (RFC 7516 §7.1) with a fresh CEK, IV
     /// and OAEP seed from one CSPRNG call.
-    public func encrypt(_ plaintext: [UInt8]) throws(CSEError) -> String {
-        let result: Result<String, CSEError> = plaintext.withUnsafeBytes { buffer in
-            do throws(CSEError) { return .success(try encrypt(buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
-    }
-
-    /// Encrypts the UTF-8 bytes of `plaintext`.
-    public func encrypt(_ plaintext: String) throws(CSEError) -> String {
-        var text = plaintext
-        let result: Result<String, CSEError> = text.withUTF8 { utf8 in
-            do throws(CSEError) { return .success(try encrypt(UnsafeRawBufferPointer(utf8))) } catch { return .failure(error) }
-        }
-        return try result.get()
+    /// - Parameter plaintext: The bytes to encrypt: `[UInt8]`, `Data`, or a string's `utf8` view
+    ///   (contiguous collections are read in place).
+    public func encrypt(_ plaintext: some Collection<UInt8>) throws(CSEError) -> String {
+        try withContiguousBytes(of: plaintext) { (buffer) throws(CSEError) in try encrypt(buffer) }
     }
 
     /// The deterministic core, with the CEK, IV and OAEP seed supplied. Known-answer tests call it

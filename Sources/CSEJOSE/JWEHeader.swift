@@ -47,7 +47,7 @@ public struct JWEHeader: Hashable, Sendable {
     /// implementation understands no critical extensions.
     /// - Throws: ``CSEError/Code/jweMalformed``, ``CSEError/Code/jweUnsupportedAlgorithm``,
     ///   ``CSEError/Code/jweUnsupportedEncryption`` or ``CSEError/Code/jweUnsupportedHeader``.
-    public init(json bytes: [UInt8]) throws(CSEError) {
+    public init(json bytes: some Collection<UInt8>) throws(CSEError) {
         let value: JSONValue
         do throws(CSEError) {
             value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: 8_192, maxDepth: 8))

@@ -1,5 +1,6 @@
 import CSECore
 @testable import CSECrypto
+import CSEPayments
 import Testing
 
 /// Drip-feed truncation for the key formats KeyDripFeedTests does not cover (PKCS#1 private DER,

@@ -1,5 +1,6 @@
 import CSECore
 @testable import CSECrypto
+import CSEPayments
 import Testing
 
 /// What can be tested of key hygiene without reading freed memory: the helpers that hold

@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEPayments
 import Foundation
 import Testing
 import TestSupport

@@ -38,7 +38,7 @@ struct CanaryJWETests {
     func failures(pair: Int) throws {
         let (alg, enc) = JOSEVectors.pairs[pair]
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "kid-1", algorithm: alg, encryption: enc)
-        let jwe = try encryptor.encrypt(Self.plaintext)
+        let jwe = try encryptor.encrypt(Self.plaintext.utf8)
         let parts = Self.segmented(jwe)
         func header(_ json: String) -> String { ([Base64URL.encode(Array(json.utf8))] + parts[1...]).joined(separator: ".") }
         func replacing(_ index: Int, _ value: String) -> String {

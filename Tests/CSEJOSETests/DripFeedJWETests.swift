@@ -16,7 +16,7 @@ struct DripFeedJWETests {
     func prefixes(pair: Int) throws {
         let (alg, enc) = JOSEVectors.pairs[pair]
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "kid-1", algorithm: alg, encryption: enc)
-        let jwe = Array(try encryptor.encrypt(#"{"cardNumber":"4111111111111111"}"#).utf8)
+        let jwe = Array(try encryptor.encrypt(#"{"cardNumber":"4111111111111111"}"#.utf8).utf8)
         var wrong: [String] = []
         for length in 0..<jwe.count {
             do throws(CSEError) {

@@ -11,13 +11,13 @@ struct HardeningRoundTwoJOSETests {
 
     @Test("a kid of KELVIN SIGN + -1 does not match an expected kid K-1 (canonically equivalent, other bytes)")
     func kelvinKid() throws {
-        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "\u{212A}-1").encrypt("{}")
+        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "\u{212A}-1").encrypt("{}".utf8)
         #expect(throws: CSEError(.jweKeyIDMismatch, "")) { try JWEDecryptor(privateKey: Self.key, expectedKeyID: "K-1").decrypt(jwe) }
         #expect(
             try JWEDecryptor(privateKey: Self.key, expectedKeyID: "\u{212A}-1").decrypt(jwe).plaintext.unsafeCopyToArray()
                 == Array("{}".utf8))
         // A precomposed and a decomposed é are different kids too.
-        let composed = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "caf\u{E9}").encrypt("{}")
+        let composed = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "caf\u{E9}").encrypt("{}".utf8)
         #expect(throws: CSEError(.jweKeyIDMismatch, "")) {
             try JWEDecryptor(privateKey: Self.key, expectedKeyID: "cafe\u{301}").decrypt(composed)
         }
@@ -32,7 +32,7 @@ struct HardeningRoundTwoJOSETests {
     @Test("bad OAEP padding, a wrong-size CEK and a bad tag all give jwe.decryptionFailed", arguments: [0, 1, 2])
     func uniformFailure(kind: Int) throws {
         let decryptor = try JWEDecryptor(privateKey: Self.key)
-        let good = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: .a256gcm).encrypt("{\"a\":1}")
+        let good = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: .a256gcm).encrypt("{\"a\":1}".utf8)
         var parts = good.split(separator: ".").map(String.init)
         switch kind {
         case 0:

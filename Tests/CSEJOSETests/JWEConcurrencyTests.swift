@@ -22,7 +22,7 @@ struct JWEConcurrencyTests {
                 for i in 0..<1_000 {
                     let plaintext = "{\"thread\":\(thread),\"i\":\(i)}"
                     do {
-                        let token = try encryptor.encrypt(plaintext)
+                        let token = try encryptor.encrypt(plaintext.utf8)
                         let back = try decryptor.decrypt(token).plaintext.unsafeCopyToArray()
                         if back == Array(plaintext.utf8) {
                             successes.add(1, ordering: .relaxed)

@@ -13,7 +13,7 @@ struct JWEFormatTests {
     func worldlineHeader() throws {
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "86b64e4e-f43e-4a27-9863-9bbd5b499f82")
         #expect(encryptor.protectedHeaderJSON == #"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":"86b64e4e-f43e-4a27-9863-9bbd5b499f82"}"#)
-        let jwe = try encryptor.encrypt("{}")
+        let jwe = try encryptor.encrypt("{}".utf8)
         let segments = jwe.split(separator: ".", omittingEmptySubsequences: false)
         #expect(segments.count == 5)
         #expect(try Base64URL.decode(segments[0]) == Array(encryptor.protectedHeaderJSON.utf8))
@@ -27,7 +27,7 @@ struct JWEFormatTests {
     func kidEscaping() throws {
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "a\"b\\c\n\u{1}é")
         #expect(encryptor.protectedHeaderJSON == #"{"alg":"RSA-OAEP","enc":"A256CBC-HS512","kid":"a\"b\\c\n\u0001é"}"#)
-        let result = try JWEDecryptor(privateKey: Self.key).decrypt(try encryptor.encrypt("x"))
+        let result = try JWEDecryptor(privateKey: Self.key).decrypt(try encryptor.encrypt("x".utf8))
         #expect(result.header.keyID == "a\"b\\c\n\u{1}é")
     }
 
@@ -63,7 +63,7 @@ struct JWEFormatTests {
         """
 
     static func token(header: String, key: RSAPrivateKey = key, enc: JWEContentEncryption = .a256cbcHS512) throws -> String {
-        let valid = try JWEEncryptor(publicKey: key.publicKey, keyID: nil, encryption: enc).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: key.publicKey, keyID: nil, encryption: enc).encrypt("payload".utf8)
         let rest = valid.split(separator: ".", omittingEmptySubsequences: false).dropFirst().joined(separator: ".")
         return Base64URL.encode(Array(header.utf8)) + "." + rest
     }
@@ -100,7 +100,7 @@ struct JWEFormatTests {
     @Test("the compact form must have exactly five strict base64url segments")
     func segmentRules() throws {
         let decryptor = try JWEDecryptor(privateKey: Self.key)
-        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil).encrypt("payload".utf8)
         let parts = valid.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let malformed: [String] = [
             "", ".", "....", parts[0...3].joined(separator: "."), valid + ".", valid + ".x", "." + valid,
@@ -118,7 +118,7 @@ struct JWEFormatTests {
     @Test("IV and tag lengths are checked against the enc", arguments: JWEContentEncryption.allowList)
     func ivAndTagLengths(enc: JWEContentEncryption) throws {
         let decryptor = try JWEDecryptor(privateKey: Self.key)
-        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: enc).encrypt("payload")
+        let valid = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: enc).encrypt("payload".utf8)
         var parts = valid.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let iv = try Base64URL.decode(parts[2]), tag = try Base64URL.decode(parts[4])
         for (index, bytes) in [(2, iv + [0]), (2, Array(iv.dropLast())), (4, tag + [0]), (4, Array(tag.dropLast())), (4, [])] {
@@ -143,7 +143,7 @@ struct JWEFormatTests {
 
     @Test("a JWE for another key id is refused when the decryptor expects a kid")
     func keyIDMismatch() throws {
-        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "key-1").encrypt("x")
+        let jwe = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "key-1").encrypt("x".utf8)
         let error = #expect(throws: CSEError.self) { _ = try JWEDecryptor(privateKey: Self.key, expectedKeyID: "key-2").decrypt(jwe) }
         #expect(error?.code == .jweKeyIDMismatch)
     }
@@ -151,7 +151,7 @@ struct JWEFormatTests {
     @Test("two encryptions of the same plaintext differ (fresh CEK, IV and OAEP seed)")
     func freshRandomness() throws {
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: "k")
-        let a = try encryptor.encrypt("same").split(separator: "."), b = try encryptor.encrypt("same").split(separator: ".")
+        let a = try encryptor.encrypt("same".utf8).split(separator: "."), b = try encryptor.encrypt("same".utf8).split(separator: ".")
         #expect(a[0] == b[0])
         #expect(a[1] != b[1] && a[2] != b[2] && a[3] != b[3] && a[4] != b[4])
     }
@@ -161,7 +161,7 @@ struct JWEFormatTests {
         let encryptor = try JWEEncryptor(publicKey: Self.key.publicKey, keyID: nil, encryption: enc)
         let decryptor = try JWEDecryptor(privateKey: Self.key)
         for text in ["", "é€😀", String(repeating: "x", count: 10_000)] {
-            #expect(try decryptor.decrypt(try encryptor.encrypt(text)).plaintext.unsafeCopyToArray() == Array(text.utf8))
+            #expect(try decryptor.decrypt(try encryptor.encrypt(text.utf8)).plaintext.unsafeCopyToArray() == Array(text.utf8))
         }
     }
 }

@@ -60,7 +60,8 @@ struct JWEInteropTests {
 
     @Test("jwcrypto reads our Worldline header exactly")
     func headerAsSeenByJwcrypto() throws {
-        let token = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyID: "86b64e4e-f43e-4a27-9863-9bbd5b499f82").encrypt("x")
+        let token = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyID: "86b64e4e-f43e-4a27-9863-9bbd5b499f82").encrypt(
+            "x".utf8)
         let header = try JWCryptoOracle.run([JWCryptoOracle.script, "header"], input: token + "\n")
         #expect(header == [#"{"alg": "RSA-OAEP", "enc": "A256CBC-HS512", "kid": "86b64e4e-f43e-4a27-9863-9bbd5b499f82"}"#])
     }

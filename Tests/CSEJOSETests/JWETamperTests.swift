@@ -14,7 +14,7 @@ struct JWETamperTests {
     func everyBitFlip(enc: JWEContentEncryption) throws {
         let key = JOSEVectors.key2048
         let decryptor = try JWEDecryptor(privateKey: key)
-        let token = try JWEEncryptor(publicKey: key.publicKey, keyID: "kid-1", encryption: enc).encrypt(#"{"cardNumber":"4111"}"#)
+        let token = try JWEEncryptor(publicKey: key.publicKey, keyID: "kid-1", encryption: enc).encrypt(#"{"cardNumber":"4111"}"#.utf8)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var uniform = 0, headerErrors = 0
         for segment in 0..<5 {
@@ -46,7 +46,7 @@ struct JWETamperTests {
 
     @Test("a JWE encrypted to another key fails with the same uniform error as a wrong tag")
     func wrongKey() throws {
-        let other = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyID: nil).encrypt("x")
+        let other = try JWEEncryptor(publicKey: JOSEVectors.key2048.publicKey, keyID: nil).encrypt("x".utf8)
         let parts = other.split(separator: ".").map(String.init)
         // Right length for a 4096-bit key is 512 bytes; a 256-byte key segment is a wrong-size
         // unwrap, which must not be distinguishable from a bad tag.

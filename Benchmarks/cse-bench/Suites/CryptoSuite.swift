@@ -20,6 +20,8 @@ enum CryptoSuite {
                 all.append(Definition("rsa-engine/\(engine)/rsa\(bits)") { rsaEngine($0.keys(bits: bits), engine: engine) })
             }
         }
+        all.append(Definition("key-import/rsa2048") { keyImport($0.keys(bits: 2048)) })
+        all.append(Definition("key-import/rsa2048/openSSL") { keyImportReference($0.keys(bits: 2048)) })
         all.append(Definition("jwe-parts/content-seal") { _ in contentSeal() })
         all.append(
             Definition("jwe-parts/random-148B") { _ in
@@ -28,6 +30,23 @@ enum CryptoSuite {
                 }
             })
         return all
+    }
+
+    /// `RSAPublicKey(derRepresentation:)` of a 2048-bit SubjectPublicKeyInfo: strict DER, the key
+    /// policy and the engine state built at import (what a sealer pays per fetched key).
+    static func keyImport(_ keys: BenchmarkKeys) -> Benchmark {
+        let der = keys.publicKey.derRepresentation
+        return Benchmark("key-import/rsa\(keys.bits)") { iterations in
+            repeatSinking(iterations) { mustSucceed { () throws(CSEError) in try RSAPublicKey(derRepresentation: der) } }
+        }
+    }
+
+    /// The reference for `key-import/…`: OpenSSL `d2i_PUBKEY` of the same DER, then `EVP_PKEY_free`.
+    static func keyImportReference(_ keys: BenchmarkKeys) -> Benchmark {
+        let der = keys.publicKey.derRepresentation
+        return Benchmark("key-import/rsa\(keys.bits)/openSSL") { iterations in
+            repeatSinking(iterations) { decodeSubjectPublicKeyInfo(der) }
+        }
     }
 
     /// A256CBC-HS512 sealing of the payload with a JWE-sized AAD: the symmetric part of a JWE.

@@ -91,3 +91,14 @@ enum OpenSSLInfo {
     /// `OpenSSL 3.0.x …` as the library reports it.
     static var version: String { String(cString: OpenSSL_version(OPENSSL_VERSION)) }
 }
+
+/// OpenSSL's own SubjectPublicKeyInfo import (`d2i_PUBKEY`), freed at once: the key-import reference.
+/// - Returns: whether OpenSSL accepted the DER.
+func decodeSubjectPublicKeyInfo(_ der: [UInt8]) -> Bool {
+    der.withUnsafeBufferPointer { buffer in
+        var cursor = buffer.baseAddress
+        guard let key = d2i_PUBKEY(nil, &cursor, buffer.count) else { return false }
+        EVP_PKEY_free(key)
+        return true
+    }
+}

@@ -42,9 +42,6 @@ int CCSEShims_HMAC_SHA2(int hashLen, const void *key, size_t keyLen,
 
 
 
-/// The number of CPUs this process may run on (sched_getaffinity + CPU_COUNT, a macro), or the
-/// online CPU count when affinity is unavailable. Used to size batch worker pools.
-int CCSEShims_available_cpu_count(void);
 /// Makes SIGINT, SIGTERM and SIGHUP wait for output sections: a signal that arrives while no
 /// section runs ends the process at once (as by default); one that arrives during a section
 /// ends it, by the same signal, when the last section ends; a second one ends it at once.

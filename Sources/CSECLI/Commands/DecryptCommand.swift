@@ -1,6 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEJOSE
+import CSEPayments
 
 /// `cse decrypt`: a compact JWE on stdin → the plaintext on stdout.
 struct DecryptCommand: CLICommand {

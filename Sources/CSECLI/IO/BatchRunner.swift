@@ -48,9 +48,24 @@ struct BatchRunner: Sendable {
     /// Creates a runner with default limits.
     init() {}
 
-    /// The number of CPUs this process may run on.
+    /// The number of CPUs this process may run on: the CPUs in its affinity mask (what `taskset`
+    /// and cpusets restrict), else the online CPUs, at least 1.
     static var onlineCPUCount: Int {
-        Int(CCSEShims_available_cpu_count())
+        if let count = affinityCPUCount(), count > 0 { return count }
+        let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return online > 0 ? online : 1
+    }
+
+    /// The number of CPUs in this process's affinity mask, or `nil` when it cannot be read.
+    /// `sched_getaffinity` is a GNU extension the Glibc module does not export (its header declares
+    /// it only under `_GNU_SOURCE`), so it is looked up in the already loaded C library.
+    private static func affinityCPUCount() -> Int? {
+        typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
+        guard let symbol = dlsym(nil, "sched_getaffinity") else { return nil }
+        let getAffinity = unsafeBitCast(symbol, to: GetAffinity.self)
+        var set = cpu_set_t()
+        guard getAffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0 else { return nil }
+        return withUnsafeBytes(of: &set) { mask in mask.reduce(0) { $0 + $1.nonzeroBitCount } }
     }
 
     /// Runs `process` over every line of standard input and writes the results to standard output.

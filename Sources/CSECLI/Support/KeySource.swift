@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEPayments
 #if canImport(Glibc)
 import Glibc
 #endif

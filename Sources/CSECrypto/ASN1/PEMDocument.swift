@@ -15,9 +15,9 @@ extension CSEError.Code {
 /// Parsing is strict: whitespace may surround the block, the BEGIN and END labels must match, the
 /// body must be base64 (RFC 4648 §4, padded, canonical) in lines ended by LF or CRLF, and nothing
 /// else (no RFC 1421 headers, no second block) is allowed.
-struct PEMDocument {
+package struct PEMDocument {
     /// The label between `BEGIN ` and `-----`, for example `PUBLIC KEY`.
-    let label: String
+    package let label: String
     /// The decoded body. Holders of private keys call ``wipe()`` when done.
     private(set) var derBytes: [UInt8]
 
@@ -27,7 +27,7 @@ struct PEMDocument {
 
     /// Parses one PEM block.
     /// - Throws: ``CSEError/Code/pemMalformed`` (the context may name the base64 error code).
-    init(parsing text: some Collection<UInt8>) throws(CSEError) {
+    package init(parsing text: some Collection<UInt8>) throws(CSEError) {
         var all = Array(text)
         var body: [UInt8] = []
         // The text may hold a private key: zero our copies whatever happens.

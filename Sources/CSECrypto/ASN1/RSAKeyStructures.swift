@@ -7,7 +7,7 @@ internal import CSECore
 /// - `RSAPublicKey` (RFC 8017 §A.1.1, "PKCS#1");
 /// - `PrivateKeyInfo` / `OneAsymmetricKey` (RFC 5208 §5, RFC 5958 §2, "PKCS#8"), wrapping
 /// - `RSAPrivateKey` (RFC 8017 §A.1.2), two-prime version 0 only.
-enum RSAKeyStructures {
+package enum RSAKeyStructures {
     /// DER of OID 1.2.840.113549.1.1.1 (rsaEncryption), without tag and length.
     static let rsaEncryptionOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
 
@@ -35,7 +35,7 @@ enum RSAKeyStructures {
     // MARK: Reading
 
     /// The kinds of DER key structure ``kind(of:)`` tells apart.
-    enum DERKeyKind: Equatable {
+    package enum DERKeyKind: Equatable {
         /// `SubjectPublicKeyInfo` or PKCS#1 `RSAPublicKey`.
         case publicKey
         /// PKCS#8 `PrivateKeyInfo` or PKCS#1 `RSAPrivateKey`.
@@ -52,7 +52,7 @@ enum RSAKeyStructures {
     /// Input whose outer TLVs do not even parse is called public, so the public reader reports
     /// the DER error. (Trying the public reader and then the private one reported the private
     /// reader's `der.unexpectedTag` for every flaw of a public key.)
-    static func kind(of der: ArraySlice<UInt8>) -> DERKeyKind {
+    package static func kind(of der: ArraySlice<UInt8>) -> DERKeyKind {
         var top = DERReader(der)
         guard var outer = try? top.readConstructed(), outer.peekTag == DERTag.integer else { return .publicKey }
         guard (try? outer.readAny()) != nil else { return .publicKey }

@@ -80,8 +80,8 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter bytes: The message.
     /// - Returns: The ``byteCount``-byte digest.
     /// - Throws: ``CSEError/Code/digestFailure`` if OpenSSL fails.
-    public func hash(_ bytes: [UInt8]) throws(CSEError) -> [UInt8] {
-        try bytes.withCSEBytes { (buffer) throws(CSEError) in try hash(buffer) }
+    public func hash(_ bytes: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
+        try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try hash(buffer) }
     }
 
     /// Hashes the concatenation `first || second` into `out`, which must hold ``byteCount`` bytes.

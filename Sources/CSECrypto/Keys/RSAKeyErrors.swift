@@ -18,7 +18,4 @@ extension CSEError.Code {
     /// A JSON Web Key (RFC 7517/7518 §6.3) is not valid JSON, lacks a required member, or has a
     /// member that is not a base64url string.
     public static let jwkMalformed = Self("jwk.malformed")
-    /// A Client API public-key response lacks `keyId` or `publicKey`, or they are not strings of the
-    /// expected shape.
-    public static let keyResponseMalformed = Self("keyResponse.malformed")
 }

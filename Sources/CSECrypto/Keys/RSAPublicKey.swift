@@ -2,9 +2,10 @@ public import CSECore
 
 /// An RSA public key (RFC 8017 §3.1), ready for RSAES-OAEP encryption with either engine.
 ///
-/// Importing a key validates it once and precomputes what both engines need (OpenSSL `BIGNUM`s and
-/// a `BN_MONT_CTX`, GMP `mpz_t`s), so every encryption reuses them. The key is immutable and
-/// `Sendable`: one value may encrypt from many threads at once.
+/// Importing a key validates it once and precomputes the OpenSSL engine's state (`BIGNUM`s and a
+/// `BN_MONT_CTX`), so every encryption reuses it. The state of the other engines (GMP `mpz_t`s, the
+/// IFMA key schedule) is built the first time that engine encrypts with the key, once. The key is
+/// immutable and `Sendable`: one value may encrypt from many threads at once.
 ///
 /// The ordinary initializers enforce CSEKit's policy: a modulus of at least 2048 and at most 16384
 /// bits, and an odd public exponent with 65537 ≤ e < 2^256. The `unsafe…` initializers accept
@@ -15,17 +16,19 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
         let exponent: [UInt8]
         let bitCount: Int
         let openSSL: OpenSSLPublicOperation
-        let gmp: GMPPublicOperation
-        /// `nil` when the CPU, the exponent or the size rules the IFMA kernel out.
-        let ifma: IFMAPublicOperation?
+        /// Built on first use of ``RSAEngine/gmp`` with this key.
+        let gmp: LazyEngineState<GMPPublicOperation>
+        /// Built on first use of ``RSAEngine/ifma``; `nil` when the CPU, the exponent or the size
+        /// rules the IFMA kernel out.
+        let ifma: LazyEngineState<IFMAPublicOperation?>
 
         init(modulus: [UInt8], exponent: [UInt8]) throws(CSEError) {
             self.modulus = modulus
             self.exponent = exponent
             self.bitCount = RSAKeyPolicy.bitCount(modulus[...])
             self.openSSL = try OpenSSLPublicOperation(modulus: modulus, exponent: exponent)
-            self.gmp = GMPPublicOperation(modulus: modulus, exponent: exponent)
-            self.ifma = IFMAPublicOperation(modulus: modulus, exponent: exponent)
+            self.gmp = LazyEngineState { GMPPublicOperation(modulus: modulus, exponent: exponent) }
+            self.ifma = LazyEngineState { IFMAPublicOperation(modulus: modulus, exponent: exponent) }
         }
     }
 
@@ -36,7 +39,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     /// The largest modulus, in bits, any initializer accepts.
     public static let maximumBitCount = RSAKeyPolicy.maximumBits
 
-    /// Validates `components` and builds the engines' state.
+    /// Validates `components` and builds the OpenSSL engine's state (the others build theirs lazily).
     init(components: RSAKeyStructures.PublicComponents, enforcingPolicy: Bool) throws(CSEError) {
         try RSAKeyPolicy.check(modulus: components.modulus, exponent: components.exponent, enforcingPolicy: enforcingPolicy)
         backing = try Backing(modulus: Array(components.modulus), exponent: Array(components.exponent))
@@ -73,6 +76,13 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     ///   or the policy errors of ``init(modulus:exponent:)``.
     public init(derRepresentation der: some Collection<UInt8>) throws(CSEError) {
         try self.init(components: RSAKeyStructures.readPublicKey(Array(der)[...]), enforcingPolicy: true)
+    }
+
+    /// Imports a DER `SubjectPublicKeyInfo` only (RFC 5280 §4.1.2.7), under the policy, for
+    /// formats that carry exactly that structure (the Client API public-key response).
+    /// - Throws: a `der.*` code, `key.unsupportedType`, or the policy errors.
+    package init(subjectPublicKeyInfo der: some Collection<UInt8>) throws(CSEError) {
+        try self.init(components: RSAKeyStructures.readSubjectPublicKeyInfo(Array(der)[...]), enforcingPolicy: true)
     }
 
     /// ``init(derRepresentation:)`` without the size and exponent policy.
@@ -177,14 +187,14 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
 
     /// Whether ``RSAEngine/ifma`` runs the AVX-512 IFMA kernel for this key rather than falling
     /// back to ``RSAEngine/openSSL`` (it needs the CPU feature, e = 65537 and 415–4,158 bits).
-    package var hasIFMAKernel: Bool { backing.ifma != nil }
+    package var hasIFMAKernel: Bool { backing.ifma.value != nil }
 
     /// The precomputed public operation of `engine`.
     func publicOperation(_ engine: RSAEngine) -> any RSAPublicOperation {
         switch engine.backing {
         case .openSSL: backing.openSSL
-        case .gmp: backing.gmp
-        case .ifma: backing.ifma ?? backing.openSSL
+        case .gmp: backing.gmp.value
+        case .ifma: backing.ifma.value ?? backing.openSSL
         }
     }
 }

@@ -1,7 +1,8 @@
 internal import CSECore
 internal import CGMP
 
-/// RSAEP with GMP: the key's modulus and exponent are `mpz_t`s created once at import; each call
+/// RSAEP with GMP: the key's modulus and exponent are `mpz_t`s created once, the first
+/// time the GMP engine encrypts with the key; each call
 /// uses two per-thread scratch integers for the base and the result, whose limbs are zeroed after
 /// every operation.
 final class GMPPublicOperation: RSAPublicOperation, @unchecked Sendable {

@@ -11,7 +11,7 @@ internal import CCSEShims
 /// operation there), so `Scripts/coverage.sh` reports it uncovered on such machines; where the CPU
 /// has IFMA, the OAEP vector, cross-engine and GMP differential tests run it.
 ///
-/// Built at key import only when the CPU has AVX-512 IFMA, the exponent is 65537 and the modulus
+/// Built the first time ``RSAEngine/ifma`` encrypts with a key, and only when the CPU has AVX-512 IFMA, the exponent is 65537 and the modulus
 /// size has a kernel (415–4,158 bits); otherwise the key has no IFMA operation and
 /// ``RSAEngine/ifma`` uses the OpenSSL one. Correctness is the same evidence as for the other
 /// engines: every seeded OAEP vector, Wycheproof, jwcrypto interop and the `rsa-differential`

@@ -44,7 +44,8 @@ public struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The public-operation state an engine keeps per key, built once at key import.
+/// The public-operation state an engine keeps per key, built once (at key import for OpenSSL, on
+/// first use for GMP and IFMA).
 protocol RSAPublicOperation: Sendable {
     /// Computes `input^e mod n` into `output`. Both buffers hold exactly k bytes (the modulus
     /// length); `input` is big-endian and must be less than n; `output` is left-padded with zeros.

@@ -121,8 +121,10 @@ extension RSAPrivateKey {
     ///   - hash: The OAEP and MGF1 hash (`.sha1` for JOSE `RSA-OAEP`, `.sha256` for `RSA-OAEP-256`).
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
-    public func decryptOAEP(_ ciphertext: [UInt8], hash: DigestAlgorithm, label: [UInt8] = []) throws(CSEError) -> SecureBytes {
-        try ciphertext.withCSEBytes { (bytes) throws(CSEError) in try decryptOAEP(bytes, hash: hash, label: label) }
+    public func decryptOAEP(
+        _ ciphertext: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = []
+    ) throws(CSEError) -> SecureBytes {
+        try withContiguousBytes(of: ciphertext) { (bytes) throws(CSEError) in try decryptOAEP(bytes, hash: hash, label: label) }
     }
 
     /// The uniform failure. Clears OpenSSL's error queue.

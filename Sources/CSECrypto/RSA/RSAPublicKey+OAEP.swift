@@ -33,16 +33,16 @@ extension RSAPublicKey {
     /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
     /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
     public func encryptOAEP(
-        _ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
+        _ message: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default
     ) throws(CSEError) -> [UInt8] {
-        try message.withCSEBytes { (bytes) throws(CSEError) in
+        try withContiguousBytes(of: message) { (bytes) throws(CSEError) in
             try encryptOAEP(bytes, hash: hash, label: label, engine: engine, fixedSeed: nil)
         }
     }
 
     /// Encrypts a secret such as a JWE content-encryption key with RSAES-OAEP (see
-    /// the array form of `encryptOAEP(_:hash:label:engine:)`).
+    /// the byte-collection form of `encryptOAEP(_:hash:label:engine:)`).
     public func encryptOAEP(
         _ message: SecureBytes, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default
@@ -60,7 +60,7 @@ extension RSAPublicKey {
     ///   - insecureFixedSeed: The seed, exactly `hash.byteCount` bytes.
     /// - Throws: `rsa.badSeedLength`, and the errors of the randomised variant.
     @_spi(Testing) public func encryptOAEP(
-        _ message: [UInt8], hash: DigestAlgorithm, label: [UInt8] = [],
+        _ message: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default, insecureFixedSeed seed: [UInt8]
     ) throws(CSEError) -> [UInt8] {
         guard seed.count == hash.byteCount else {
@@ -68,7 +68,7 @@ extension RSAPublicKey {
                 .rsaBadSeedLength, "an OAEP seed must have the hash length",
                 context: ["expected": "\(hash.byteCount)", "found": "\(seed.count)"])
         }
-        return try message.withCSEBytes { (bytes) throws(CSEError) in
+        return try withContiguousBytes(of: message) { (bytes) throws(CSEError) in
             try seed.withCSEBytes { (seedBytes) throws(CSEError) in
                 try encryptOAEP(bytes, hash: hash, label: label, engine: engine, fixedSeed: seedBytes)
             }

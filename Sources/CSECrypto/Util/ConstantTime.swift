@@ -1,4 +1,5 @@
 internal import CCSEShims
+internal import CSECore
 
 /// Comparisons whose running time does not depend on the content of secret data.
 public enum ConstantTime {
@@ -11,9 +12,10 @@ public enum ConstantTime {
         return CCSEShims_CRYPTO_memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 
-    /// Compares two byte arrays in constant time with `CRYPTO_memcmp`. Arrays of different length
-    /// are unequal, and that length check is the only data-dependent branch.
-    public static func equals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in equals(pa, pb) } }
+    /// Compares two byte collections in constant time with `CRYPTO_memcmp` (contiguous ones in
+    /// place). Collections of different length are unequal, and that length check is the only
+    /// data-dependent branch.
+    public static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        withContiguousBytes(of: a) { pa in withContiguousBytes(of: b) { pb in equals(pa, pb) } }
     }
 }

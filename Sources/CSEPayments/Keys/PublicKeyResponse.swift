@@ -1,4 +1,5 @@
 public import CSECore
+public import CSECrypto
 
 /// The Worldline Client API public-key response (`GET /client/v1/{customerId}/crypto/publickey`):
 /// `{"keyId":"…","publicKey":"<standard base64 of a DER SubjectPublicKeyInfo>"}`.
@@ -46,7 +47,12 @@ public struct PublicKeyResponse: Sendable, Hashable {
                 .keyResponseMalformed, "publicKey is not standard base64",
                 context: ["member": "publicKey", "base64": error.code.rawValue])
         }
-        let components = try RSAKeyStructures.readSubjectPublicKeyInfo(der[...])
-        self.init(keyID: keyID, key: try RSAPublicKey(components: components, enforcingPolicy: true))
+        self.init(keyID: keyID, key: try RSAPublicKey(subjectPublicKeyInfo: der))
     }
+}
+
+extension CSEError.Code {
+    /// A Client API public-key response lacks `keyId` or `publicKey`, or they are not strings of the
+    /// expected shape.
+    public static let keyResponseMalformed = Self("keyResponse.malformed")
 }

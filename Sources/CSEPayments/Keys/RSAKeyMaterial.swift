@@ -1,4 +1,5 @@
 public import CSECore
+public import CSECrypto
 
 /// RSA key material in whatever form a payment platform or an operator hands over, detected from
 /// the content: PEM (`PUBLIC KEY`, `RSA PUBLIC KEY`, `PRIVATE KEY`, `RSA PRIVATE KEY`), DER
@@ -19,7 +20,9 @@ public struct RSAKeyMaterial: Sendable {
     ///   `json.*` when JSON key material does not parse within 64 KiB and depth 8; otherwise the
     ///   error of the matching typed initialiser (`pem.*`, `der.*`, `jwk.*`, `keyResponse.*`,
     ///   `key.*`).
-    public init(contents: [UInt8]) throws(CSEError) {
+    public init(contents bytes: some Collection<UInt8>) throws(CSEError) {
+        var contents = Array(bytes)
+        defer { secureZero(&contents) }
         let start = contents.firstIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } ?? contents.endIndex
         guard start < contents.endIndex else { throw CSEError(.keyUnsupportedFormat, "the key file is empty") }
         if contents[start...].starts(with: Array("-----BEGIN ".utf8)) {
