@@ -57,7 +57,7 @@ enum FormatChecks {
         case .applePayPaymentData:
             return isApplePayPaymentData(text) ? nil : fail()
         default:
-            return fail(["reason": "unknownFormat"])
+            return fail([ValidationReason.parameterName: ValidationReason.unknownFormat.rawValue])
         }
     }
 
@@ -103,7 +103,10 @@ enum FormatChecks {
         if let field = format.relatedField, let code = validator.value(field).text,
             let currency = Currency(code: code), isUpperASCII(code, count: 3), currency.minorUnits == nil
         {
-            return FormatFailure(.format, limits.merging(["currency": code, "reason": "currencyHasNoMinorUnits"]) { $1 })
+            return FormatFailure(
+                .format,
+                limits.merging(["currency": code, ValidationReason.parameterName: ValidationReason.currencyHasNoMinorUnits.rawValue]) { $1 }
+            )
         }
         return rangeFailure(Int64(text), format, limits)
     }
@@ -134,7 +137,11 @@ enum FormatChecks {
             case .amountOverflow:
                 return FormatFailure(.range, limits)
             case .currencyNoMinorUnits:
-                return FormatFailure(.format, limits.merging(["currency": probe.code, "reason": "currencyHasNoMinorUnits"]) { $1 })
+                return FormatFailure(
+                    .format,
+                    limits.merging([
+                        "currency": probe.code, ValidationReason.parameterName: ValidationReason.currencyHasNoMinorUnits.rawValue,
+                    ]) { $1 })
             default:
                 return FormatFailure(.format, limits)
             }

@@ -4,7 +4,7 @@ import CSEValidation
 /// Builds the validators of one field from its rule definitions, once, at load time.
 enum ValidatorFactory {
     /// The rules CSEKit compiles, in run order (see ``ValidatorDefinition/knownKeys``).
-    static let compiledKeys: [String] = ValidatorDefinition.knownKeys.filter { $0 != "required" }
+    static let compiledKeys: [String] = ValidatorDefinition.knownKeys.filter { $0 != ValidationCode.required.rawValue }
 
     /// Compiles `definitions` in the fixed run order; unknown keys are skipped (the caller
     /// reports them). Throws for an invalid regex or a parameter of the wrong type.
@@ -21,25 +21,25 @@ enum ValidatorFactory {
 
     private static func make(_ definition: ValidatorDefinition, reader: ProductJSONReader) throws(CSEError) -> any FieldValidator {
         let p = definition.parameters
-        switch definition.key {
-        case "luhn": return LuhnValidator()
-        case "expirationDate": return ExpirationDateValidator()
-        case "range":
+        switch ValidationCode(rawValue: definition.key) {
+        case .luhn: return LuhnValidator()
+        case .expirationDate: return ExpirationDateValidator()
+        case .range:
             // Worldline defaults a missing bound to 0.
             return RangeValidator(
                 minValue: try reader.int(p, "minValue", default: 0),
                 maxValue: try reader.int(p, "maxValue", default: 0))
-        case "length":
+        case .length:
             return LengthValidator(
                 minLength: try reader.int(p, "minLength", default: 0),
                 maxLength: try reader.int(p, "maxLength", default: 0))
-        case "fixedList": return FixedListValidator(allowedValues: try reader.strings(p, "allowedValues") ?? [])
-        case "emailAddress": return EmailAddressValidator()
-        case "regularExpression": return try regularExpression(p, reader: reader)
-        case "termsAndConditions": return TermsAndConditionsValidator()
-        case "iban": return IBANValidator()
-        case "residentIdNumber": return ResidentIDNumberValidator()
-        case "boletoBancarioRequiredness":
+        case .fixedList: return FixedListValidator(allowedValues: try reader.strings(p, "allowedValues") ?? [])
+        case .emailAddress: return EmailAddressValidator()
+        case .regularExpression: return try regularExpression(p, reader: reader)
+        case .termsAndConditions: return TermsAndConditionsValidator()
+        case .iban: return IBANValidator()
+        case .residentIDNumber: return ResidentIDNumberValidator()
+        case .boletoBancarioRequiredness:
             let length = try reader.int(p, "fiscalNumberLength", default: -1)
             let fallback = try reader.int(p, "fiscalNumberLengthToValidate", default: -1)
             guard max(length, fallback) >= 0 else {

@@ -1,4 +1,5 @@
 public import CSECore
+import CSEValidation
 
 /// One validation rule of a field as written in the product JSON: its key (`luhn`, `length`, …)
 /// and its parameters. Unknown keys are kept, not dropped, and reported through
@@ -25,10 +26,11 @@ public struct ValidatorDefinition: Hashable, Sendable {
     /// `regularExpression`, `termsAndConditions`, `iban`), then the Ingenico-only rules
     /// (`residentIdNumber`, `boletoBancarioRequiredness`). `required` is not a rule but sets
     /// ``DataRestrictions/isRequired``.
+    /// Each key is the raw value of its ``ValidationCode``, declared once there.
     public static let knownKeys: [String] = [
-        "luhn", "expirationDate", "range", "length", "fixedList", "emailAddress", "regularExpression",
-        "termsAndConditions", "iban", "residentIdNumber", "boletoBancarioRequiredness", "required",
-    ]
+        ValidationCode.luhn, .expirationDate, .range, .length, .fixedList, .emailAddress, .regularExpression,
+        .termsAndConditions, .iban, .residentIDNumber, .boletoBancarioRequiredness, .required,
+    ].map(\.rawValue)
 
     /// Maps a `validationRules[].validationType` (`LUHN`, `REGULAREXPRESSION`, …) to its key;
     /// unknown types are returned unchanged.

@@ -71,7 +71,7 @@ extension PaymentRequest {
                         .length,
                         [
                             "maxLength": .int(mask.capacity),
-                            "reason": .string("doesNotFitMask"),
+                            ValidationReason.parameterName: .reason(.doesNotFitMask),
                         ]), at: 0)
             }
             if let brand, !value.isEmpty {

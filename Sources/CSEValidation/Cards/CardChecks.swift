@@ -22,7 +22,7 @@ extension CardBrand {
     /// - Returns: Valid, or the failures. They never contain the number.
     public func validatePAN(_ pan: String) -> ValidationResult {
         guard let digits = CardDigits(pan), digits.count > 0 else {
-            return .invalid(.luhn, ["reason": .string("notDigits")])
+            return .invalid(.luhn, [ValidationReason.parameterName: .reason(.notDigits)])
         }
         var failures = [ValidationFailure]()
         if !allowsPANLength(digits.count) {

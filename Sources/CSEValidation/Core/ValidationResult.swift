@@ -56,6 +56,42 @@ public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomString
     public static let unknownParameter = Self("unknownParameter")
 }
 
+/// Why a rule failed, when its code alone does not say: the `reason` parameter of a
+/// ``ValidationFailure``. Every reason CSEKit writes is declared here, once.
+public struct ValidationReason: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    /// The stable string form, for example `past`.
+    public let rawValue: String
+    /// Creates a reason from its stable string form.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The name of the parameter that carries the reason: `reason`.
+    public static let parameterName = "reason"
+
+    /// `expirationDate`: the value is not 4 or 6 digits (`MMYY` or `MMYYYY`).
+    public static let format = Self(rawValue: "format")
+    /// `expirationDate`: the month is not 01–12.
+    public static let month = Self(rawValue: "month")
+    /// `expirationDate`: the month has passed.
+    public static let past = Self(rawValue: "past")
+    /// `expirationDate`: the year is further ahead than the rule allows.
+    public static let tooFarAhead = Self(rawValue: "tooFarAhead")
+    /// `luhn`: the card number holds something other than digits and separators.
+    public static let notDigits = Self(rawValue: "notDigits")
+    /// `regularExpression`: the pattern exceeded the fallback engine's step limit.
+    public static let stepLimit = Self(rawValue: "stepLimit")
+    /// `regularExpression`: the value is longer than the engine accepts.
+    public static let inputTooLong = Self(rawValue: "inputTooLong")
+    /// `length`: the value is longer than the field's mask, which cut it.
+    public static let doesNotFitMask = Self(rawValue: "doesNotFitMask")
+    /// A gateway `format` check whose format CSEKit does not know.
+    public static let unknownFormat = Self(rawValue: "unknownFormat")
+    /// A gateway amount in a currency that has no minor units.
+    public static let currencyHasNoMinorUnits = Self(rawValue: "currencyHasNoMinorUnits")
+
+    /// The raw value.
+    public var description: String { rawValue }
+}
+
 /// A parameter of a validation failure, such as the broken limit.
 public enum ValidationParameter: Hashable, Sendable, CustomStringConvertible {
     /// An integer parameter such as `minLength`.
@@ -64,6 +100,9 @@ public enum ValidationParameter: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     /// A list parameter such as `allowedValues`.
     case strings([String])
+
+    /// The `reason` parameter's value for `reason` (see ``ValidationReason``).
+    public static func reason(_ reason: ValidationReason) -> Self { .string(reason.rawValue) }
 
     /// A plain-text rendering.
     public var description: String {

@@ -26,6 +26,6 @@ public struct IBANValidator: FieldValidator {
     public func validate(_ value: String, in context: ValidationContext) -> ValidationResult {
         let result = IBAN.check(value, acceptsExperimentalCountries: acceptsExperimentalCountries)
         guard let failure = result.failure else { return .valid }
-        return .invalid(.iban, ["reason": .string(failure.rawValue)])
+        return .invalid(.iban, [ValidationReason.parameterName: .string(failure.rawValue)])
     }
 }

@@ -69,14 +69,14 @@ public struct RegularExpressionValidator: FieldValidator {
                 .regularExpression,
                 [
                     "regularExpression": .string(pattern.pattern),
-                    "reason": .string("stepLimit"),
+                    ValidationReason.parameterName: .reason(.stepLimit),
                 ])
         } catch {
             return .invalid(
                 .regularExpression,
                 [
                     "regularExpression": .string(pattern.pattern),
-                    "reason": .string("inputTooLong"),
+                    ValidationReason.parameterName: .reason(.inputTooLong),
                     "maxInputLength": .int(Int(error.context["limit"] ?? "") ?? 0),
                 ])
         }

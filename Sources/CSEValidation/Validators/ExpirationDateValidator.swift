@@ -38,11 +38,11 @@ public struct ExpirationDateValidator: FieldValidator {
     public func validate(_ value: String, in context: ValidationContext) -> ValidationResult {
         let now = context.currentMonth
         guard let (month, year) = Self.parse(value, currentYear: now.year) else {
-            return Self.failure("format")
+            return Self.failure(.format)
         }
-        guard (1...12).contains(month) else { return Self.failure("month") }
-        if (year, month) < (now.year, now.month) { return Self.failure("past") }
-        if year > now.year + maximumYearsAhead { return Self.failure("tooFarAhead") }
+        guard (1...12).contains(month) else { return Self.failure(.month) }
+        if (year, month) < (now.year, now.month) { return Self.failure(.past) }
+        if year > now.year + maximumYearsAhead { return Self.failure(.tooFarAhead) }
         return .valid
     }
 
@@ -86,7 +86,7 @@ public struct ExpirationDateValidator: FieldValidator {
         return year
     }
 
-    private static func failure(_ reason: String) -> ValidationResult {
-        .invalid(.expirationDate, ["reason": .string(reason)])
+    private static func failure(_ reason: ValidationReason) -> ValidationResult {
+        .invalid(.expirationDate, [ValidationReason.parameterName: .reason(reason)])
     }
 }
