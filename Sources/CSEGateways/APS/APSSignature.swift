@@ -30,7 +30,7 @@ public enum APSSignature {
         try SecureBytes(phrase.utf8).withUnsafeBytes { (bytes) throws(CSEError) in try signingBytes(parameters, phraseBytes: bytes) }
     }
 
-    /// ``signingBytes(_:phrase:)`` with the phrase as raw UTF-8 bytes (from a wiping buffer): the
+    /// `signingBytes(_:phrase:)` with the phrase as raw UTF-8 bytes (from a wiping buffer): the
     /// one implementation behind the `String` and ``SecureBytes`` entry points.
     static func signingBytes(_ parameters: JSONObject, phraseBytes phrase: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
         guard phrase.count > 0 else { throw CSEError(.apsSignatureEmptyPhrase, "the SHA phrase is empty") }
@@ -55,7 +55,7 @@ public enum APSSignature {
 
     /// Computes the signature with the phrase held in a wiping buffer (see
     /// ``sign(_:phrase:algorithm:)-(_,String,_)``); no copy of the phrase outlives the call.
-    /// - Throws: Any error of ``signingBytes(_:phrase:)``, or ``CSEError/Code/digestFailure``.
+    /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
     public static func sign(
         _ parameters: JSONObject, phrase: SecureBytes,
         algorithm: APSSignatureAlgorithm = .sha256
