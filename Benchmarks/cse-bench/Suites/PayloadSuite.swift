@@ -15,6 +15,11 @@ struct CardPayload: Encodable {
     let paymentProductID: String
     let paymentValues: [KeyValue]
 
+    /// The wire names (Swift names case acronyms uniformly; the payload keeps the platform's).
+    enum CodingKeys: String, CodingKey {
+        case clientSessionID = "clientSessionId", nonce, paymentProductID = "paymentProductId", paymentValues
+    }
+
     static let example = CardPayload(
         clientSessionID: Fixtures.clientSessionID, nonce: Fixtures.nonce, paymentProductID: BuiltinProducts.card.id,
         paymentValues: Fixtures.cardValues.map { KeyValue(key: $0.key, value: $0.value) })

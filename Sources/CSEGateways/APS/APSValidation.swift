@@ -5,7 +5,7 @@ import CSEValidation
 /// `aps-sdk-token.json` and `aps-sdk-operation.json`.
 public enum APSValidation {
     /// The operations: `SDK_TOKEN`, `AUTHORIZATION` and `PURCHASE`.
-    public static let operations = GatewayOperation.allCases.filter { $0.gateway == .aps }.map(\.name)
+    package static let operations = GatewayOperation.allCases.filter { $0.gateway == .aps }.map(\.name)
 
     /// Validates a flat APS request for an operation. For `AUTHORIZATION` and `PURCHASE` the
     /// `command` parameter must name the same operation.
@@ -14,7 +14,7 @@ public enum APSValidation {
     ///   - operation: `SDK_TOKEN`, `AUTHORIZATION` or `PURCHASE`.
     /// - Returns: Every error found.
     /// - Throws: ``CSEError/Code/gatewayUnknownOperation`` or an input error.
-    public static func validate(_ json: JSONValue, operation: String) throws(CSEError) -> GatewayValidationResult {
+    package static func validate(_ json: JSONValue, operation: String) throws(CSEError) -> GatewayValidationResult {
         let parsed = try GatewayOperation(gateway: Gateway.aps.rawValue, operation: operation)
         return try GatewayTables.spec(for: parsed).validate(json: json, context: GatewayValidationContext(values: ["operation": operation]))
     }

@@ -7,7 +7,7 @@ public enum MastercardValidation {
     /// (dotted member names are accepted too), with `apiVersion` as a top-level key.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` or a `gatewayMap.*` error when the
     ///   payload cannot be read as one map.
-    public static func validateUpdateSession(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
+    package static func validateUpdateSession(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
         try GatewayTables.spec(for: .mastercardUpdateSession).validate(json: json)
     }
 

@@ -26,7 +26,7 @@ public enum PaysafeValidation {
 
     /// Validates the setup object `{"apiKey", "environment"}`.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` and other input errors.
-    public static func validateSetup(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
+    package static func validateSetup(_ json: JSONValue) throws(CSEError) -> GatewayValidationResult {
         try GatewayTables.spec(for: .paysafeSetup).validate(json: json)
     }
 
@@ -37,7 +37,7 @@ public enum PaysafeValidation {
     ///   - partnerSharedKey: Whether the caller is a partner using a shared API key, which makes
     ///     `accountId` mandatory.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` and other input errors.
-    public static func validateTokenize(_ json: JSONValue, partnerSharedKey: Bool = false) throws(CSEError) -> GatewayValidationResult {
+    package static func validateTokenize(_ json: JSONValue, partnerSharedKey: Bool = false) throws(CSEError) -> GatewayValidationResult {
         let context = GatewayValidationContext(values: partnerSharedKey ? ["partnerSharedKey": "true"] : [:])
         return try GatewayTables.spec(for: .paysafeTokenize).validate(json: json, context: context)
     }
