@@ -4,6 +4,7 @@ package enum Base16 {
     package static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Two lowercase hex digits per byte, most significant nibble first.
+    @inlinable
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -15,6 +16,7 @@ package enum Base16 {
     }
 
     /// Decodes hex text of either case; `nil` for an odd length or any non-hex character.
+    @inlinable
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }

@@ -40,6 +40,7 @@ package enum JSONWriter {
     /// The most bytes ``write(string:to:)`` can write for `string`: two quotes plus six per
     /// UTF-8 byte (the `\u00XX` form).
     /// - Parameter string: The string to be written.
+    @inlinable
     package static func maximumQuotedLength(of string: String) -> Int { 2 + 6 * string.utf8.count }
 
     /// Writes `string` as a quoted, escaped JSON string at `out`, byte for byte what

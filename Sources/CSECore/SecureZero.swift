@@ -8,11 +8,13 @@ import Musl
 /// when the array is never read again (a plain loop of stores may be dropped as dead). Use it for
 /// every secret held in a plain array: card input, phrases, decoded keys. The array keeps its count.
 @usableFromInline
+@inlinable
 package func secureZero(_ bytes: inout [UInt8]) {
     bytes.withUnsafeMutableBytes { secureZero($0) }
 }
 
 /// Overwrites the memory of `buffer` with zeros with `explicit_bzero` (see `secureZero(_:)`).
+@inlinable
 package func secureZero(_ buffer: UnsafeMutableRawBufferPointer) {
     guard let base = buffer.baseAddress, buffer.count > 0 else { return }
     explicit_bzero(base, buffer.count)
