@@ -8,6 +8,7 @@
 // GatewayMap's canonical JSON round-trips byte for byte; a fresh signature verifies.
 import CSECore
 import CSEGateways
+import CSEValidation
 
 let gatewayDomains: Set<Substring> = ["json", "gateway", "gatewayMap", "aps", "paysafe", "mastercard", "digest"]
 

@@ -49,7 +49,7 @@ public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
         let errors = request.validate(in: context)
         for error in errors {
-            require(product.field(error.fieldID) != nil, "an error names an unknown field")
+            require(product.field(error.field) != nil, "an error names an unknown field")
         }
     }
     return 0
