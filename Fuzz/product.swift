@@ -48,8 +48,12 @@ public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             _ = request.maskedValue(forField: field.id)
         }
         let errors = request.validate(in: context)
+        // An issue names a field of the product as FieldIssue echoes it: verbatim for every
+        // real field id, `<redacted N chars>` for an id shaped like a card number (the safe-echo
+        // rule; a fuzzed product may have such ids).
+        let echoedIDs = Set(product.fields.map { FieldIssue(field: $0.id, code: .required).field })
         for error in errors {
-            require(product.field(error.field) != nil, "an error names an unknown field")
+            require(echoedIDs.contains(error.field), "an error names an unknown field")
         }
     }
     return 0

@@ -51,12 +51,26 @@ build_modules() {
     test -f "$BUILD/release/Modules/CSECLI.swiftmodule" || { echo "fuzz: module build failed" >&2; exit 1; }
 }
 
+# The object files of a module's current sources. A Swift module's come from its output file map,
+# so the objects of renamed or deleted sources left in an incremental .build/fuzz are not linked
+# (they define the same symbols again); a C module's are every object in its build directory.
+module_objects() {
+    local dir=$BUILD/release/$1.build
+    if [[ -f $dir/output-file-map.json ]]; then
+        python3 -c 'import json, sys
+for source, entry in json.load(open(sys.argv[1])).items():
+    if source and "object" in entry: print(entry["object"])' "$dir/output-file-map.json" | sort
+    else
+        find "$dir" -name '*.o' | sort
+    fi
+}
+
 link_target() {
     local target=$1
     [[ -f Fuzz/$target.swift ]] || { echo "fuzz: unknown target '$target' (try: ${TARGETS[*]})" >&2; exit 64; }
     local objects=()
     for module in "${MODULES[@]}"; do
-        while IFS= read -r object; do objects+=("$object"); done < <(find "$BUILD/release/$module.build" -name '*.o' | sort)
+        while IFS= read -r object; do objects+=("$object"); done < <(module_objects "$module")
     done
     mkdir -p "$BUILD/bin"
     # shellcheck disable=SC2046
