@@ -6,6 +6,10 @@ struct Benchmark {
     let name: String
     /// The inner loop: perform the operation `iterations` times.
     let body: (Int) -> Void
+    /// For a body that times itself (an async loop that must not count the thread hop into its
+    /// task, see ``selfTimed(_:extras:body:)``): runs `iterations` operations and returns the
+    /// nanoseconds they took.
+    let selfTimedBody: ((Int) -> UInt64)?
     /// A whole-operation benchmark that is too slow for a sampled loop (loading a 1,000,000-row
     /// table): it runs once per repetition, outside the interleaved rounds.
     let oneShot: Bool
@@ -17,6 +21,32 @@ struct Benchmark {
         self.oneShot = oneShot
         self.extras = extras
         self.body = body
+        self.selfTimedBody = nil
+    }
+
+    /// A benchmark whose body measures its own inner loop. For async code: the body starts a
+    /// task, and the time until that task runs and until the waiting thread wakes again is
+    /// scheduler latency (on a VM, up to hundreds of µs per sample when a vCPU idles), not a
+    /// cost of the operation a caller already in an async context pays. package-benchmark
+    /// does the same with `startMeasurement()`/`stopMeasurement()`.
+    static func selfTimed(_ name: String, extras: [(String, Double)] = [], body: @escaping (Int) -> UInt64) -> Benchmark {
+        Benchmark(name: name, extras: extras, selfTimedBody: body)
+    }
+
+    private init(name: String, extras: [(String, Double)], selfTimedBody: @escaping (Int) -> UInt64) {
+        self.name = name
+        self.oneShot = false
+        self.extras = extras
+        self.body = { _ = selfTimedBody($0) }
+        self.selfTimedBody = selfTimedBody
+    }
+
+    /// Runs the body once and returns the elapsed nanoseconds of its timed region.
+    func run(_ iterations: Int) -> UInt64 {
+        if let selfTimedBody { return selfTimedBody(iterations) }
+        let start = nowNanoseconds()
+        body(iterations)
+        return nowNanoseconds() - start
     }
 }
 
@@ -117,9 +147,7 @@ enum Runner {
         var iterations = 1
         let warmupEnd = nowNanoseconds() + configuration.warmupNanoseconds
         while true {
-            let start = nowNanoseconds()
-            benchmark.body(iterations)
-            let elapsed = nowNanoseconds() - start
+            let elapsed = benchmark.run(iterations)
             if elapsed >= configuration.sampleNanoseconds / 2 || iterations >= 1 << 26 {
                 if elapsed > 0 {
                     let scaled = Double(iterations) * Double(configuration.sampleNanoseconds) / Double(elapsed)
@@ -134,8 +162,6 @@ enum Runner {
 
     @inline(__always)
     private static func sample(_ benchmark: Benchmark, iterations: Int) -> Double {
-        let start = nowNanoseconds()
-        benchmark.body(iterations)
-        return Double(nowNanoseconds() - start) / Double(iterations)
+        Double(benchmark.run(iterations)) / Double(iterations)
     }
 }
