@@ -1,4 +1,5 @@
 /// Base16 (RFC 4648 §8): lowercase hexadecimal text, the package's one hex encoder and decoder.
+@usableFromInline
 package enum Base16 {
     /// The sixteen lowercase digits, indexed by nibble value.
     package static let digits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -5,6 +5,7 @@
 /// Everything else, including `/` and non-ASCII text, is written as raw UTF-8, so the output of
 /// a given value is always the same bytes (unlike Apple's `JSONSerialization`, which escapes `/`
 /// and orders keys by hash).
+@usableFromInline
 package enum JSONWriter {
     private static var hexDigits: [UInt8] { Base16.digits }
 
@@ -40,7 +41,7 @@ package enum JSONWriter {
     /// The most bytes ``write(string:to:)`` can write for `string`: two quotes plus six per
     /// UTF-8 byte (the `\u00XX` form).
     /// - Parameter string: The string to be written.
-    @inlinable
+    @inlinable @inline(__always)
     package static func maximumQuotedLength(of string: String) -> Int { 2 + 6 * string.utf8.count }
 
     /// Writes `string` as a quoted, escaped JSON string at `out`, byte for byte what
