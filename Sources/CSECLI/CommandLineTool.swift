@@ -16,14 +16,24 @@ enum ExitCode {
 
 /// One `cse` subcommand.
 protocol CLICommand: Sendable {
-    /// The command's declarative description.
+    /// The options the command takes, each declared once as an ``OptionKey``.
+    associatedtype Options: CommandOptions
+    /// The command's declarative description, built with `options: Options.self`.
     static var spec: CommandSpec { get }
-    /// Validates the parsed arguments.
+    /// Validates the parsed arguments, read through the keys of ``Options``.
     /// - Throws: ``UsageError`` when they are inconsistent.
-    init(arguments: ParsedArguments) throws(UsageError)
+    init(arguments: ParsedArguments<Options>) throws(UsageError)
     /// Runs the command and returns its exit code.
     /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
     func run() throws(CSEError) -> Int32
+}
+
+extension CLICommand {
+    /// The command for a command line parsed against ``spec``.
+    /// - Throws: ``UsageError`` from ``init(arguments:)``.
+    static func make(_ line: ParsedCommandLine) throws(UsageError) -> Self {
+        try Self(arguments: ParsedArguments(line))
+    }
 }
 
 /// A `cse` subcommand whose work is network I/O: its body is `async`, and the tool waits for it.
@@ -159,7 +169,7 @@ public enum CommandLineTool {
                 StandardStreams.out(spec.helpText)
                 return ExitCode.success
             }
-            instance = try command.init(arguments: parsed)
+            instance = try command.make(parsed)
         } catch {
             return usageFailure(error, usage: spec.usageLine, helpHint: "cse \(spec.name) --help")
         }

@@ -17,12 +17,21 @@ struct CheckCommand: CLICommand {
             {"check":"…","valid":…,"errors":[{"code":…,…parameters}]} plus "country" for iban and
             "now" for expiry. The value is never echoed.
             """,
-        options: [
-            .flag("json", help: "Print the verdict and its details as JSON."),
-            .flag("quiet", short: "q", help: "Print nothing; only the exit code tells."),
-            .value("now", "YYYY-MM", help: "For expiry: the month treated as now (default: the system clock, UTC)."),
-        ],
+        options: Options.self,
         positionals: [.init("KIND", help: "luhn, iban, expiry or email.")])
+
+    /// The options of `cse check`.
+    struct Options: CommandOptions {
+        let json: OptionKey<Bool>
+        let quiet: OptionKey<Bool>
+        let now: OptionKey<String?>
+
+        init(_ declare: inout OptionDeclarations) {
+            json = declare.flag("json", help: "Print the verdict and its details as JSON.")
+            quiet = declare.flag("quiet", short: "q", help: "Print nothing; only the exit code tells.")
+            now = declare.value("now", "YYYY-MM", help: "For expiry: the month treated as now (default: the system clock, UTC).")
+        }
+    }
 
     /// The checks `cse check` knows.
     static let kinds = ["luhn", "iban", "expiry", "email"]
@@ -33,14 +42,14 @@ struct CheckCommand: CLICommand {
     let now: CalendarMonth?
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
         kind = arguments.positionals[0]
         guard Self.kinds.contains(kind) else {
             throw UsageError("The value '\(SafeEcho.name(kind))' is invalid for '<kind>'; use \(Self.kinds.joined(separator: ", ")).")
         }
-        json = arguments.has("json")
-        quiet = arguments.has("quiet")
-        now = try MonthOption.parse(arguments["now"])
+        json = arguments[\.json]
+        quiet = arguments[\.quiet]
+        now = try MonthOption.parse(arguments[\.now])
         if now != nil && kind != "expiry" { throw UsageError("'--now' applies only to 'cse check expiry'.") }
         if json && quiet { throw UsageError("'--json' and '--quiet' cannot be combined.") }
     }

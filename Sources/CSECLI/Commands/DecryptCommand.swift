@@ -15,21 +15,30 @@ struct DecryptCommand: CLICommand {
             With --lines, every input line is a compact JWE and every output line is
             {"plaintext":"…"} (the plaintext as a JSON string) or {"line":N,"error":{…}}.
             """,
-        options: [
-            .value("key", "FILE", required: true, help: "The RSA private key, PEM, DER or JWK (file, or env:NAME)."),
-            .value("kid", "ID", help: "Refuse JWEs whose kid differs."),
-            .flag("lines", help: "Batch mode: one compact JWE per input line, one output line per input line."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse decrypt`.
+    struct Options: CommandOptions {
+        let key: OptionKey<String>
+        let kid: OptionKey<String?>
+        let lines: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            key = declare.required("key", "FILE", help: "The RSA private key, PEM, DER or JWK (file, or env:NAME).")
+            kid = declare.value("kid", "ID", help: "Refuse JWEs whose kid differs.")
+            lines = declare.flag("lines", help: "Batch mode: one compact JWE per input line, one output line per input line.")
+        }
+    }
 
     let keyPath: String
     let kid: String?
     let lines: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        keyPath = arguments.required("key")
-        kid = arguments["kid"]
-        lines = arguments.has("lines")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        keyPath = arguments[\.key]
+        kid = arguments[\.kid]
+        lines = arguments[\.lines]
     }
 
     /// Decrypts standard input.

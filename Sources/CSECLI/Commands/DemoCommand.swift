@@ -22,15 +22,22 @@ struct DemoCommand: CLICommand {
             and the round-trip check. Card numbers are shown as first 6 / last 4, CVVs not at all.
             Reads nothing. Exit code 0 when every step gave the expected result, 1 otherwise.
             """,
-        options: [
-            .flag("json", help: "Print the steps as one JSON object instead of text.")
-        ])
+        options: Options.self)
+
+    /// The options of `cse demo`.
+    struct Options: CommandOptions {
+        let json: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            json = declare.flag("json", help: "Print the steps as one JSON object instead of text.")
+        }
+    }
 
     let json: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        json = arguments.has("json")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        json = arguments[\.json]
     }
 
     /// Runs the demo.

@@ -16,14 +16,27 @@ struct EncryptCommand: CLICommand {
             With --lines, every input line is a JSON value encrypted verbatim, and every output line
             is {"jwe":"…"} or {"line":N,"error":{…}}.
             """,
-        options: [
-            .value("key", "FILE", required: true, help: "The recipient's RSA public key, or a private key (file, or env:NAME)."),
-            .value("kid", "ID", help: "The kid header value (default: the key file's keyId or kid)."),
-            .value("alg", "ALG", help: "RSA-OAEP (default) or RSA-OAEP-256."),
-            .value("enc", "ENC", help: "A256CBC-HS512 (default), A192CBC-HS384, A128CBC-HS256, A256GCM, A192GCM or A128GCM."),
-            .flag("lines", help: "Batch mode: one JSON value per input line, one output line per input line."),
-            .flag("demo", help: "Allow the bundled TEST-ONLY demo key (refused otherwise: its private key is public)."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse encrypt`.
+    struct Options: CommandOptions {
+        let key: OptionKey<String>
+        let kid: OptionKey<String?>
+        let alg: OptionKey<String?>
+        let enc: OptionKey<String?>
+        let lines: OptionKey<Bool>
+        let demo: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            key = declare.required("key", "FILE", help: "The recipient's RSA public key, or a private key (file, or env:NAME).")
+            kid = declare.value("kid", "ID", help: "The kid header value (default: the key file's keyId or kid).")
+            alg = declare.value("alg", "ALG", help: "RSA-OAEP (default) or RSA-OAEP-256.")
+            enc = declare.value(
+                "enc", "ENC", help: "A256CBC-HS512 (default), A192CBC-HS384, A128CBC-HS256, A256GCM, A192GCM or A128GCM.")
+            lines = declare.flag("lines", help: "Batch mode: one JSON value per input line, one output line per input line.")
+            demo = declare.flag("demo", help: "Allow the bundled TEST-ONLY demo key (refused otherwise: its private key is public).")
+        }
+    }
 
     let keyPath: String
     let kid: String?
@@ -33,14 +46,14 @@ struct EncryptCommand: CLICommand {
     let allowDemoKey: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        keyPath = arguments.required("key")
-        kid = arguments["kid"]
-        lines = arguments.has("lines")
-        allowDemoKey = arguments.has("demo")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        keyPath = arguments[\.key]
+        kid = arguments[\.kid]
+        lines = arguments[\.lines]
+        allowDemoKey = arguments[\.demo]
         do throws(CSEError) {
-            algorithm = try arguments["alg"].map { (name) throws(CSEError) in try JWEKeyAlgorithm(name: name) } ?? .rsaOAEP
-            encryption = try arguments["enc"].map { (name) throws(CSEError) in try JWEContentEncryption(name: name) } ?? .a256cbcHS512
+            algorithm = try arguments[\.alg].map { (name) throws(CSEError) in try JWEKeyAlgorithm(name: name) } ?? .rsaOAEP
+            encryption = try arguments[\.enc].map { (name) throws(CSEError) in try JWEContentEncryption(name: name) } ?? .a256cbcHS512
         } catch {
             throw UsageError("\(error.reason); see 'cse encrypt --help' for the allowed values.")
         }

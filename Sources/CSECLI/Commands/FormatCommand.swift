@@ -16,18 +16,26 @@ struct FormatCommand: CLICommand {
             result, which appends the next separator after a completed group, as a text field does
             while the user types.
             """,
-        options: [
-            .value("mask", "MASK", required: true, help: "The mask, for example '{{9999}} {{9999}} {{9999}} {{9999}}'."),
-            .flag("as-typed", help: "Append the separator after a completed group (the SDK's formatString)."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse format`.
+    struct Options: CommandOptions {
+        let mask: OptionKey<String>
+        let asTyped: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            mask = declare.required("mask", "MASK", help: "The mask, for example '{{9999}} {{9999}} {{9999}} {{9999}}'.")
+            asTyped = declare.flag("as-typed", help: "Append the separator after a completed group (the SDK's formatString).")
+        }
+    }
 
     let mask: Mask
     let asTyped: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        mask = try MaskOption.parse(arguments.required("mask"))
-        asTyped = arguments.has("as-typed")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        mask = try MaskOption.parse(arguments[\.mask])
+        asTyped = arguments[\.asTyped]
     }
 
     /// Formats standard input.

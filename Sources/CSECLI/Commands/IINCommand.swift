@@ -19,21 +19,31 @@ struct IINCommand: CLICommand {
             With --lines, every input line is a JSON string ("41111111") or bare digits, and every
             output line is the details object or {"line":N,"error":{…}}.
             """,
-        options: [
-            .value("table", "FILE", help: "An IIN table CSV (low,high,productId,country,cardType,issuer; see docs/IIN-CSV.md)."),
-            .value("allow", "IDS", help: "Comma-separated product ids allowed in this context (default: all)."),
-            .flag("lines", help: "Batch mode: one number per input line, one output line per input line."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse iin`.
+    struct Options: CommandOptions {
+        let table: OptionKey<String?>
+        let allow: OptionKey<String?>
+        let lines: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            table = declare.value(
+                "table", "FILE", help: "An IIN table CSV (low,high,productId,country,cardType,issuer; see docs/IIN-CSV.md).")
+            allow = declare.value("allow", "IDS", help: "Comma-separated product ids allowed in this context (default: all).")
+            lines = declare.flag("lines", help: "Batch mode: one number per input line, one output line per input line.")
+        }
+    }
 
     let tablePath: String?
     let allowed: Set<String>?
     let lines: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        tablePath = arguments["table"]
-        allowed = arguments["allow"].map { Set($0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }) }
-        lines = arguments.has("lines")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        tablePath = arguments[\.table]
+        allowed = arguments[\.allow].map { Set($0.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }) }
+        lines = arguments[\.lines]
     }
 
     /// Looks up standard input.

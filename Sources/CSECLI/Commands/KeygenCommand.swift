@@ -15,12 +15,22 @@ struct KeygenCommand: CLICommand {
             DIR/public-key.json (the Client API response form {"keyId","publicKey"}). Existing
             files are never overwritten unless --force is given. Keys come from OpenSSL's CSPRNG.
             """,
-        options: [
-            .value("bits", "N", help: "Modulus size, 2048 (default) to 16384."),
-            .value("out", "DIR", required: true, help: "The directory to write into (must exist)."),
-            .value("key-id", "ID", help: "The keyId for public-key.json (default: a random UUID)."),
-            .flag("force", help: "Overwrite existing files."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse keygen`.
+    struct Options: CommandOptions {
+        let bits: OptionKey<String?>
+        let out: OptionKey<String>
+        let keyID: OptionKey<String?>
+        let force: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            bits = declare.value("bits", "N", help: "Modulus size, 2048 (default) to 16384.")
+            out = declare.required("out", "DIR", help: "The directory to write into (must exist).")
+            keyID = declare.value("key-id", "ID", help: "The keyId for public-key.json (default: a random UUID).")
+            force = declare.flag("force", help: "Overwrite existing files.")
+        }
+    }
 
     let bits: Int
     let directory: String
@@ -28,12 +38,12 @@ struct KeygenCommand: CLICommand {
     let force: Bool
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        bits = try arguments.integer("bits") ?? 2048
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        bits = try arguments.integer(\.bits) ?? 2048
         guard (2048...16384).contains(bits) else { throw UsageError("The value for '--bits' must be between 2048 and 16384.") }
-        directory = arguments.required("out")
-        keyID = arguments["key-id"]
-        force = arguments.has("force")
+        directory = arguments[\.out]
+        keyID = arguments[\.keyID]
+        force = arguments[\.force]
     }
 
     /// The files written, in order, with their modes.

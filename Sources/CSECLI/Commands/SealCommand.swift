@@ -31,18 +31,37 @@ struct SealCommand: CLICommand {
             uses the built-in card product, sealed with the detected brand's platform product id.
             The key and the product are fetched once, also for a whole --lines batch.
             """,
-        options: [
-            .value(
-                "product", "PRODUCT", required: true,
-                help: "builtin:card, builtin:sepa, or a product JSON file; with --session, a platform product id or builtin:card."),
-            .value("key", "FILE", help: "The recipient's RSA public key (file, or env:NAME)."),
-            .value("kid", "ID", help: "The key id (default: the key file's keyId or kid)."),
-            .value("session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId)."),
-            .value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC)."),
-            .flag("demo", help: "Allow the bundled TEST-ONLY demo key; without --key, use it."),
-            .flag("allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr)."),
-            .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
-        ] + SessionOptions.options(context: .optional, sessionRequired: false))
+        options: Options.self)
+
+    /// The options of `cse seal`: its own, then the session options (all optional: `--session`
+    /// switches to sealing for a platform session).
+    struct Options: CommandOptions {
+        let product: OptionKey<String>
+        let key: OptionKey<String?>
+        let kid: OptionKey<String?>
+        let sessionID: OptionKey<String?>
+        let now: OptionKey<String?>
+        let demo: OptionKey<Bool>
+        let allowInvalid: OptionKey<Bool>
+        let lines: OptionKey<Bool>
+        let session: SessionOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            product = declare.required(
+                "product", "PRODUCT",
+                help: "builtin:card, builtin:sepa, or a product JSON file; with --session, a platform product id or builtin:card.")
+            key = declare.value("key", "FILE", help: "The recipient's RSA public key (file, or env:NAME).")
+            kid = declare.value("kid", "ID", help: "The key id (default: the key file's keyId or kid).")
+            sessionID = declare.value(
+                "session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId).")
+            now = declare.value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC).")
+            demo = declare.flag("demo", help: "Allow the bundled TEST-ONLY demo key; without --key, use it.")
+            allowInvalid = declare.flag(
+                "allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr).")
+            lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
+            session = SessionOptions.Keys(&declare, context: .optional, sessionRequired: false)
+        }
+    }
 
     let product: ProductOption
     let keySpec: String?
@@ -58,39 +77,45 @@ struct SealCommand: CLICommand {
     let platformProductID: String?
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        if arguments["session"] != nil {
-            let productText = arguments.required("product")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        let sessionArguments = arguments.group(\.session)
+        if sessionArguments[\.session] != nil {
+            let productText = arguments[\.product]
             if productText == "builtin:card" {
-                session = try SessionOptions(arguments: arguments, context: .optional)
+                session = try SessionOptions(arguments: sessionArguments, context: .optional)
                 platformProductID = nil
             } else {
                 guard !productText.hasPrefix("builtin:") else {
                     throw UsageError("With --session, --product is a platform product id or builtin:card.")
                 }
-                session = try SessionOptions(arguments: arguments, context: .required)
+                session = try SessionOptions(arguments: sessionArguments, context: .required)
                 platformProductID = productText
             }
-            for option in ["key", "kid", "session-id"] where arguments[option] != nil {
-                throw UsageError("--\(option) cannot be combined with --session (the platform gives the key and the session id).")
+            for key in [\Options.key, \.kid, \.sessionID] where arguments[key] != nil {
+                throw UsageError(
+                    "\(arguments.spelling(key)) cannot be combined with --session (the platform gives the key and the session id).")
             }
-            if arguments.has("demo") { throw UsageError("--demo cannot be combined with --session.") }
+            if arguments[\.demo] { throw UsageError("--demo cannot be combined with --session.") }
         } else {
-            for option in ["country", "currency", "amount", "ca-file", "timeout"] where arguments[option] != nil {
-                throw UsageError("--\(option) needs --session.")
+            for key in [\SessionOptions.Keys.country, \.currency, \.amount] where sessionArguments[key] != nil {
+                throw UsageError("\(sessionArguments.spelling(key)) needs --session.")
             }
-            if arguments.has("recurring") { throw UsageError("--recurring needs --session.") }
+            let transportArguments = sessionArguments.group(\.transport)
+            for key in [\TransportOptions.Keys.caFile, \.timeout] where transportArguments[key] != nil {
+                throw UsageError("\(transportArguments.spelling(key)) needs --session.")
+            }
+            if sessionArguments[\.recurring] { throw UsageError("--recurring needs --session.") }
             session = nil
             platformProductID = nil
         }
-        product = try ProductOption(session == nil ? arguments.required("product") : "builtin:card")
-        keySpec = arguments["key"]
-        kid = arguments["kid"]
-        sessionID = arguments["session-id"]
-        now = try MonthOption.parse(arguments["now"])
-        demo = arguments.has("demo")
-        allowInvalid = arguments.has("allow-invalid")
-        lines = arguments.has("lines")
+        product = try ProductOption(session == nil ? arguments[\.product] : "builtin:card")
+        keySpec = arguments[\.key]
+        kid = arguments[\.kid]
+        sessionID = arguments[\.sessionID]
+        now = try MonthOption.parse(arguments[\.now])
+        demo = arguments[\.demo]
+        allowInvalid = arguments[\.allowInvalid]
+        lines = arguments[\.lines]
         if keySpec == nil && !demo && session == nil {
             throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).")
         }

@@ -18,8 +18,14 @@ enum PhraseFile {
         return phrase
     }
 
-    static func algorithm(_ arguments: ParsedArguments, command: String) throws(UsageError) -> APSSignatureAlgorithm {
-        guard let name = arguments["algorithm"] else { return .sha256 }
+    /// The declaration of `--algorithm`, shared by `sign` and `verify`.
+    static func algorithmKey(_ declare: inout OptionDeclarations) -> OptionKey<String?> {
+        declare.value("algorithm", "ALG", help: "sha256 (default), sha512 or sha1 (APS 'SHA-128').")
+    }
+
+    /// The `--algorithm` value `name` (sha256 when not given).
+    static func algorithm(_ name: String?, command: String) throws(UsageError) -> APSSignatureAlgorithm {
+        guard let name else { return .sha256 }
         do throws(CSEError) {
             return try APSSignatureAlgorithm(name: name)
         } catch {
@@ -47,18 +53,26 @@ struct SignCommand: CLICommand {
             the SHA phrase before and after, hashed. A 'signature' member is ignored. The phrase is
             read from a file (one trailing newline is dropped), never from the command line.
             """,
-        options: [
-            .value("phrase-file", "FILE", required: true, help: "The SHA request (or response) phrase."),
-            .value("algorithm", "ALG", help: "sha256 (default), sha512 or sha1 (APS 'SHA-128')."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse sign`.
+    struct Options: CommandOptions {
+        let phraseFile: OptionKey<String>
+        let algorithm: OptionKey<String?>
+
+        init(_ declare: inout OptionDeclarations) {
+            phraseFile = declare.required("phrase-file", "FILE", help: "The SHA request (or response) phrase.")
+            algorithm = PhraseFile.algorithmKey(&declare)
+        }
+    }
 
     let phrasePath: String
     let algorithm: APSSignatureAlgorithm
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        phrasePath = arguments.required("phrase-file")
-        algorithm = try PhraseFile.algorithm(arguments, command: "sign")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        phrasePath = arguments[\.phraseFile]
+        algorithm = try PhraseFile.algorithm(arguments[\.algorithm], command: "sign")
     }
 
     /// Signs standard input.

@@ -13,15 +13,22 @@ struct UnformatCommand: CLICommand {
             are dropped and input beyond the mask is cut off. The value is all of standard input
             without one trailing line break; the output is the unformatted value and a line break.
             """,
-        options: [
-            .value("mask", "MASK", required: true, help: "The mask, for example '{{99}}/{{99}}'.")
-        ])
+        options: Options.self)
+
+    /// The options of `cse unformat`.
+    struct Options: CommandOptions {
+        let mask: OptionKey<String>
+
+        init(_ declare: inout OptionDeclarations) {
+            mask = declare.required("mask", "MASK", help: "The mask, for example '{{99}}/{{99}}'.")
+        }
+    }
 
     let mask: Mask
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        mask = try MaskOption.parse(arguments.required("mask"))
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        mask = try MaskOption.parse(arguments[\.mask])
     }
 
     /// Unformats standard input.

@@ -19,16 +19,28 @@ struct ValidateCommand: CLICommand {
             {"line":N,"error":{…}}.
 
             """ + GatewayValidation.discussion,
-        options: [
-            .value("product", "PRODUCT", help: "builtin:card, builtin:sepa, or a product JSON file."),
-            .value("gateway", "GATEWAY", help: "Instead of a product: aps, paysafe or mastercard."),
-            .value("operation", "OPERATION", help: "With --gateway: the operation (see above)."),
-            .flag(
+        options: Options.self)
+
+    /// The options of `cse validate`.
+    struct Options: CommandOptions {
+        let product: OptionKey<String?>
+        let gateway: OptionKey<String?>
+        let operation: OptionKey<String?>
+        let partnerSharedKey: OptionKey<Bool>
+        let now: OptionKey<String?>
+        let lines: OptionKey<Bool>
+
+        init(_ declare: inout OptionDeclarations) {
+            product = declare.value("product", "PRODUCT", help: "builtin:card, builtin:sepa, or a product JSON file.")
+            gateway = declare.value("gateway", "GATEWAY", help: "Instead of a product: aps, paysafe or mastercard.")
+            operation = declare.value("operation", "OPERATION", help: "With --gateway: the operation (see above).")
+            partnerSharedKey = declare.flag(
                 "partner-shared-key",
-                help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory)."),
-            .value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC)."),
-            .flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line."),
-        ])
+                help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory).")
+            now = declare.value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC).")
+            lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
+        }
+    }
 
     /// What is validated: a payment product's fields, or a gateway request.
     enum Target {
@@ -41,18 +53,18 @@ struct ValidateCommand: CLICommand {
     let lines: Bool
 
     /// Validates the arguments: exactly one of `--product` and `--gateway`.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        now = try MonthOption.parse(arguments["now"])
-        lines = arguments.has("lines")
-        if let gateway = arguments["gateway"] {
-            guard arguments["product"] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
-            guard let operation = arguments["operation"] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
-            let partner = arguments.has("partner-shared-key")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        now = try MonthOption.parse(arguments[\.now])
+        lines = arguments[\.lines]
+        if let gateway = arguments[\.gateway] {
+            guard arguments[\.product] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
+            guard let operation = arguments[\.operation] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
+            let partner = arguments[\.partnerSharedKey]
             let parsed = try GatewayValidation.operation(gateway: gateway, operation: operation, partnerSharedKey: partner)
             target = .gateway(parsed, partnerSharedKey: partner)
         } else {
-            guard let product = arguments["product"] else { throw UsageError("Missing expected argument '--product <product>'.") }
-            guard arguments["operation"] == nil, !arguments.has("partner-shared-key") else {
+            guard let product = arguments[\.product] else { throw UsageError("Missing expected argument '--product <product>'.") }
+            guard arguments[\.operation] == nil, !arguments[\.partnerSharedKey] else {
                 throw UsageError("'--operation' and '--partner-shared-key' need '--gateway'.")
             }
             target = .product(try ProductOption(product))

@@ -15,21 +15,30 @@ struct VerifyCommand: CLICommand {
             {"valid","signatureValid","missingParameters","changedParameters"} and exits 0 when
             valid, 1 when not. The phrase is read from a file, never from the command line.
             """,
-        options: [
-            .value("phrase-file", "FILE", required: true, help: "The SHA response phrase."),
-            .value("algorithm", "ALG", help: "sha256 (default), sha512 or sha1 (APS 'SHA-128')."),
-            .value("request", "FILE", help: "The request parameters (JSON) the response must echo."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse verify`.
+    struct Options: CommandOptions {
+        let phraseFile: OptionKey<String>
+        let algorithm: OptionKey<String?>
+        let request: OptionKey<String?>
+
+        init(_ declare: inout OptionDeclarations) {
+            phraseFile = declare.required("phrase-file", "FILE", help: "The SHA response phrase.")
+            algorithm = PhraseFile.algorithmKey(&declare)
+            request = declare.value("request", "FILE", help: "The request parameters (JSON) the response must echo.")
+        }
+    }
 
     let phrasePath: String
     let algorithm: APSSignatureAlgorithm
     let requestPath: String?
 
     /// Validates the arguments.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        phrasePath = arguments.required("phrase-file")
-        algorithm = try PhraseFile.algorithm(arguments, command: "verify")
-        requestPath = arguments["request"]
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        phrasePath = arguments[\.phraseFile]
+        algorithm = try PhraseFile.algorithm(arguments[\.algorithm], command: "verify")
+        requestPath = arguments[\.request]
     }
 
     /// Verifies standard input.

@@ -9,10 +9,15 @@ struct UsageError: Error, Sendable, Equatable {
     init(_ message: String) { self.message = message }
 }
 
-/// The parsed command line of one subcommand.
-struct ParsedArguments: Sendable, Equatable {
+/// The command line of one subcommand as the parser found it, by option name. Commands read it
+/// through ``ParsedArguments``, by key.
+struct ParsedCommandLine: Sendable {
+    /// The options the line was parsed against (the command's ``CommandSpec/options``).
+    let declared: [CommandSpec.Option]
     /// Values of value-taking options by long name (the last occurrence wins).
     var values: [String: String] = [:]
+    /// Every value of a value-taking option by long name, in order (`--token A --token B`).
+    var allValues: [String: [String]] = [:]
     /// Flags that were given, by long name.
     var flags: Set<String> = []
     /// Positional arguments in order.
@@ -20,25 +25,93 @@ struct ParsedArguments: Sendable, Equatable {
     /// Whether `-h`/`--help` was given.
     var helpRequested = false
 
-    /// The value of `--name`, if given.
-    subscript(name: String) -> String? { values[name] }
-    /// Every value of a repeatable `--name`, in order (`cse worldline create-session --token A --token B`).
-    var allValues: [String: [String]] = [:]
-    /// Every value given for `--name`, in order.
-    func all(_ name: String) -> [String] { allValues[name] ?? [] }
-    /// Whether `--name` was given.
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    /// An empty line for a command that declares `declared`.
+    init(declared: [CommandSpec.Option]) { self.declared = declared }
+}
 
-    /// The value of `--name`, which the spec marks required (checked during parsing).
-    func required(_ name: String) -> String { values[name] ?? "" }
+/// The parsed command line of one subcommand, read through the keys of `Keys`: a command's
+/// ``CommandOptions``, or a group of keys inside them (``group(_:)``).
+///
+/// Every read names a key path into `Keys` (`arguments[\.json]`), so a command reads only keys
+/// it declares, as the type the key was declared with: `Bool`, `String?`, `String` or `[String]`.
+struct ParsedArguments<Keys: Sendable>: Sendable {
+    /// What the parser found.
+    private let line: ParsedCommandLine
+    /// The keys this view reads.
+    let keys: Keys
 
-    /// The integer value of `--name`, or a usage error when it is not a decimal integer.
-    func integer(_ name: String) throws(UsageError) -> Int? {
-        guard let text = values[name] else { return nil }
+    private init(line: ParsedCommandLine, keys: Keys) {
+        self.line = line
+        self.keys = keys
+    }
+
+    /// Positional arguments in order.
+    var positionals: [String] { line.positionals }
+
+    /// The value of the option `key` leads to.
+    subscript<Value>(key: KeyPath<Keys, OptionKey<Value>>) -> Value {
+        read(keys[keyPath: key])
+    }
+
+    /// The value of the option `key` leads to, or the value of an option that was not given when
+    /// these keys leave the option out.
+    subscript<Value: OmittableOptionValue>(key: KeyPath<Keys, OptionKey<Value>?>) -> Value {
+        keys[keyPath: key].map(read) ?? Value.omitted
+    }
+
+    /// The view of a group of keys inside `Keys` (such as ``TransportOptions/Keys``), reading the
+    /// same command line.
+    func group<Group: Sendable>(_ path: KeyPath<Keys, Group>) -> ParsedArguments<Group> {
+        ParsedArguments<Group>(line: line, keys: keys[keyPath: path])
+    }
+
+    /// The option as the command line spells it, e.g. `--session-id`.
+    func spelling<Value>(_ key: KeyPath<Keys, OptionKey<Value>>) -> String { keys[keyPath: key].spelling }
+
+    /// The option as the command line spells it, e.g. `--country`; empty when the keys leave it out.
+    func spelling<Value>(_ key: KeyPath<Keys, OptionKey<Value>?>) -> String { keys[keyPath: key]?.spelling ?? "" }
+
+    /// The integer value of the option, or a usage error when it is not a decimal integer.
+    func integer(_ key: KeyPath<Keys, OptionKey<String?>>) throws(UsageError) -> Int? {
+        try Self.integer(self[key], name: keys[keyPath: key].name)
+    }
+
+    /// The integer value of the option, or a usage error when it is not a decimal integer; `nil`
+    /// also when the keys leave the option out.
+    func integer(_ key: KeyPath<Keys, OptionKey<String?>?>) throws(UsageError) -> Int? {
+        guard let option = keys[keyPath: key] else { return nil }
+        return try Self.integer(read(option), name: option.name)
+    }
+
+    /// The integer value of a required option, or a usage error when it is not a decimal integer.
+    func integer(_ key: KeyPath<Keys, OptionKey<String>>) throws(UsageError) -> Int {
+        let option = keys[keyPath: key]
+        // The parser has checked that the option was given.
+        return try Self.integer(read(option.name, as: String?.self), name: option.name) ?? 0
+    }
+
+    private func read<Value>(_ key: OptionKey<Value>) -> Value { read(key.name, as: Value.self) }
+
+    private func read<Value: OptionValue>(_ name: String, as _: Value.Type) -> Value {
+        // Keys come only from the declarations the spec is built from; this catches a command
+        // whose spec and `Options` disagree.
+        assert(line.declared.contains { $0.name == name }, "--\(name) is read but not declared in the spec")
+        return Value.read(name, from: line)
+    }
+
+    private static func integer(_ text: String?, name: String) throws(UsageError) -> Int? {
+        guard let text else { return nil }
         guard let value = Int(text), text.utf8.allSatisfy({ $0.isASCIIDigit }) else {
             throw UsageError("The value for '--\(name)' must be a non-negative integer.")
         }
         return value
+    }
+}
+
+extension ParsedArguments where Keys: CommandOptions {
+    /// The view of `line` through a command's keys.
+    init(_ line: ParsedCommandLine) {
+        self.init(line: line, keys: OptionDeclarations.make(Keys.self).keys)
     }
 }
 
@@ -47,8 +120,8 @@ struct ParsedArguments: Sendable, Equatable {
 enum ArgumentParser {
     /// Parses `arguments` (the words after the subcommand name).
     /// - Throws: ``UsageError`` for unknown options, missing values, unexpected or missing arguments.
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedCommandLine {
+        var parsed = ParsedCommandLine(declared: spec.options)
         var index = 0
         var optionsEnded = false
         while index < arguments.count {

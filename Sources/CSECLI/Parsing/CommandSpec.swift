@@ -1,8 +1,12 @@
 /// The declarative description of one `cse` subcommand: its name, help text, options and
 /// positional arguments. The parser, the help printer and the usage line are all derived from it,
 /// so they cannot disagree (the swift-argument-parser contract, without the dependency).
+///
+/// The options come from the command's ``CommandOptions``: the keys the command reads with are
+/// the declarations listed here (issue #12).
 struct CommandSpec: Sendable {
-    /// One `--name value` option or `--flag`.
+    /// One `--name value` option or `--flag`: what a command's ``OptionKey`` declares, and what
+    /// the top level of `cse` lists (``CommandNode/rootOptions``).
     struct Option: Sendable {
         /// The kebab-case long name without dashes, e.g. `session-id`.
         let name: String
@@ -49,17 +53,19 @@ struct CommandSpec: Sendable {
     let abstract: String
     /// Longer help text, printed after the usage.
     let discussion: String
-    /// The options.
+    /// The options, in help order: the declarations of the command's ``CommandOptions``.
     let options: [Option]
     /// The positional arguments, in order.
     let positionals: [Positional]
 
-    /// Creates a command description.
-    init(name: String, abstract: String, discussion: String = "", options: [Option] = [], positionals: [Positional] = []) {
+    /// Creates a command description whose options are the keys of `options`.
+    init<Options: CommandOptions>(
+        name: String, abstract: String, discussion: String = "", options: Options.Type, positionals: [Positional] = []
+    ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.options = options
+        self.options = OptionDeclarations.make(options).options
         self.positionals = positionals
     }
 

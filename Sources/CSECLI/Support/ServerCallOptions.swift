@@ -26,19 +26,31 @@ struct ServerCallOptions: Sendable {
         case none
     }
 
-    /// The option declarations for a command: the environment option first, then credentials,
-    /// endpoint, CA file and timeout.
-    static func options(credentialsHelp: String, environment: Environment = .none) -> [CommandSpec.Option] {
-        var options: [CommandSpec.Option] = []
-        switch environment {
-        case .choice: options.append(.value("environment", "ENV", help: "test (default) or production."))
-        case .productionFlag: options.append(.flag("production", help: "Use the production endpoint (default: pre-production)."))
-        case .none: break
+    /// The keys for a command: the environment option first, then credentials, endpoint, CA
+    /// file and timeout.
+    struct Keys: Sendable {
+        /// `--environment test|production` (``Environment/choice``).
+        let environment: OptionKey<String?>?
+        /// `--production` (``Environment/productionFlag``).
+        let production: OptionKey<Bool>?
+        /// `--credentials FILE|env:NAME`.
+        let credentials: OptionKey<String>
+        /// `--endpoint URL`.
+        let endpoint: OptionKey<String?>
+        /// `--ca-file` and `--timeout`.
+        let transport: TransportOptions.Keys
+
+        /// Declares the options; `credentialsHelp` names the platform's credentials document.
+        init(_ declare: inout OptionDeclarations, credentialsHelp: String, environment: Environment = .none) {
+            self.environment = environment == .choice ? declare.value("environment", "ENV", help: "test (default) or production.") : nil
+            production =
+                environment == .productionFlag
+                ? declare.flag("production", help: "Use the production endpoint (default: pre-production).") : nil
+            credentials = declare.required("credentials", "FILE", help: credentialsHelp + " (a JSON file, or env:NAME).")
+            endpoint = declare.value(
+                "endpoint", "URL", help: "Replace the scheme, host and port of the platform URL (e.g. a test server).")
+            transport = TransportOptions.Keys(&declare)
         }
-        return options + [
-            .value("credentials", "FILE", required: true, help: credentialsHelp + " (a JSON file, or env:NAME)."),
-            .value("endpoint", "URL", help: "Replace the scheme, host and port of the platform URL (e.g. a test server)."),
-        ] + TransportOptions.options
     }
 
     let credentialsSpec: String
@@ -47,10 +59,11 @@ struct ServerCallOptions: Sendable {
     /// `--environment production` or `--production`.
     let isProduction: Bool
 
-    init(arguments: ParsedArguments, environment: Environment = .none) throws(UsageError) {
-        credentialsSpec = arguments.required("credentials")
-        transport = try TransportOptions(arguments: arguments)
-        if let text = arguments["endpoint"] {
+    /// Reads the options; the environment follows the keys' ``Environment``.
+    init(arguments: ParsedArguments<Keys>) throws(UsageError) {
+        credentialsSpec = arguments[\.credentials]
+        transport = try TransportOptions(arguments: arguments.group(\.transport))
+        if let text = arguments[\.endpoint] {
             let parsed: HTTPURL
             do throws(CSEError) { parsed = try HTTPURL(text) } catch {
                 throw UsageError("The value for '--endpoint' must be an https URL (http only to loopback): \(error.code.rawValue).")
@@ -62,15 +75,14 @@ struct ServerCallOptions: Sendable {
         } else {
             endpoint = nil
         }
-        switch environment {
-        case .choice:
-            switch arguments["environment"] ?? "test" {
+        if arguments.keys.environment != nil {
+            switch arguments[\.environment] ?? "test" {
             case "test": isProduction = false
             case "production": isProduction = true
             default: throw UsageError("The value for '--environment' must be test or production.")
             }
-        case .productionFlag: isProduction = arguments.has("production")
-        case .none: isProduction = false
+        } else {
+            isProduction = arguments[\.production]
         }
     }
 

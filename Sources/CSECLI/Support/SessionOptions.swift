@@ -18,31 +18,40 @@ struct SessionOptions: Sendable {
         case none
     }
 
-    /// The option declarations for a command.
-    static func options(context: ContextUse, sessionRequired: Bool = true) -> [CommandSpec.Option] {
-        var options: [CommandSpec.Option] = [
-            .value(
+    /// The keys of the session options, declared for one ``ContextUse``: the context keys a use
+    /// leaves out are `nil` (and read as not given).
+    struct Keys: Sendable {
+        /// `--session FILE|env:NAME`.
+        let session: OptionKey<String?>
+        /// `--country CC` (``ContextUse/required`` and ``ContextUse/optional``).
+        let country: OptionKey<String?>?
+        /// `--currency CUR` (every use but ``ContextUse/none``).
+        let currency: OptionKey<String?>?
+        /// `--amount MINOR` (every use but ``ContextUse/none``).
+        let amount: OptionKey<String?>?
+        /// `--recurring` (``ContextUse/required`` and ``ContextUse/optional``).
+        let recurring: OptionKey<Bool>?
+        /// `--ca-file` and `--timeout`.
+        let transport: TransportOptions.Keys
+
+        /// Declares `--session`, the context options `context` calls for, and the transport options.
+        init(_ declare: inout OptionDeclarations, context: ContextUse, sessionRequired: Bool = true) {
+            session = declare.value(
                 "session", "FILE", required: sessionRequired,
                 help: "The CreateSession response JSON (clientSessionId, customerId, clientApiUrl, assetUrl), or env:NAME.")
-        ]
-        let required = context == .required || context == .amountOnly
-        switch context {
-        case .required, .optional:
-            options += [
-                .value("country", "CC", required: required, help: "The customer's country, ISO 3166-1 alpha-2 (e.g. NL)."),
-                .value("currency", "CUR", required: required, help: "The currency, ISO 4217 (e.g. EUR)."),
-                .value("amount", "MINOR", required: required, help: "The amount in minor units (e.g. 1000 for 10.00)."),
-                .flag("recurring", help: "A recurring payment."),
-            ]
-        case .amountOnly:
-            options += [
-                .value("currency", "CUR", required: true, help: "The currency, ISO 4217 (e.g. EUR)."),
-                .value("amount", "MINOR", required: true, help: "The amount in minor units (e.g. 1000 for 10.00)."),
-            ]
-        case .none:
-            break
+            let required = context == .required || context == .amountOnly
+            let hasCountry = context == .required || context == .optional
+            let hasAmount = context != .none
+            country =
+                hasCountry
+                ? declare.value("country", "CC", required: required, help: "The customer's country, ISO 3166-1 alpha-2 (e.g. NL).") : nil
+            currency = hasAmount ? declare.value("currency", "CUR", required: required, help: "The currency, ISO 4217 (e.g. EUR).") : nil
+            amount =
+                hasAmount
+                ? declare.value("amount", "MINOR", required: required, help: "The amount in minor units (e.g. 1000 for 10.00).") : nil
+            recurring = hasCountry ? declare.flag("recurring", help: "A recurring payment.") : nil
+            transport = TransportOptions.Keys(&declare)
         }
-        return options + TransportOptions.options
     }
 
     let sessionSpec: String
@@ -54,13 +63,14 @@ struct SessionOptions: Sendable {
     let contextUse: ContextUse
 
     /// Reads the options; checks that the context options are complete for `context`.
-    init(arguments: ParsedArguments, context: ContextUse) throws(UsageError) {
-        sessionSpec = arguments.required("session")
-        country = arguments["country"]
-        currency = arguments["currency"]
-        amount = try arguments.integer("amount")
-        recurring = arguments.has("recurring")
-        transport = try TransportOptions(arguments: arguments)
+    init(arguments: ParsedArguments<Keys>, context: ContextUse) throws(UsageError) {
+        // Required unless the keys say otherwise (`cse seal`, which reads them only with --session).
+        sessionSpec = arguments[\.session] ?? ""
+        country = arguments[\.country]
+        currency = arguments[\.currency]
+        amount = try arguments.integer(\.amount)
+        recurring = arguments[\.recurring]
+        transport = try TransportOptions(arguments: arguments.group(\.transport))
         contextUse = context
         switch context {
         case .required:

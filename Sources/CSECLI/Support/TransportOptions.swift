@@ -3,19 +3,29 @@ import CSEHTTP
 /// `--ca-file PEM` and `--timeout SECONDS`: how every command that makes a network call (`cse
 /// session …`, `cse seal --session`, the merchant-server commands) configures its transport.
 struct TransportOptions: Sendable {
-    /// The two option declarations, in the order the commands list them.
-    static let options: [CommandSpec.Option] = [
-        .value("ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified)."),
-        .value("timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10)."),
-    ]
+    /// The two keys, in the order the commands list them.
+    struct Keys: Sendable {
+        /// `--ca-file PEM`.
+        let caFile: OptionKey<String?>
+        /// `--timeout SECONDS`.
+        let timeout: OptionKey<String?>
+
+        /// Declares the two options.
+        init(_ declare: inout OptionDeclarations) {
+            caFile = declare.value(
+                "ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified).")
+            timeout = declare.value(
+                "timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10).")
+        }
+    }
 
     let caFile: String?
     let timeout: Int?
 
     /// Reads the options; `--timeout` is 1 to 600 seconds.
-    init(arguments: ParsedArguments) throws(UsageError) {
-        caFile = arguments["ca-file"]
-        timeout = try arguments.integer("timeout")
+    init(arguments: ParsedArguments<Keys>) throws(UsageError) {
+        caFile = arguments[\.caFile]
+        timeout = try arguments.integer(\.timeout)
         if let timeout, !(1...600).contains(timeout) { throw UsageError("The value for '--timeout' must be 1 to 600 seconds.") }
     }
 

@@ -17,24 +17,33 @@ struct APSSDKTokenCommand: AsyncCLICommand {
             or a response for another request, is an error and no token is printed; an APS failure
             is the error aps.message.NNN naming the message code.
             """,
-        options: [
-            .value("device-id", "ID", required: true, help: "The device id the mobile SDK reports."),
-            .value("language", "LANG", help: "en (default) or ar."),
-        ]
-            + ServerCallOptions.options(
+        options: Options.self)
+
+    /// The options of `cse aps sdk-token`.
+    struct Options: CommandOptions {
+        let deviceID: OptionKey<String>
+        let language: OptionKey<String?>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            deviceID = declare.required("device-id", "ID", help: "The device id the mobile SDK reports.")
+            language = declare.value("language", "LANG", help: "en (default) or ar.")
+            server = ServerCallOptions.Keys(
+                &declare,
                 credentialsHelp:
                     "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}",
                 environment: .choice)
-    )
+        }
+    }
 
     let options: ServerCallOptions
     let deviceID: String
     let language: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments, environment: .choice)
-        deviceID = arguments.required("device-id")
-        language = arguments["language"] ?? "en"
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        deviceID = arguments[\.deviceID]
+        language = arguments[\.language] ?? "en"
         guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
     }
 
@@ -54,11 +63,20 @@ struct APSSDKTokenCommand: AsyncCLICommand {
 
 /// The Mastercard session commands' shared options.
 enum MastercardCommandSupport {
-    static let options: [CommandSpec.Option] =
-        [
-            .value("region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com."),
-            .value("api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion))."),
-        ] + ServerCallOptions.options(credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
+    /// The options of every `cse mastercard session …` command.
+    struct Options: CommandOptions {
+        let region: OptionKey<String?>
+        let apiVersion: OptionKey<String?>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            region = declare.value(
+                "region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
+            apiVersion = declare.value(
+                "api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
+            server = ServerCallOptions.Keys(&declare, credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
+        }
+    }
 
     struct Parsed: Sendable {
         let options: ServerCallOptions
@@ -67,13 +85,13 @@ enum MastercardCommandSupport {
         /// The `ID` positional of `update` and `get`.
         let sessionID: String
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            options = try ServerCallOptions(arguments: arguments)
+        init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
+            options = try ServerCallOptions(arguments: arguments.group(\.server))
             sessionID = arguments.positionals.first ?? ""
-            do throws(CSEError) { region = try MastercardRegion(name: arguments["region"] ?? "mtf") } catch {
+            do throws(CSEError) { region = try MastercardRegion(name: arguments[\.region] ?? "mtf") } catch {
                 throw UsageError("The value for '--region' must be one of ap, eu, na, in, cn, mtf, ksa.")
             }
-            apiVersion = try arguments.integer("api-version") ?? MastercardSessionClient.defaultAPIVersion
+            apiVersion = try arguments.integer(\.apiVersion) ?? MastercardSessionClient.defaultAPIVersion
             guard apiVersion >= MastercardSessionClient.minimumAPIVersion else {
                 throw UsageError("The value for '--api-version' must be 39 or later.")
             }
@@ -94,11 +112,13 @@ struct MastercardSessionCreateCommand: AsyncCLICommand {
         name: "mastercard session create",
         abstract: "Create a Mastercard Gateway session (POST …/session).",
         discussion: "Prints the gateway's response JSON (session.id, session.updateStatus, …).",
-        options: MastercardCommandSupport.options)
+        options: MastercardCommandSupport.Options.self)
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
+        parsed = try MastercardCommandSupport.Parsed(arguments)
+    }
 
     func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await parsed.client().createSession().maskedJSON)
@@ -116,12 +136,14 @@ struct MastercardSessionUpdateCommand: AsyncCLICommand {
             it with the mastercard-update-session rules and sends it. Prints the gateway's response
             with the card number masked and the security code removed.
             """,
-        options: MastercardCommandSupport.options,
+        options: MastercardCommandSupport.Options.self,
         positionals: [.init("ID", help: "The session id.")])
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
+        parsed = try MastercardCommandSupport.Parsed(arguments)
+    }
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 1 << 20)
@@ -138,12 +160,14 @@ struct MastercardSessionGetCommand: AsyncCLICommand {
         name: "mastercard session get",
         abstract: "Retrieve a Mastercard Gateway session (GET …/session/{id}).",
         discussion: "Prints the gateway's response with the card number masked and the security code removed.",
-        options: MastercardCommandSupport.options,
+        options: MastercardCommandSupport.Options.self,
         positionals: [.init("ID", help: "The session id.")])
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments) throws(UsageError) { parsed = try MastercardCommandSupport.Parsed(arguments) }
+    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
+        parsed = try MastercardCommandSupport.Parsed(arguments)
+    }
 
     func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
@@ -162,11 +186,20 @@ struct PaysafeTokenCommand: AsyncCLICommand {
             single-use-token API key. Prints {"id","paymentToken","timeToLiveSeconds","card":{…}} with
             the card shown only as BIN and last digits.
             """,
-        options: ServerCallOptions.options(credentialsHelp: "Paysafe credentials {\"apiKey\"}", environment: .choice))
+        options: Options.self)
+
+    /// The options of `cse paysafe token`.
+    struct Options: CommandOptions {
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            server = ServerCallOptions.Keys(&declare, credentialsHelp: "Paysafe credentials {\"apiKey\"}", environment: .choice)
+        }
+    }
 
     let options: ServerCallOptions
 
-    init(arguments: ParsedArguments) throws(UsageError) { options = try ServerCallOptions(arguments: arguments, environment: .choice) }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { options = try ServerCallOptions(arguments: arguments.group(\.server)) }
 
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)

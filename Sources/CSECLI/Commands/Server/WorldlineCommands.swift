@@ -9,7 +9,9 @@ enum WorldlineCommandSupport {
     static let credentialsHelp = "Worldline credentials {\"merchantId\",\"apiKeyId\",\"secretApiKey\"}"
 
     /// `--production` and the options every server command takes.
-    static let options = ServerCallOptions.options(credentialsHelp: credentialsHelp, environment: .productionFlag)
+    static func serverKeys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag)
+    }
 
     static func client(_ options: ServerCallOptions) throws(CSEError) -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(document: try options.credentials())
@@ -29,16 +31,25 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
             file that 'cse session … --session' and 'cse seal --session' read. The output holds the
             session id in full: write it only where the session may go.
             """,
-        options: [
-            .value("token", "T", help: "A stored card token to offer as an account on file (repeatable).")
-        ] + WorldlineCommandSupport.options)
+        options: Options.self)
+
+    /// The options of `cse worldline create-session`.
+    struct Options: CommandOptions {
+        let token: OptionKey<[String]>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            token = declare.repeated("token", "T", help: "A stored card token to offer as an account on file (repeatable).")
+            server = WorldlineCommandSupport.serverKeys(&declare)
+        }
+    }
 
     let options: ServerCallOptions
     let tokens: [String]
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments, environment: .productionFlag)
-        tokens = arguments.all("token")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        tokens = arguments[\.token]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -61,22 +72,33 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             number in the response is shown masked. A refused payment is an error
             (worldline.paymentRejected) naming the payment id and status.
             """,
-        options: [
-            .value("amount", "MINOR", required: true, help: "The amount in minor units (e.g. 2345 for 23.45)."),
-            .value("currency", "CUR", required: true, help: "The currency, ISO 4217 (e.g. EUR)."),
-            .value("reference", "R", help: "The merchant reference of the order (at most 40 characters)."),
-        ] + WorldlineCommandSupport.options)
+        options: Options.self)
+
+    /// The options of `cse worldline create-payment`.
+    struct Options: CommandOptions {
+        let amount: OptionKey<String>
+        let currency: OptionKey<String>
+        let reference: OptionKey<String?>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45).")
+            currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
+            reference = declare.value("reference", "R", help: "The merchant reference of the order (at most 40 characters).")
+            server = WorldlineCommandSupport.serverKeys(&declare)
+        }
+    }
 
     let options: ServerCallOptions
     let amount: Int
     let currency: String
     let reference: String?
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments, environment: .productionFlag)
-        amount = try arguments.integer("amount") ?? 0
-        currency = arguments.required("currency")
-        reference = arguments["reference"]
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        amount = try arguments.integer(\.amount)
+        currency = arguments[\.currency]
+        reference = arguments[\.reference]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -111,11 +133,20 @@ struct WorldlineSignCommand: CLICommand {
             and path, each followed by a line break) and prints base64(HMAC-SHA256) under the secret
             API key. For checking the Worldline server SDK's known answers.
             """,
-        options: [.value("secret-file", "FILE", required: true, help: "The secret API key (one trailing newline is dropped).")])
+        options: Options.self)
+
+    /// The options of `cse worldline sign`.
+    struct Options: CommandOptions {
+        let secretFile: OptionKey<String>
+
+        init(_ declare: inout OptionDeclarations) {
+            secretFile = declare.required("secret-file", "FILE", help: "The secret API key (one trailing newline is dropped).")
+        }
+    }
 
     let secretPath: String
 
-    init(arguments: ParsedArguments) throws(UsageError) { secretPath = arguments.required("secret-file") }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { secretPath = arguments[\.secretFile] }
 
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
@@ -140,17 +171,25 @@ struct WorldlineWebhookVerifyCommand: CLICommand {
             HMAC-SHA256 of it under the webhook secret (the secret of the delivery's X-GCS-KeyId),
             compared in constant time. Prints {"valid":true|false}; exits 0 when valid, 1 when not.
             """,
-        options: [
-            .value("secret-file", "FILE", required: true, help: "The webhook secret for the delivery's key id."),
-            .value("signature", "SIG", required: true, help: "The X-GCS-Signature header value."),
-        ])
+        options: Options.self)
+
+    /// The options of `cse worldline webhook-verify`.
+    struct Options: CommandOptions {
+        let secretFile: OptionKey<String>
+        let signature: OptionKey<String>
+
+        init(_ declare: inout OptionDeclarations) {
+            secretFile = declare.required("secret-file", "FILE", help: "The webhook secret for the delivery's key id.")
+            signature = declare.required("signature", "SIG", help: "The X-GCS-Signature header value.")
+        }
+    }
 
     let secretPath: String
     let signature: String
 
-    init(arguments: ParsedArguments) throws(UsageError) {
-        secretPath = arguments.required("secret-file")
-        signature = arguments.required("signature")
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        secretPath = arguments[\.secretFile]
+        signature = arguments[\.signature]
     }
 
     func run() throws(CSEError) -> Int32 {

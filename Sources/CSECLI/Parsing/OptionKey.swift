@@ -1,0 +1,125 @@
+/// What reading an ``OptionKey`` gives: `Bool` for a flag, `String?` for an option that takes a
+/// value, `String` for one the parser requires, `[String]` for a repeatable one.
+protocol OptionValue: Sendable {
+    /// The value of the option spelt `--name` in `line`.
+    static func read(_ name: String, from line: ParsedCommandLine) -> Self
+}
+
+/// An ``OptionValue`` that has a meaning when the option is not declared at all: a shared group
+/// of options (``SessionOptions/Keys``) leaves some keys out for some commands, and reading such
+/// a key gives what reading an option that was not given gives.
+protocol OmittableOptionValue: OptionValue {
+    /// The value of an option that is not declared.
+    static var omitted: Self { get }
+}
+
+extension Bool: OmittableOptionValue {
+    /// Whether the flag was given.
+    static func read(_ name: String, from line: ParsedCommandLine) -> Bool { line.flags.contains(name) }
+    /// A flag that is not declared was not given.
+    static var omitted: Bool { false }
+}
+
+extension Optional: OptionValue, OmittableOptionValue where Wrapped == String {
+    /// The value given, the last one when the option was repeated.
+    static func read(_ name: String, from line: ParsedCommandLine) -> String? { line.values[name] }
+    /// An option that is not declared has no value.
+    static var omitted: String? { nil }
+}
+
+extension String: OptionValue {
+    /// The value of a required option (the parser has checked that it was given).
+    static func read(_ name: String, from line: ParsedCommandLine) -> String { line.values[name] ?? "" }
+}
+
+extension Array: OptionValue, OmittableOptionValue where Element == String {
+    /// Every value given, in order.
+    static func read(_ name: String, from line: ParsedCommandLine) -> [String] { line.allValues[name] ?? [] }
+    /// An option that is not declared has no values.
+    static var omitted: [String] { [] }
+}
+
+/// One option of a command, declared once: the spelling, the help text and the value name live in
+/// its ``declaration``, and the command reads the option through the key, as its `Value`
+/// (`arguments[\.sessionID]`). A key is only ever made by ``OptionDeclarations``, which records
+/// the declaration as it makes the key, so every key a command's ``CommandOptions`` holds is in
+/// the command's ``CommandSpec`` (the help, the usage line, the parser, the completion scripts and
+/// the manual all come from those declarations).
+struct OptionKey<Value: OptionValue>: Sendable {
+    /// The option's declaration: name, short name, value name, help, whether it is required.
+    let declaration: CommandSpec.Option
+
+    /// The kebab-case long name without dashes, e.g. `session-id`.
+    var name: String { declaration.name }
+
+    /// The option as the command line spells it, e.g. `--session-id`.
+    var spelling: String { "--" + declaration.name }
+
+    fileprivate init(_ declaration: CommandSpec.Option) {
+        self.declaration = declaration
+    }
+}
+
+/// The options a command takes: a struct whose stored properties are its ``OptionKey``s (and
+/// shared groups of keys such as ``TransportOptions/Keys``), each made in ``init(_:)`` by the
+/// ``OptionDeclarations`` it is given. The declarations are in the order the keys are made, which
+/// is the order of `--help`.
+///
+/// Because a key can only come from the builder, and the builder records every key it makes,
+/// "the options a command reads" and "the options its spec declares" are one list: a command
+/// reads through key paths into its own `Options` (`arguments[\.json]`), so it cannot read a key
+/// that is not declared, nor misspell one.
+protocol CommandOptions: Sendable {
+    /// Makes every key with `declare`, in help order.
+    init(_ declare: inout OptionDeclarations)
+}
+
+/// Makes the ``OptionKey``s of a ``CommandOptions`` and records their declarations, in order.
+/// No two options of a command may share a long or a short name.
+struct OptionDeclarations {
+    /// The declarations made so far, in order.
+    private(set) var options: [CommandSpec.Option] = []
+
+    fileprivate init() {}
+
+    /// The keys of `Options` and their declarations, in help order.
+    static func make<Options: CommandOptions>(_: Options.Type) -> (keys: Options, options: [CommandSpec.Option]) {
+        var declarations = OptionDeclarations()
+        let keys = Options(&declarations)
+        return (keys, declarations.options)
+    }
+
+    /// Declares a flag (an option without a value), read as whether it was given.
+    mutating func flag(_ name: String, short: Character? = nil, help: String) -> OptionKey<Bool> {
+        declare(.flag(name, short: short, help: help))
+    }
+
+    /// Declares an option that takes a value, read as the value given (the last one) or `nil`.
+    ///
+    /// `required` is for a shared group whose option some commands require and others do not
+    /// (the parser checks it either way); an option every declaration requires is ``required(_:short:_:help:)``.
+    mutating func value(
+        _ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String
+    ) -> OptionKey<String?> {
+        declare(.value(name, short: short, valueName, required: required, help: help))
+    }
+
+    /// Declares an option that must be given; the parser reports it missing, so it is read as a
+    /// `String`.
+    mutating func required(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<String> {
+        declare(.value(name, short: short, valueName, required: true, help: help))
+    }
+
+    /// Declares an option that may be given more than once, read as every value in order.
+    mutating func repeated(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<[String]> {
+        declare(.value(name, short: short, valueName, help: help))
+    }
+
+    private mutating func declare<Value>(_ option: CommandSpec.Option) -> OptionKey<Value> {
+        precondition(!options.contains { $0.name == option.name }, "option --\(option.name) is declared twice")
+        precondition(
+            option.short == nil || !options.contains { $0.short == option.short }, "option -\(option.short!) is declared twice")
+        options.append(option)
+        return OptionKey(option)
+    }
+}
