@@ -61,12 +61,31 @@ enum OAEPEncoding {
                 counter.storeBytes(of: index.bigEndian, as: UInt32.self)
                 UnsafeMutableRawPointer(block).copyMemory(from: base, byteCount: contextBytes)
                 guard H.update(block, counter, 4) == 1, H.finalize(block, into: digest) == 1 else { return false }
-                let count = min(hLen, target.count - offset)
-                for i in 0..<count { target[offset + i] ^= digest[i] }
-                offset += count
+                let count = min(hLen, target.count &- offset)
+                xorBytes(UnsafeRawPointer(digest), into: target.baseAddress! + offset, count: count)
+                offset &+= count
                 index &+= 1
             }
             return true
+        }
+    }
+
+    /// `target[i] ^= source[i]` for `i < count`, eight bytes at a time. A byte loop with checked
+    /// indices was neither vectorised nor unrolled: ≈ 7 instructions per byte, so MGF1 cost ≈ 100
+    /// instructions per block more than the C loop it replaced (callgrind; now ≈ 2% fewer in all).
+    @inline(__always)
+    private static func xorBytes(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
+        var i = 0
+        while i &+ 8 <= count {
+            let word =
+                target.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+            i &+= 8
+        }
+        while i < count {
+            let byte = target.load(fromByteOffset: i, as: UInt8.self) ^ source.load(fromByteOffset: i, as: UInt8.self)
+            target.storeBytes(of: byte, toByteOffset: i, as: UInt8.self)
+            i &+= 1
         }
     }
 
