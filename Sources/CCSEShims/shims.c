@@ -1,7 +1,9 @@
-#define _GNU_SOURCE
-/* For the low-level SHA API of CCSEShims_MGF1_xor; must precede every OpenSSL header. */
+/* The C that Swift cannot do itself (see CCSEShims.h): one-line forwarders, and the interrupt
+ * deferral of `cse`, whose signal handler must be async-signal-safe and therefore C. No algorithm
+ * lives here (issue #12): MGF1 and HMAC are Swift in CSECrypto, on the SHA forwarders below. */
+/* The low-level SHA API is deprecated in OpenSSL 3; its forwarders call it without a warning.
+ * Must precede every OpenSSL header. */
 #define OPENSSL_SUPPRESS_DEPRECATED
-#include <sched.h>
 #include <unistd.h>
 #include "CCSEShims.h"
 #include <limits.h>
@@ -31,49 +33,18 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
     return key;
 }
 
-/* MGF1 on the low-level SHA API (deprecated in OpenSSL 3 for applications, still the same
- * assembly): the seed is absorbed once and each output block restarts from that midstate, so a
- * block costs one compression instead of an EVP_DigestInit/Update/Final round (measured on the
- * project machine: 47 ns against 87 ns per SHA-1 block). Every state and digest is cleansed. */
-
-int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen) {
-    unsigned char digest[SHA256_DIGEST_LENGTH];
-    unsigned char counter[4];
-    unsigned char *out = (unsigned char *)target;
-    size_t offset = 0;
-    uint32_t index = 0;
-    if (hashLen == SHA_DIGEST_LENGTH) {
-        SHA_CTX base, block;
-        if (!SHA1_Init(&base) || !SHA1_Update(&base, seed, seedLen)) return 0;
-        while (offset < targetLen) {
-            counter[0] = (unsigned char)(index >> 24); counter[1] = (unsigned char)(index >> 16);
-            counter[2] = (unsigned char)(index >> 8); counter[3] = (unsigned char)index;
-            block = base;
-            if (!SHA1_Update(&block, counter, 4) || !SHA1_Final(digest, &block)) break;
-            for (size_t i = 0; i < SHA_DIGEST_LENGTH && offset < targetLen; i++) out[offset++] ^= digest[i];
-            index++;
-        }
-        OPENSSL_cleanse(&base, sizeof base);
-        OPENSSL_cleanse(&block, sizeof block);
-    } else if (hashLen == SHA256_DIGEST_LENGTH) {
-        SHA256_CTX base, block;
-        if (!SHA256_Init(&base) || !SHA256_Update(&base, seed, seedLen)) return 0;
-        while (offset < targetLen) {
-            counter[0] = (unsigned char)(index >> 24); counter[1] = (unsigned char)(index >> 16);
-            counter[2] = (unsigned char)(index >> 8); counter[3] = (unsigned char)index;
-            block = base;
-            if (!SHA256_Update(&block, counter, 4) || !SHA256_Final(digest, &block)) break;
-            for (size_t i = 0; i < SHA256_DIGEST_LENGTH && offset < targetLen; i++) out[offset++] ^= digest[i];
-            index++;
-        }
-        OPENSSL_cleanse(&base, sizeof base);
-        OPENSSL_cleanse(&block, sizeof block);
-    } else {
-        return 0;
-    }
-    OPENSSL_cleanse(digest, sizeof digest);
-    return offset == targetLen;
-}
+int CCSEShims_SHA1_Init(SHA_CTX *c) { return SHA1_Init(c); }
+int CCSEShims_SHA1_Update(SHA_CTX *c, const void *data, size_t len) { return SHA1_Update(c, data, len); }
+int CCSEShims_SHA1_Final(unsigned char *md, SHA_CTX *c) { return SHA1_Final(md, c); }
+int CCSEShims_SHA256_Init(SHA256_CTX *c) { return SHA256_Init(c); }
+int CCSEShims_SHA256_Update(SHA256_CTX *c, const void *data, size_t len) { return SHA256_Update(c, data, len); }
+int CCSEShims_SHA256_Final(unsigned char *md, SHA256_CTX *c) { return SHA256_Final(md, c); }
+int CCSEShims_SHA384_Init(SHA512_CTX *c) { return SHA384_Init(c); }
+int CCSEShims_SHA384_Update(SHA512_CTX *c, const void *data, size_t len) { return SHA384_Update(c, data, len); }
+int CCSEShims_SHA384_Final(unsigned char *md, SHA512_CTX *c) { return SHA384_Final(md, c); }
+int CCSEShims_SHA512_Init(SHA512_CTX *c) { return SHA512_Init(c); }
+int CCSEShims_SHA512_Update(SHA512_CTX *c, const void *data, size_t len) { return SHA512_Update(c, data, len); }
+int CCSEShims_SHA512_Final(unsigned char *md, SHA512_CTX *c) { return SHA512_Final(md, c); }
 
 /* Interrupt deferral for `cse` (see CCSEShims.h). One atomic word holds the number of output
  * sections in progress (low 16 bits), the signal waiting for them to end (bits 16-23) and a
@@ -177,60 +148,4 @@ void CCSEShims_output_section_end(void) {
             return;
         }
     }
-}
-
-/* HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 on the low-level SHA API, over the
- * concatenation of up to four parts. The same reason as MGF1: EVP_DigestInit_ex2/Update/Final
- * go through the provider dispatch on every call (three inits and eight updates per JWE tag),
- * while SHA512_Init/Update/Final are plain calls into the same assembly. Pads, states and the
- * inner digest live on the stack and are cleansed before returning. */
-int CCSEShims_HMAC_SHA2(int hashLen, const void *key, size_t keyLen,
-                        const void *part0, size_t len0, const void *part1, size_t len1,
-                        const void *part2, size_t len2, const void *part3, size_t len3, void *out) {
-    const void *parts[4] = {part0, part1, part2, part3};
-    const size_t lens[4] = {len0, len1, len2, len3};
-    unsigned char pad[128], inner[SHA512_DIGEST_LENGTH];
-    int ok = 1;
-    if (hashLen == SHA256_DIGEST_LENGTH) {
-        SHA256_CTX ctx;
-        const size_t block = SHA256_CBLOCK;
-        memset(pad, 0, sizeof pad);
-        if (keyLen > block) {
-            ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, key, keyLen) && SHA256_Final(pad, &ctx);
-        } else if (keyLen > 0) {
-            memcpy(pad, key, keyLen);
-        }
-        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36;
-        ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, pad, block);
-        for (int p = 0; p < 4; p++) if (lens[p]) ok &= SHA256_Update(&ctx, parts[p], lens[p]);
-        ok &= SHA256_Final(inner, &ctx);
-        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36 ^ 0x5c;
-        ok &= SHA256_Init(&ctx) && SHA256_Update(&ctx, pad, block) && SHA256_Update(&ctx, inner, SHA256_DIGEST_LENGTH)
-              && SHA256_Final((unsigned char *)out, &ctx);
-        OPENSSL_cleanse(&ctx, sizeof ctx);
-    } else if (hashLen == SHA384_DIGEST_LENGTH || hashLen == SHA512_DIGEST_LENGTH) {
-        SHA512_CTX ctx;
-        const size_t block = SHA512_CBLOCK;
-        int (*init)(SHA512_CTX *) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Init : SHA384_Init;
-        int (*update)(SHA512_CTX *, const void *, size_t) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Update : SHA384_Update;
-        int (*final)(unsigned char *, SHA512_CTX *) = hashLen == SHA512_DIGEST_LENGTH ? SHA512_Final : SHA384_Final;
-        memset(pad, 0, sizeof pad);
-        if (keyLen > block) {
-            ok &= init(&ctx) && update(&ctx, key, keyLen) && final(pad, &ctx);
-        } else if (keyLen > 0) {
-            memcpy(pad, key, keyLen);
-        }
-        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36;
-        ok &= init(&ctx) && update(&ctx, pad, block);
-        for (int p = 0; p < 4; p++) if (lens[p]) ok &= update(&ctx, parts[p], lens[p]);
-        ok &= final(inner, &ctx);
-        for (size_t i = 0; i < block; i++) pad[i] ^= 0x36 ^ 0x5c;
-        ok &= init(&ctx) && update(&ctx, pad, block) && update(&ctx, inner, (size_t)hashLen) && final((unsigned char *)out, &ctx);
-        OPENSSL_cleanse(&ctx, sizeof ctx);
-    } else {
-        ok = 0;
-    }
-    OPENSSL_cleanse(pad, sizeof pad);
-    OPENSSL_cleanse(inner, sizeof inner);
-    return ok;
 }

@@ -1,5 +1,5 @@
 import CSECore
-import CSECrypto
+@testable import CSECrypto
 import Testing
 import TestSupport
 
@@ -93,6 +93,64 @@ struct HMACTests {
             try !HMAC.isValidAuthenticationCode(
                 wrong.span.bytes, algorithm: .sha512, key: key,
                 message: message.span.bytes))
+    }
+
+    /// Keys of exactly the block length B (used as they are) and B + 1 (hashed first), the edges of
+    /// RFC 2104 §2's key rule that RFC 4231 does not hit. key[i] = 0x0b + i, message[i] = 7·i (mod 256),
+    /// 300 bytes; expected values from Python's `hmac.new(key, message, hash)`, checked against a
+    /// direct hashlib computation of H((K0 ⊕ opad) ‖ H((K0 ⊕ ipad) ‖ text)).
+    @Test(
+        "keys of exactly the block length and one byte longer",
+        arguments: [
+            (HMAC.Algorithm.sha256, 64, "74a87e4449d2ba659f83edf1a828edcb44017a518a694b4951bf6ef0efcc8b75"),
+            (HMAC.Algorithm.sha256, 65, "7a7b0bc7ae7ff1866867d901b21cc0991984d19a675f5f9851aa69291cf8bd66"),
+            (
+                HMAC.Algorithm.sha384, 128,
+                "b7b7a78e02d0fa68e476df6cfb0138e6fd39a08ba35fea2638f968d234357fbffdf66750af82dcc8e16155f4f1d9e6ac"
+            ),
+            (
+                HMAC.Algorithm.sha384, 129,
+                "41bdc54af8d546fa4fe92c035b6015cca048ecdcffae798390a66966d290a0bce7c2eb095c2ad28535a8634d5faac94f"
+            ),
+            (
+                HMAC.Algorithm.sha512, 128,
+                "2617390a754554ad8eb9c96facaa7d03689af11e7e2179f713c9c879662376518042316fef69a3f78fbfddf2b6456540"
+                    + "ac819b2a68b86e5f8a7848913c9d1e96"
+            ),
+            (
+                HMAC.Algorithm.sha512, 129,
+                "029b52a65e52c6827aebb4cca31d9702cad82d5561735470275cec809a41f82b0beac847b80f84b9975f42e120fbfa21"
+                    + "6f207d398332d4de4629a2c7507bcdf4"
+            ),
+        ])
+    func blockLengthKeys(algorithm: HMAC.Algorithm, keyLength: Int, expected: String) throws {
+        let key = SecureBytes((0..<keyLength).map { UInt8(truncatingIfNeeded: 0x0b + $0) })
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let mac = try HMAC.authenticationCode(algorithm, key: key, message: message.span.bytes)
+        #expect(Hex.encode(mac) == expected)
+    }
+
+    @Test(
+        "the HMAC of four parts is the HMAC of their concatenation, empty parts included",
+        arguments: [HMAC.Algorithm.sha256, .sha384, .sha512])
+    func parts(algorithm: HMAC.Algorithm) throws {
+        let key = SecureBytes((0..<129).map { UInt8(truncatingIfNeeded: 0x0b + $0) })
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let whole = try HMAC.authenticationCode(algorithm, key: key, message: message.span.bytes)
+        for cuts in [(0, 0, 0), (0, 150, 300), (1, 64, 299), (128, 129, 257), (300, 300, 300)] {
+            var mac = [UInt8](repeating: 0, count: algorithm.digestByteCount)
+            try key.withUnsafeBytes { k in
+                try message.withUnsafeBytes { m in
+                    try mac.withUnsafeMutableBytes { out in
+                        try HMAC.compute(
+                            algorithm, key: k, UnsafeRawBufferPointer(rebasing: m[0..<cuts.0]),
+                            UnsafeRawBufferPointer(rebasing: m[cuts.0..<cuts.1]), UnsafeRawBufferPointer(rebasing: m[cuts.1..<cuts.2]),
+                            UnsafeRawBufferPointer(rebasing: m[cuts.2...]), into: out.baseAddress!)
+                    }
+                }
+            }
+            #expect(mac == whole, "\(algorithm) cut at \(cuts)")
+        }
     }
 
     @Test("an empty key and an empty message are valid HMAC inputs")

@@ -1,10 +1,21 @@
 #ifndef CSEKIT_CCSESHIMS_H
 #define CSEKIT_CCSESHIMS_H
-// Small forwarders for OpenSSL and GMP macros that Swift cannot import, and void* variants of
-// byte-taking functions (Swift raw pointers do not convert to uint8_t* without rebinding).
-// Every function is a one-line forwarder named CCSEShims_<cfunction>.
+// The C that Swift cannot do itself, and nothing else (issue #12):
+//  - one-line forwarders named CCSEShims_<cfunction>: OpenSSL and GMP macros that Swift cannot
+//    import, void* variants of byte-taking functions (Swift raw pointers do not convert to
+//    uint8_t* without rebinding), and OpenSSL's low-level SHA API, deprecated in OpenSSL 3 (a
+//    direct call from Swift would warn; the forwarders are compiled with
+//    OPENSSL_SUPPRESS_DEPRECATED). The algorithms built on them (MGF1, HMAC) are Swift, in
+//    CSECrypto;
+//  - the interrupt deferral of `cse` (CCSEShims_defer_interrupts and the output sections): its
+//    signal handler must be async-signal-safe, which Swift code cannot promise (the runtime may
+//    allocate, take locks or retain), so the handler and the atomic word it shares with the
+//    sections are C.
 #include <stddef.h>
 #include <stdint.h>
+// SHA_CTX, SHA256_CTX and SHA512_CTX, for the forwarders below. COpenSSL's header reaches the same
+// file through <openssl/x509.h>; Swift sees one type for each.
+#include <openssl/sha.h>
 
 /// OPENSSL_VERSION_NUMBER of the headers we compiled against.
 unsigned long CCSEShims_OPENSSL_VERSION_NUMBER(void);
@@ -27,20 +38,21 @@ int CCSEShims_EVP_PKEY_RSA(void);
 void CCSEShims_OPENSSL_clear_free(void *ptr, size_t len);
 /// d2i_PrivateKey with a void* input buffer; `*consumed` receives the number of bytes read.
 void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consumed);
-/// MGF1 (RFC 8017 §B.2.1) with SHA-1 (`hashLen` 20) or SHA-256 (32): XORs MGF1(seed, targetLen)
-/// into `target`. Not a one-line forwarder: the seed's hash midstate is reused for every counter
-/// block (the deprecated low-level SHA API, which EVP cannot copy as cheaply). Returns 1 on
-/// success, 0 for another `hashLen` or an OpenSSL failure. `seed` and `target` must not overlap.
-int CCSEShims_MGF1_xor(int hashLen, const void *seed, size_t seedLen, void *target, size_t targetLen);
-/// HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 (`hashLen` 32, 48 or 64) of part0 ‖ part1 ‖
-/// part2 ‖ part3 under `key`, written to `out` (`hashLen` bytes). Not a one-line forwarder: it runs
-/// on the low-level SHA API like CCSEShims_MGF1_xor, and cleanses its pads and states. A part may
-/// be NULL when its length is 0. Returns 1 on success, 0 for another `hashLen` or a failure.
-int CCSEShims_HMAC_SHA2(int hashLen, const void *key, size_t keyLen,
-                        const void *part0, size_t len0, const void *part1, size_t len1,
-                        const void *part2, size_t len2, const void *part3, size_t len3, void *out);
-
-
+/// The low-level SHA API (FIPS 180-4), deprecated in OpenSSL 3 but the same assembly as EVP
+/// without its per-call provider dispatch; its contexts can be copied as plain structs, which MGF1
+/// uses to restart every block from the seed's midstate. Each returns 1 on success, 0 on failure.
+int CCSEShims_SHA1_Init(SHA_CTX *c);
+int CCSEShims_SHA1_Update(SHA_CTX *c, const void *data, size_t len);
+int CCSEShims_SHA1_Final(unsigned char *md, SHA_CTX *c);
+int CCSEShims_SHA256_Init(SHA256_CTX *c);
+int CCSEShims_SHA256_Update(SHA256_CTX *c, const void *data, size_t len);
+int CCSEShims_SHA256_Final(unsigned char *md, SHA256_CTX *c);
+int CCSEShims_SHA384_Init(SHA512_CTX *c);
+int CCSEShims_SHA384_Update(SHA512_CTX *c, const void *data, size_t len);
+int CCSEShims_SHA384_Final(unsigned char *md, SHA512_CTX *c);
+int CCSEShims_SHA512_Init(SHA512_CTX *c);
+int CCSEShims_SHA512_Update(SHA512_CTX *c, const void *data, size_t len);
+int CCSEShims_SHA512_Final(unsigned char *md, SHA512_CTX *c);
 
 /// Makes SIGINT, SIGTERM and SIGHUP wait for output sections: a signal that arrives while no
 /// section runs ends the process at once (as by default); one that arrives during a section

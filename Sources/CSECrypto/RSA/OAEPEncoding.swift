@@ -1,5 +1,4 @@
 public import CSECore
-internal import CCSEShims
 
 extension CSEError.Code {
     /// The message is longer than RSAES-OAEP allows for this key and hash: k − 2·hLen − 2 bytes
@@ -12,46 +11,81 @@ extension CSEError.Code {
 /// EME-OAEP encoding (RFC 8017 §7.1.1 step 2) and MGF1 (RFC 8017 §B.2.1), in place, without
 /// allocation. Callers own the buffers and zero them after use.
 enum OAEPEncoding {
-    /// XORs MGF1(`seed`, `target.count`) with `hash` into `target`. `seed` and `target` must not
-    /// overlap.
+    /// XORs MGF1(`seed`, `target.count`) with `hash` into `target` (RFC 8017 §B.2.1). `seed` and
+    /// `target` must not overlap.
+    ///
+    /// The seed is absorbed once and every counter block restarts from a copy of that midstate
+    /// (``LowLevelSHA``), so a block costs one compression: at 2048 bits, MGF1-SHA-1 of the 235-byte
+    /// DB and the 20-byte seed mask takes ≈ 0.6 µs instead of ≈ 1.2 µs on `EVP_MD_CTX` (13 blocks).
+    /// - Throws: ``CSEError/Code/digestFailure`` when OpenSSL fails; `target` then holds a partial
+    ///   mask, and the caller wipes it.
     static func xorMGF1(
         hash: DigestAlgorithm, seed: UnsafeRawBufferPointer,
         into target: UnsafeMutableRawBufferPointer
     ) throws(CSEError) {
-        let hLen = hash.byteCount
-        // SHA-1 and SHA-256 (JOSE RSA-OAEP and RSA-OAEP-256) absorb the seed once and restart each
-        // block from that midstate in C: at 2048 bits, MGF1 of the 235-byte DB and the 20-byte
-        // seed mask drops from ≈ 1.2 µs to ≈ 0.6 µs (13 blocks, ≈ 47 instead of ≈ 90 ns each).
-        if hash == .sha1 || hash == .sha256 {
-            guard
-                target.count == 0
-                    || CCSEShims_MGF1_xor(
-                        Int32(hLen), seed.baseAddress, seed.count,
-                        target.baseAddress, target.count) == 1
-            else { throw CSEError(.digestFailure, "OpenSSL failed to compute MGF1 with \(hash.name)") }
-            return
-        }
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 + 4, alignment: 16)
-        defer {
-            CCSEShims_OPENSSL_cleanse(block.baseAddress!, block.count)
-            block.deallocate()
-        }
-        let digest = block.baseAddress!
-        let counterBytes = UnsafeMutableRawBufferPointer(rebasing: block[64..<68])
-        var counter: UInt32 = 0
-        var offset = 0
-        while offset < target.count {
-            counterBytes[0] = UInt8(truncatingIfNeeded: counter >> 24)
-            counterBytes[1] = UInt8(truncatingIfNeeded: counter >> 16)
-            counterBytes[2] = UInt8(truncatingIfNeeded: counter >> 8)
-            counterBytes[3] = UInt8(truncatingIfNeeded: counter)
-            try hash.hash(seed, UnsafeRawBufferPointer(counterBytes), into: digest)
-            let count = min(hLen, target.count - offset)
-            for index in 0..<count {
-                target[offset + index] ^= digest.load(fromByteOffset: index, as: UInt8.self)
+        guard target.count > 0 else { return }
+        let ok =
+            switch hash.id {
+            case .sha1: xorMGF1(LowLevelSHA1.self, seed: seed, into: target)
+            case .sha256: xorMGF1(LowLevelSHA256.self, seed: seed, into: target)
+            case .sha384: xorMGF1(LowLevelSHA384.self, seed: seed, into: target)
+            case .sha512: xorMGF1(LowLevelSHA512.self, seed: seed, into: target)
             }
-            offset += count
-            counter &+= 1
+        guard ok else { throw CSEError(.digestFailure, "OpenSSL failed to compute MGF1 with \(hash.name)") }
+    }
+
+    /// MGF1 (RFC 8017 §B.2.1) with `H`, XORed into `target`: T = Hash(seed ‖ C) for C = 0, 1, … as
+    /// a 4-octet big-endian counter (I2OSP(counter, 4)), truncated to `target.count` bytes. The
+    /// hash states, the counter and each digest live in one stack scratch that is wiped before
+    /// returning. Returns `false` when OpenSSL fails or the mask would be longer than 2³² · hLen
+    /// (§B.2.1 step 1; never for an RSA modulus).
+    @inline(__always)
+    private static func xorMGF1<H: LowLevelSHA>(
+        _: H.Type, seed: UnsafeRawBufferPointer, into target: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        let hLen = H.digestByteCount
+        guard target.count / hLen <= Int(UInt32.max) else { return false }
+        let contextBytes = MemoryLayout<H.Context>.stride
+        // base state (after the seed) ‖ block state ‖ digest (hLen) ‖ counter (4)
+        return withUnsafeTemporaryAllocation(byteCount: 2 * contextBytes + hLen + 4, alignment: 16) { scratch in
+            defer { secureZero(scratch) }
+            let start = scratch.baseAddress!
+            let base = start.bindMemory(to: H.Context.self, capacity: 1)
+            let block = (start + contextBytes).bindMemory(to: H.Context.self, capacity: 1)
+            let digest = (start + 2 * contextBytes).bindMemory(to: UInt8.self, capacity: hLen + 4)
+            let counter = UnsafeMutableRawPointer(digest + hLen)
+            guard H.initialize(base) == 1, H.update(base, seed.baseAddress, seed.count) == 1 else { return false }
+            var index: UInt32 = 0
+            var offset = 0
+            while offset < target.count {
+                counter.storeBytes(of: index.bigEndian, as: UInt32.self)
+                UnsafeMutableRawPointer(block).copyMemory(from: base, byteCount: contextBytes)
+                guard H.update(block, counter, 4) == 1, H.finalize(block, into: digest) == 1 else { return false }
+                let count = min(hLen, target.count &- offset)
+                xorBytes(UnsafeRawPointer(digest), into: target.baseAddress! + offset, count: count)
+                offset &+= count
+                index &+= 1
+            }
+            return true
+        }
+    }
+
+    /// `target[i] ^= source[i]` for `i < count`, eight bytes at a time. A byte loop with checked
+    /// indices was neither vectorised nor unrolled: ≈ 7 instructions per byte, so MGF1 cost ≈ 100
+    /// instructions per block more than the C loop it replaced (callgrind; now ≈ 2% fewer in all).
+    @inline(__always)
+    private static func xorBytes(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
+        var i = 0
+        while i &+ 8 <= count {
+            let word =
+                target.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+            i &+= 8
+        }
+        while i < count {
+            let byte = target.load(fromByteOffset: i, as: UInt8.self) ^ source.load(fromByteOffset: i, as: UInt8.self)
+            target.storeBytes(of: byte, toByteOffset: i, as: UInt8.self)
+            i &+= 1
         }
     }
 

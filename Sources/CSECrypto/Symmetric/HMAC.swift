@@ -5,9 +5,9 @@ internal import CCSEShims
 /// AES_CBC_HMAC_SHA2 algorithms (RFC 7518 §5.2.3–§5.2.5).
 ///
 /// The computation runs as the two SHA-2 passes of RFC 2104 §2, H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ text)),
-/// in one C function on OpenSSL's low-level SHA-256/SHA-512 API (`CCSEShims_HMAC_SHA2`), as MGF1
-/// does: the pads, hash states and inner digest live on that function's stack and are cleansed
-/// before it returns, so no long-lived context ever holds key-equivalent state.
+/// on OpenSSL's low-level SHA-256/SHA-512 API (``LowLevelSHA``), as MGF1 does: the pads, hash state
+/// and inner digest live in one stack scratch that is wiped before the computation returns, so no
+/// long-lived context ever holds key-equivalent state.
 ///
 /// Measured (instruction counts, callgrind, `cse encrypt --lines` over 2,000 card payloads, so a
 /// 407-byte AAD ‖ IV ‖ E ‖ AL with a 32-byte key per call): two SHA-512 passes on a reused,
@@ -138,11 +138,57 @@ public enum HMAC {
             part3.count <= limit
         else { throw SymmetricError.inputTooLarge("HMAC input", limit: limit) }
 
-        guard
-            CCSEShims_HMAC_SHA2(
-                Int32(algorithm.digestByteCount), key.baseAddress, key.count,
-                part0.baseAddress, part0.count, part1.baseAddress, part1.count,
-                part2.baseAddress, part2.count, part3.baseAddress, part3.count, out) == 1
-        else { throw SymmetricError.backend("HMAC digest") }
+        let ok =
+            switch algorithm.digest.id {
+            case .sha256: compute(LowLevelSHA256.self, key: key, part0, part1, part2, part3, into: out)
+            case .sha384: compute(LowLevelSHA384.self, key: key, part0, part1, part2, part3, into: out)
+            case .sha512: compute(LowLevelSHA512.self, key: key, part0, part1, part2, part3, into: out)
+            case .sha1: false
+            }
+        guard ok else {
+            secureZero(UnsafeMutableRawBufferPointer(start: out, count: algorithm.digestByteCount))
+            throw SymmetricError.backend("HMAC digest")
+        }
+    }
+
+    /// HMAC (RFC 2104 §2) with `H` of `part0 ‖ part1 ‖ part2 ‖ part3` under `key`, written to `out`
+    /// (hLen bytes): K0 is the key, hashed first when it is longer than the block B, padded with
+    /// zeros to B bytes; then H((K0 ⊕ opad) ‖ H((K0 ⊕ ipad) ‖ text)). K0 ⊕ ipad becomes K0 ⊕ opad in
+    /// place (XOR with ipad ⊕ opad). The state, the pad and the inner digest live in one stack
+    /// scratch that is wiped before returning. Returns `false` when OpenSSL fails.
+    @inline(__always)
+    private static func compute<H: LowLevelSHA>(
+        _: H.Type, key: UnsafeRawBufferPointer, _ part0: UnsafeRawBufferPointer, _ part1: UnsafeRawBufferPointer,
+        _ part2: UnsafeRawBufferPointer, _ part3: UnsafeRawBufferPointer, into out: UnsafeMutableRawPointer
+    ) -> Bool {
+        let blockBytes = H.blockByteCount, digestBytes = H.digestByteCount
+        let contextBytes = MemoryLayout<H.Context>.stride
+        // state ‖ pad (B) ‖ inner digest (hLen)
+        return withUnsafeTemporaryAllocation(byteCount: contextBytes + blockBytes + digestBytes, alignment: 16) { scratch in
+            defer { secureZero(scratch) }
+            let context = scratch.baseAddress!.bindMemory(to: H.Context.self, capacity: 1)
+            let pad = (scratch.baseAddress! + contextBytes).bindMemory(to: UInt8.self, capacity: blockBytes + digestBytes)
+            let inner = pad + blockBytes
+            pad.initialize(repeating: 0, count: blockBytes)
+            if key.count > blockBytes {
+                guard H.initialize(context) == 1, H.update(context, key.baseAddress, key.count) == 1,
+                    H.finalize(context, into: pad) == 1
+                else { return false }
+            } else if key.count > 0 {
+                UnsafeMutableRawPointer(pad).copyMemory(from: key.baseAddress!, byteCount: key.count)
+            }
+            for i in 0..<blockBytes { pad[i] ^= 0x36 }
+            guard H.initialize(context) == 1, H.update(context, pad, blockBytes) == 1,
+                part0.count == 0 || H.update(context, part0.baseAddress, part0.count) == 1,
+                part1.count == 0 || H.update(context, part1.baseAddress, part1.count) == 1,
+                part2.count == 0 || H.update(context, part2.baseAddress, part2.count) == 1,
+                part3.count == 0 || H.update(context, part3.baseAddress, part3.count) == 1,
+                H.finalize(context, into: inner) == 1
+            else { return false }
+            for i in 0..<blockBytes { pad[i] ^= 0x36 ^ 0x5c }
+            return H.initialize(context) == 1 && H.update(context, pad, blockBytes) == 1
+                && H.update(context, inner, digestBytes) == 1
+                && H.finalize(context, into: out.bindMemory(to: UInt8.self, capacity: digestBytes)) == 1
+        }
     }
 }
