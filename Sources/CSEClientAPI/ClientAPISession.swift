@@ -196,9 +196,9 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// The IIN details of a partial card number (`POST services/getIINdetails`), in the same
     /// ``IINDetails`` vocabulary as the local IIN tables.
     ///
-    /// Spaces are removed; fewer than 6 digits answer ``IINDetails/notEnoughDigits`` without a
+    /// Spaces are removed; fewer than 6 digits answer ``IINStatus/notEnoughDigits`` without a
     /// call; 8 digits are sent when 8 or more were typed, else 6. HTTP 404 answers
-    /// ``IINDetails/unknown``. The status follows WL-Swift and WL-Android (a missing
+    /// ``IINStatus/unknown``. The status follows WL-Swift and WL-Android (a missing
     /// `isAllowedInContext` is "not allowed"). Cached by the digits sent and the context; the
     /// call is retried like a GET (it changes nothing).
     /// - Parameters:

@@ -1,13 +1,13 @@
-public import CSECore
+import CSECore
 
 /// The `bin` of an IIN lookup (research note §1.4): spaces are stripped (WL-JS), then the first
 /// 8 digits are sent when 8 or more were typed, otherwise the first 6 (WL-Swift, WL-JS).
-public enum IINBin {
+package enum IINBin {
     /// The digits to send, or `nil` when fewer than 6 were typed (the caller answers
     /// `notEnoughDigits` without a call).
     /// - Throws: ``CSEError/Code/clientAPIInvalidCardNumber`` for a character other than a
     ///   digit or a space, or more than 19 digits; the context gives the digit count only.
-    public static func truncated(_ partialCardNumber: String) throws(CSEError) -> String? {
+    package static func truncated(_ partialCardNumber: String) throws(CSEError) -> String? {
         var digits: [UInt8] = []
         digits.reserveCapacity(19)
         for byte in partialCardNumber.utf8 where byte != 0x20 {

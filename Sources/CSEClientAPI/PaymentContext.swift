@@ -23,7 +23,7 @@ public struct AmountOfMoney: Hashable, Sendable, CustomStringConvertible {
 
     /// `{"amount":1000,"currencyCode":"EUR"}` (the amount a JSON number, as WL-JS and
     /// WL-Android send it).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))]))
     }
 
@@ -73,7 +73,7 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
     /// The query of the product calls, in the order WL-JS writes it: `countryCode`,
     /// `currencyCode`, `amount` (minor units, also when 0), `isRecurring` (`true`/`false`); then
     /// `isInstallments` only when `true` (the SDKs never send it).
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         var items = [
             ("countryCode", countryCode), ("currencyCode", amountOfMoney.currencyCode),
             ("amount", String(amountOfMoney.amount)), ("isRecurring", isRecurring ? "true" : "false"),
@@ -85,7 +85,7 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
     /// The IIN request's `paymentContext`: `{"amountOfMoney":{…},"countryCode":"NL",
     /// "isRecurring":false,"isInstallments":false}` with JSON numbers and Booleans (WL-JS,
     /// WL-Android and the Connect reference; not WL-Swift's strings).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(
             JSONObject([
                 ("amountOfMoney", amountOfMoney.jsonValue), ("countryCode", .string(countryCode)),

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 /// A wallet product the host might be able to use: its id and the card networks it names.
 public struct WalletProduct: Hashable, Sendable {
@@ -8,7 +8,7 @@ public struct WalletProduct: Hashable, Sendable {
     public let networks: [String]
 
     /// Creates a description.
-    public init(productID: String, networks: [String]) {
+    package init(productID: String, networks: [String]) {
         self.productID = productID
         self.networks = networks
     }
@@ -28,9 +28,9 @@ public struct WalletProduct: Hashable, Sendable {
 ///   masks.
 public struct ProductRules: Sendable {
     /// The ids the SDKs refuse.
-    public static let unsupportedProductIDs: Set<String> = ["117", "5700", "5772", "5784"]
+    package static let unsupportedProductIDs: Set<String> = ["117", "5700", "5772", "5784"]
     /// Apple Pay and Google Pay.
-    public static let walletProductIDs: Set<String> = ["302", "320"]
+    package static let walletProductIDs: Set<String> = ["302", "320"]
 
     /// Decides whether a wallet product is usable on this host.
     public var isWalletAvailable: @Sendable (WalletProduct) -> Bool
@@ -45,7 +45,7 @@ public struct ProductRules: Sendable {
     public static let `default` = ProductRules()
 
     /// The list without the unsupported products and the wallets this host cannot use.
-    public func filter(_ products: BasicPaymentProducts) -> BasicPaymentProducts {
+    package func filter(_ products: BasicPaymentProducts) -> BasicPaymentProducts {
         BasicPaymentProducts(
             paymentProducts: products.paymentProducts.filter { product in
                 if Self.unsupportedProductIDs.contains(product.id) { return false }
@@ -58,7 +58,7 @@ public struct ProductRules: Sendable {
     /// - Throws: ``CSEError/Code/clientAPIProductUnavailable``, or
     ///   ``CSEError/Code/clientAPIInvalidArgument`` for an empty id or one with characters other
     ///   than letters, digits, `-` and `_`.
-    public func checkRequestable(productID: String) throws(CSEError) {
+    package func checkRequestable(productID: String) throws(CSEError) {
         guard !productID.isEmpty, productID.utf8.count <= 64,
             productID.utf8.allSatisfy({ ($0 &- 0x30 < 10) || (($0 | 0x20) &- 0x61 < 26) || $0 == 0x2D || $0 == 0x5F })
         else {
@@ -74,7 +74,7 @@ public struct ProductRules: Sendable {
 
     /// Refuses a wallet product this host cannot use (checked once its networks are known).
     /// - Throws: ``CSEError/Code/clientAPIProductUnavailable``.
-    public func checkWallet(_ product: BasicPaymentProduct) throws(CSEError) {
+    package func checkWallet(_ product: BasicPaymentProduct) throws(CSEError) {
         guard Self.walletProductIDs.contains(product.id) else { return }
         guard isWalletAvailable(Self.wallet(product)) else {
             throw CSEError(

@@ -58,7 +58,7 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     /// Reads session data from a parsed CreateSession response.
     /// - Throws: ``CSEError/Code/clientAPIInvalidSession``.
-    public init(jsonValue: JSONValue) throws(CSEError) {
+    package init(jsonValue: JSONValue) throws(CSEError) {
         guard let object = jsonValue.objectValue else {
             throw CSEError(.clientAPIInvalidSession, "the session data is not a JSON object")
         }

@@ -48,7 +48,8 @@ public enum Base64 {
     /// - Parameters:
     ///   - count: The number of input bytes.
     ///   - padding: Whether `=` padding is written.
-    public static func encodedLength(of count: Int, padding: Bool) -> Int {
+    @inlinable
+    package static func encodedLength(of count: Int, padding: Bool) -> Int {
         padding ? (count + 2) / 3 * 4 : (count * 4 + 2) / 3
     }
 

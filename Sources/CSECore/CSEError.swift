@@ -20,8 +20,11 @@ public struct CSEError: Error, Hashable, Sendable, CustomStringConvertible, Cust
         /// Creates a code from its stable string form.
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// Creates a code from its stable string form.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// Creates a code from its stable string form. `@inlinable`: every module initializes its
+        /// code constants with it, and an opaque call would make each of them a lazily initialized
+        /// global (a `swift_once` check on every use) instead of a statically initialized one.
+        @inlinable
+        package init(_ rawValue: String) { self.rawValue = rawValue }
 
         /// The stable string form.
         public var description: String { rawValue }

@@ -136,6 +136,7 @@ extension JSONValue {
     ///   - bytes: The UTF-8 document.
     ///   - limits: Size and depth limits.
     /// - Throws: The `json.*` ``CSEError`` that `parse` would throw.
+    @usableFromInline
     package static func validate(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) {
         _ = try run(bytes, limits: limits, materialize: false)
     }
@@ -143,8 +144,9 @@ extension JSONValue {
     /// Checks that `bytes` is one JSON document (RFC 8259) that `parse(_:limits:)`
     /// accepts, without building the value: the same grammar, limits and errors (code and offset).
     /// - Throws: The `json.*` ``CSEError`` that `parse` would throw.
-    public static func validate(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) {
-        _ = try run(contiguous: bytes, limits: limits, materialize: false)
+    @inlinable
+    package static func validate(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) {
+        try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try validate(buffer, limits: limits) }
     }
 
     /// `run` over any byte collection: its own storage when contiguous, else a copy.

@@ -24,7 +24,9 @@ public struct HTTPAttemptEvent: Sendable {
     public let errorCode: CSEError.Code?
 
     /// An event (for transports and tests that report attempts themselves).
-    public init(method: HTTPMethod, host: String, path: String, attempt: Int, status: Int?, duration: Duration, errorCode: CSEError.Code?) {
+    package init(
+        method: HTTPMethod, host: String, path: String, attempt: Int, status: Int?, duration: Duration, errorCode: CSEError.Code?
+    ) {
         self.method = method
         self.host = host
         self.path = path
@@ -111,7 +113,7 @@ package struct HTTPClientEnvironment: Sendable {
 /// An HTTP client with CSEKit's rules: one attempt at a time through an ``HTTPTransport``, a
 /// per-attempt timeout, an overall deadline, a response size limit, and retries.
 ///
-/// Retries (only ``HTTPRetryPolicy/idempotent`` requests, RFC 9110 §9.2.2) happen on
+/// Retries (only idempotent requests, RFC 9110 §9.2.2) happen on
 /// `http.connectionFailed`, 502, 503, 504, and 429, at most ``HTTPClientConfiguration/maxRetries``
 /// times. Before a retry the client waits the `Retry-After` of a 429 or 503 (RFC 9110 §10.2.3,
 /// delay-seconds or HTTP-date), otherwise an exponential backoff with full jitter drawn from
@@ -153,7 +155,7 @@ public struct HTTPClient: Sendable {
     /// Sends `request`, retrying as described above, and returns the final response.
     /// - Throws: `http.invalidHeader` before any attempt; the last attempt's `http.*` error;
     ///   `http.timeout` when the deadline passes; `http.cancelled` when the task is cancelled.
-    public func send(_ request: HTTPRequest) async throws(CSEError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws(CSEError) -> HTTPResponse {
         try request.headers.validate()
         let deadline = environment.now() + configuration.deadline
         var attempt = 0

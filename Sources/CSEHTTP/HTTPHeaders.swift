@@ -1,11 +1,11 @@
-public import CSECore
+import CSECore
 
 /// Ordered header fields; lookup is case-insensitive (RFC 9110 §5.1).
 ///
 /// Fields keep the order and the name spelling they were added with; repeated names are allowed
 /// (RFC 9110 §5.2). Adding never fails: a name that is not a token or a value with CR, LF, NUL or
 /// another control character is stored as given and refused with `http.invalidHeader` when the
-/// request is sent (``validate()``), so header injection cannot reach the wire.
+/// request is sent (`validate()`), so header injection cannot reach the wire.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     private var fields: [(name: String, value: String)] = []
 
@@ -23,13 +23,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     }
 
     /// Removes every field named `name` (any case), then appends one with `value`.
-    public mutating func replace(name: String, value: String) {
+    package mutating func replace(name: String, value: String) {
         remove(name: name)
         add(name: name, value: value)
     }
 
     /// Removes every field named `name` (any case).
-    public mutating func remove(name: String) {
+    package mutating func remove(name: String) {
         fields.removeAll { Self.namesEqual($0.name, name) }
     }
 
@@ -64,7 +64,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// the other controls too) and no leading or trailing whitespace.
     /// - Throws: `http.invalidHeader`, naming the field when its name is a valid token; the value
     ///   is never part of the error.
-    public func validate() throws(CSEError) {
+    package func validate() throws(CSEError) {
         for (index, field) in fields.enumerated() {
             guard Self.isToken(field.name) else {
                 throw CSEError(.httpInvalidHeader, "a header name is not an RFC 9110 token", context: ["index": String(index)])

@@ -1,7 +1,7 @@
 public import CSECore
 
 /// Whether an attempt may be repeated (RFC 9110 §9.2.2).
-public enum HTTPRetryPolicy: Sendable, Hashable {
+package enum HTTPRetryPolicy: Sendable, Hashable {
     /// Never repeat: a second attempt could act twice (a POST that creates something).
     case never
     /// The request is idempotent: ``HTTPClient`` may repeat it on a connection failure, 429,
@@ -21,12 +21,12 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// The body; empty for none.
     public var body: [UInt8]
     /// Whether ``HTTPClient`` may repeat the request.
-    public var retry: HTTPRetryPolicy
+    package var retry: HTTPRetryPolicy
 
     /// A request. `retry` defaults to `.idempotent` for `GET` and `.never` for `POST`, `PUT` and
     /// `DELETE` (PUT and DELETE are idempotent by RFC 9110 §9.2.2, but a platform API may not
     /// honour that; callers opt in per request).
-    public init(method: HTTPMethod, url: HTTPURL, headers: HTTPHeaders = [:], body: [UInt8] = [], retry: HTTPRetryPolicy? = nil) {
+    package init(method: HTTPMethod, url: HTTPURL, headers: HTTPHeaders = [:], body: [UInt8] = [], retry: HTTPRetryPolicy? = nil) {
         self.method = method
         self.url = url
         self.headers = headers

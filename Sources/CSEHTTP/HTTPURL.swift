@@ -95,7 +95,7 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `scheme://host[:port]`.
-    public var origin: String {
+    package var origin: String {
         scheme + "://" + (host.contains(":") ? "[" + host + "]" : host) + (port.map { ":\($0)" } ?? "")
     }
 
@@ -105,13 +105,13 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the host is a loopback address: `localhost`, 127.0.0.0/8 or `::1`.
-    public var isLoopback: Bool { Self.isLoopback(host) }
+    package var isLoopback: Bool { Self.isLoopback(host) }
 
     /// Appends path segments, each percent-encoded (RFC 3986 §3.3), joined with single slashes:
     /// a trailing `/` of the current path is not doubled. Every byte but the unreserved set
     /// (RFC 3986 §2.3) is encoded, `/` included, so a segment never adds a level; a segment that
     /// is `.` or `..` has its dots encoded (`%2E`), so it never climbs. The query is kept.
-    public func appending(pathSegments: [String]) -> HTTPURL {
+    package func appending(pathSegments: [String]) -> HTTPURL {
         var newPath = path
         if newPath.hasSuffix("/") { newPath.removeLast() }
         for segment in pathSegments {
@@ -128,7 +128,7 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// Returns a copy with the query set from ordered name/value pairs (RFC 3986 §3.4): each
     /// name and value percent-encoded (everything but the unreserved set, so a space is `%20`),
     /// pairs joined with `&`. No pairs removes the query.
-    public func settingQuery(_ items: [(name: String, value: String)]) -> HTTPURL {
+    package func settingQuery(_ items: [(name: String, value: String)]) -> HTTPURL {
         let query =
             items.isEmpty ? nil : items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }.joined(separator: "&")
         return HTTPURL(scheme: scheme, host: host, port: port, path: path, query: query)
@@ -136,7 +136,7 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Replaces scheme, host and port with those of `origin` (the CLI's `--endpoint`); keeps path
     /// and query. The loopback rule holds: `origin` is itself a checked URL.
-    public func replacingOrigin(with origin: HTTPURL) -> HTTPURL {
+    package func replacingOrigin(with origin: HTTPURL) -> HTTPURL {
         HTTPURL(scheme: origin.scheme, host: origin.host, port: origin.port, path: path, query: query)
     }
 

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 
 /// A JWE key-management algorithm (the `alg` header, RFC 7518 §4.1). Only RSAES-OAEP is on the
 /// allow-list: `RSA1_5` (RFC 7518 §4.2) is refused because of Bleichenbacher-style padding
@@ -8,7 +8,7 @@ public struct JWEKeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The registered name, e.g. `RSA-OAEP`.
     public let name: String
     /// The OAEP hash (MGF1 uses the same hash).
-    public let oaepHash: DigestAlgorithm
+    package let oaepHash: DigestAlgorithm
 
     /// `RSA-OAEP`: RSAES-OAEP with SHA-1 and MGF1-SHA-1 (RFC 7518 §4.3). The Worldline default.
     public static let rsaOAEP = JWEKeyAlgorithm(name: "RSA-OAEP", oaepHash: .sha1)
@@ -45,7 +45,7 @@ public struct JWEKeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
 /// A JWE content-encryption algorithm (the `enc` header, RFC 7518 §5.1).
 public struct JWEContentEncryption: Hashable, Sendable, CustomStringConvertible {
     /// The underlying AEAD.
-    public let algorithm: ContentEncryptionAlgorithm
+    package let algorithm: ContentEncryptionAlgorithm
 
     /// `A128CBC-HS256` (RFC 7518 §5.2.3).
     public static let a128cbcHS256 = JWEContentEncryption(algorithm: .a128cbcHS256)

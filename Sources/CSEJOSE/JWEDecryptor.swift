@@ -20,7 +20,7 @@ public struct JWEDecrypted: Sendable {
 /// (RFC 7516 §11.5). The tag is always verified, in constant time, before any decryption.
 public struct JWEDecryptor: Sendable {
     /// The private key.
-    public let privateKey: RSAPrivateKey
+    package let privateKey: RSAPrivateKey
     /// When set, the JWE's `kid` must equal it.
     public let expectedKeyID: String?
     /// Size bounds.

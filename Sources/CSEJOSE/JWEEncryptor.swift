@@ -49,7 +49,7 @@ public struct JWEEncryptor: Sendable {
     }
 
     /// The protected header as JSON text.
-    public var protectedHeaderJSON: String { String(decoding: header.jsonBytes, as: UTF8.self) }
+    package var protectedHeaderJSON: String { String(decoding: header.jsonBytes, as: UTF8.self) }
 
     /// Encrypts `plaintext` into a JWE compact serialization.
     /// - Throws: ``CSEError/Code/jweTooLarge``, or ``CSEError/Code/randomFailure`` when the CSPRNG

@@ -12,7 +12,7 @@ public struct JWEHeader: Hashable, Sendable {
     public let object: JSONObject
 
     /// Creates the header this library writes.
-    public init(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, keyID: String?) {
+    package init(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, keyID: String?) {
         self.algorithm = algorithm
         self.encryption = encryption
         self.keyID = keyID
@@ -26,7 +26,7 @@ public struct JWEHeader: Hashable, Sendable {
     /// The exact JSON this library writes: `{"alg":"…","enc":"…","kid":"…"}` in that order, no
     /// whitespace, `kid` escaped per RFC 8259 (the Worldline wire format, without the Swift SDK's
     /// unescaped interpolation).
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"alg":"#.utf8)
         JSONWriter.appendString(algorithm.name, to: &out)
@@ -47,7 +47,7 @@ public struct JWEHeader: Hashable, Sendable {
     /// implementation understands no critical extensions.
     /// - Throws: ``CSEError/Code/jweMalformed``, ``CSEError/Code/jweUnsupportedAlgorithm``,
     ///   ``CSEError/Code/jweUnsupportedEncryption`` or ``CSEError/Code/jweUnsupportedHeader``.
-    public init(json bytes: some Collection<UInt8>) throws(CSEError) {
+    package init(json bytes: some Collection<UInt8>) throws(CSEError) {
         let value: JSONValue
         do throws(CSEError) {
             value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: 8_192, maxDepth: 8))

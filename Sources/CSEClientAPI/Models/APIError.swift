@@ -21,10 +21,10 @@ public struct APIErrorItem: Hashable, Sendable {
     public let retriable: Bool
 
     /// The SDKs' message for an item without one.
-    public static let defaultMessage = "This error does not contain a message"
+    package static let defaultMessage = "This error does not contain a message"
 
     /// Creates an item.
-    public init(
+    package init(
         errorCode: String, category: String? = nil, code: String? = nil, httpStatusCode: Int? = nil,
         id: String? = nil, message: String = APIErrorItem.defaultMessage, propertyName: String? = nil,
         retriable: Bool = true
@@ -41,7 +41,7 @@ public struct APIErrorItem: Hashable, Sendable {
 
     /// Decodes one item. `errorCode` is required.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
-    public init(jsonValue: JSONValue) throws(CSEError) {
+    package init(jsonValue: JSONValue) throws(CSEError) {
         try self.init(jsonValue, ResponseReader(endpoint: "error"))
     }
 
@@ -63,7 +63,7 @@ public struct APIError: Hashable, Sendable {
     public let errors: [APIErrorItem]
 
     /// Creates an error body.
-    public init(errorID: String, errors: [APIErrorItem]) {
+    package init(errorID: String, errors: [APIErrorItem]) {
         self.errorID = errorID
         self.errors = errors
     }
@@ -85,7 +85,7 @@ public struct APIError: Hashable, Sendable {
     /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,
     /// `propertyName` and `retriable`, joined by `,` in item order (an absent value is empty).
     /// Messages are left out: the platform may echo request input in them.
-    public var context: [String: String] {
+    package var context: [String: String] {
         [
             "errorId": Self.echo(errorID),
             "errorCode": errors.map { Self.echo($0.errorCode) }.joined(separator: ","),

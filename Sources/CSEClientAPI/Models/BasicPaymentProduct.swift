@@ -10,7 +10,7 @@ public struct WalletSpecificData: Hashable, Sendable {
     public let gateway: String?
 
     /// Creates wallet data.
-    public init(networks: [String], gateway: String? = nil) {
+    package init(networks: [String], gateway: String? = nil) {
         self.networks = networks
         self.gateway = gateway
     }
@@ -60,7 +60,7 @@ public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
 
     /// Decodes one element of `paymentProducts`.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
-    public init(jsonValue: JSONValue) throws(CSEError) {
+    package init(jsonValue: JSONValue) throws(CSEError) {
         try self.init(jsonValue, ResponseReader(endpoint: "products"))
     }
 
@@ -128,7 +128,7 @@ public struct BasicPaymentProducts: Hashable, Sendable {
     public let paymentProducts: [BasicPaymentProduct]
 
     /// Creates a list.
-    public init(paymentProducts: [BasicPaymentProduct]) {
+    package init(paymentProducts: [BasicPaymentProduct]) {
         self.paymentProducts = paymentProducts
     }
 
@@ -153,7 +153,7 @@ public struct BasicPaymentProducts: Hashable, Sendable {
     }
 
     /// `{"paymentProducts":[…]}` with each element as received.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         .object(JSONObject([("paymentProducts", .array(paymentProducts.map(\.jsonValue)))]))
     }
 }
@@ -164,7 +164,7 @@ public struct PaymentProductNetworks: Hashable, Sendable {
     public let networks: [String]
 
     /// Creates a list.
-    public init(networks: [String]) { self.networks = networks }
+    package init(networks: [String]) { self.networks = networks }
 
     /// Decodes a response body.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
@@ -178,5 +178,5 @@ public struct PaymentProductNetworks: Hashable, Sendable {
     }
 
     /// `{"networks":[…]}`.
-    public var jsonValue: JSONValue { .object(JSONObject([("networks", .array(networks.map(JSONValue.string)))])) }
+    package var jsonValue: JSONValue { .object(JSONObject([("networks", .array(networks.map(JSONValue.string)))])) }
 }

@@ -37,7 +37,7 @@ extension IINDetails {
 
     /// The details with the platform's member names: `status`, `paymentProductId`,
     /// `countryCode`, `isAllowedInContext`, `cardType`, `coBrands` (absent members left out).
-    public var clientAPIJSONValue: JSONValue {
+    package var clientAPIJSONValue: JSONValue {
         var object = JSONObject([("status", .string(status.rawValue))])
         if let productID { object["paymentProductId"] = .string(productID) }
         if let countryCode { object["countryCode"] = .string(countryCode) }

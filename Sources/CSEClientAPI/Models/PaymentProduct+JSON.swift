@@ -1,5 +1,5 @@
-public import CSECore
-public import CSEPayments
+import CSECore
+import CSEPayments
 import CSEValidation
 
 extension PaymentProduct {
@@ -8,7 +8,7 @@ extension PaymentProduct {
     /// id is a canonical integer), `paymentMethod`, `paymentProductGroup`, `displayHintsList`,
     /// `allowsRecurring`, `allowsTokenization`, `usesRedirectionTo3rdParty`, `fields`,
     /// `accountsOnFile`. The CLI prints it (`cse session product`).
-    public var clientAPIJSONValue: JSONValue {
+    package var clientAPIJSONValue: JSONValue {
         var object = JSONObject([("id", CustomerInputPayload.isCanonicalInteger(id) ? .number(id) : .string(id))])
         if let paymentMethod { object["paymentMethod"] = .string(paymentMethod) }
         if let paymentProductGroup { object["paymentProductGroup"] = .string(paymentProductGroup) }

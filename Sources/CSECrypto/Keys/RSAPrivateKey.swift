@@ -63,7 +63,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
 
     /// ``init(derRepresentation:)`` without the size and exponent policy (moduli from 512 bits).
     /// - Warning: For known-answer tests with historical keys only.
-    public init(unsafeDERRepresentation der: some Collection<UInt8>) throws(CSEError) {
+    package init(unsafeDERRepresentation der: some Collection<UInt8>) throws(CSEError) {
         try self.init(der: der, enforcingPolicy: false)
     }
 
@@ -107,7 +107,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     }
 
     /// Imports a parsed private JSON Web Key (see ``init(jwkRepresentation:)``).
-    public init(jwk: JSONValue) throws(CSEError) {
+    package init(jwk: JSONValue) throws(CSEError) {
         var members = try RSAJWK.privateMembers(jwk)
         defer { members.wipe() }
         try self.init(components: members.components, enforcingPolicy: true)
@@ -117,7 +117,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
     /// without the size and exponent policy.
     /// - Warning: For known-answer tests with historical keys only.
     /// - Throws: `key.malformed` when OpenSSL refuses the components or they are inconsistent.
-    public init(
+    package init(
         unsafeModulus modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
         prime1: [UInt8], prime2: [UInt8], exponent1: [UInt8], exponent2: [UInt8],
         coefficient: [UInt8]

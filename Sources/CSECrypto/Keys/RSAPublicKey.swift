@@ -62,7 +62,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     /// - Warning: For known-answer tests with historical keys only. Keys below 2048 bits or with
     ///   tiny exponents are not safe to encrypt to.
     /// - Throws: `key.malformed`, `key.tooSmall` (below 512 bits), `key.tooLarge`, `key.badExponent`.
-    public init(unsafeModulus modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(CSEError) {
+    package init(unsafeModulus modulus: some Collection<UInt8>, exponent: some Collection<UInt8>) throws(CSEError) {
         try self.init(
             components: .init(modulus: Array(modulus).drop { $0 == 0 }, exponent: Array(exponent).drop { $0 == 0 }),
             enforcingPolicy: false)
@@ -87,7 +87,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
 
     /// ``init(derRepresentation:)`` without the size and exponent policy.
     /// - Warning: For known-answer tests only (see ``init(unsafeModulus:exponent:)``).
-    public init(unsafeDERRepresentation der: some Collection<UInt8>) throws(CSEError) {
+    package init(unsafeDERRepresentation der: some Collection<UInt8>) throws(CSEError) {
         try self.init(components: RSAKeyStructures.readPublicKey(Array(der)[...]), enforcingPolicy: false)
     }
 
@@ -130,7 +130,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     }
 
     /// Imports a parsed JSON Web Key (see ``init(jwkRepresentation:)``).
-    public init(jwk: JSONValue) throws(CSEError) {
+    package init(jwk: JSONValue) throws(CSEError) {
         let members = try RSAJWK.publicMembers(jwk)
         try self.init(components: .init(modulus: members.modulus[...], exponent: members.exponent[...]), enforcingPolicy: true)
     }
@@ -152,7 +152,7 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
     }
 
     /// DER PKCS#1 `RSAPublicKey` (RFC 8017 §A.1.1).
-    public var pkcs1DERRepresentation: [UInt8] {
+    package var pkcs1DERRepresentation: [UInt8] {
         RSAKeyStructures.writePKCS1PublicKey(modulus: backing.modulus, exponent: backing.exponent)
     }
 

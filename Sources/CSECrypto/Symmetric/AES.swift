@@ -7,9 +7,9 @@ internal import CCSEShims
 ///
 /// Prefer ``ContentEncryptionAlgorithm``: it authenticates CBC with HMAC and checks JOSE lengths.
 /// These primitives exist for it, for benchmarks and for known-answer tests.
-public enum AES {
+package enum AES {
     /// The AES block size in bytes.
-    public static let blockByteCount = 16
+    package static let blockByteCount = 16
 }
 
 /// The AES key sizes, and the per-thread context slots and fetched ciphers that go with them.

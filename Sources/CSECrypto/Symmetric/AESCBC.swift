@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 internal import COpenSSL
 internal import CCSEShims
 
@@ -9,14 +9,14 @@ extension AES {
     /// - Warning: CBC alone is not authenticated. Decrypting attacker-controlled ciphertext with it
     ///   and reporting the result is a padding oracle. JWE uses it only inside AES_CBC_HMAC_SHA2
     ///   (``ContentEncryptionAlgorithm``), which verifies the HMAC tag first.
-    public enum CBC {
+    package enum CBC {
         /// The IV length in bytes.
-        public static let ivByteCount = 16
+        package static let ivByteCount = 16
 
         /// The ciphertext length for a plaintext of `plaintextByteCount` bytes: the next multiple of
         /// 16 *above* it (PKCS#7 always adds 1–16 bytes).
         @inlinable
-        public static func ciphertextByteCount(plaintextByteCount: Int) -> Int {
+        package static func ciphertextByteCount(plaintextByteCount: Int) -> Int {
             (plaintextByteCount / 16 + 1) * 16
         }
 
@@ -28,7 +28,7 @@ extension AES {
         /// - Returns: The ciphertext, ``ciphertextByteCount(plaintextByteCount:)`` bytes.
         /// - Throws: ``CSEError/Code/invalidSymmetricKeyLength``, ``CSEError/Code/invalidIVLength``,
         ///   ``CSEError/Code/symmetricInputTooLarge`` or ``CSEError/Code/symmetricBackendFailure``.
-        public static func unauthenticatedEncrypt(
+        package static func unauthenticatedEncrypt(
             plaintext: RawSpan, key: SecureBytes, iv: RawSpan
         ) throws(CSEError) -> [UInt8] {
             try makeByteArray(capacity: ciphertextByteCount(plaintextByteCount: plaintext.byteCount)) {
@@ -52,7 +52,7 @@ extension AES {
         /// - Throws: ``CSEError/Code/decryptionFailed`` for a bad ciphertext length or bad padding
         ///   (one code for both); ``CSEError/Code/invalidSymmetricKeyLength`` or
         ///   ``CSEError/Code/invalidIVLength`` for wrong parameters.
-        public static func unauthenticatedDecrypt(
+        package static func unauthenticatedDecrypt(
             ciphertext: RawSpan, key: SecureBytes, iv: RawSpan
         ) throws(CSEError) -> SecureBytes {
             try key.withUnsafeBytes { (keyBuffer) throws(CSEError) -> SecureBytes in

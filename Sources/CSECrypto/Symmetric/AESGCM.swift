@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 internal import COpenSSL
 internal import CCSEShims
 
@@ -9,11 +9,11 @@ extension AES {
     /// Other IV lengths are refused with ``CSEError/Code/invalidIVLength``: SP 800-38D §8.2
     /// recommends 96-bit IVs, other lengths go through GHASH (where counter-wrap bugs live) and JWE
     /// never uses them. Shorter tags are refused too (``CSEError/Code/decryptionFailed`` on open).
-    public enum GCM {
+    package enum GCM {
         /// The IV length in bytes (96 bits).
-        public static let ivByteCount = 12
+        package static let ivByteCount = 12
         /// The tag length in bytes (128 bits).
-        public static let tagByteCount = 16
+        package static let tagByteCount = 16
 
         /// Encrypts and authenticates.
         /// - Parameters:
@@ -24,7 +24,7 @@ extension AES {
         /// - Returns: The ciphertext and the 16-byte tag.
         /// - Throws: ``CSEError/Code/invalidSymmetricKeyLength``, ``CSEError/Code/invalidIVLength``,
         ///   ``CSEError/Code/symmetricInputTooLarge`` or ``CSEError/Code/symmetricBackendFailure``.
-        public static func seal(
+        package static func seal(
             plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan
         ) throws(CSEError) -> (ciphertext: [UInt8], tag: [UInt8]) {
             var tag: [UInt8] = []
@@ -59,7 +59,7 @@ extension AES {
         /// - Throws: ``CSEError/Code/decryptionFailed`` for a wrong or wrong-length tag (and any other
         ///   authentication failure); ``CSEError/Code/invalidSymmetricKeyLength`` or
         ///   ``CSEError/Code/invalidIVLength`` for wrong parameters.
-        public static func open(
+        package static func open(
             ciphertext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan, tag: RawSpan
         ) throws(CSEError) -> SecureBytes {
             try key.withUnsafeBytes { (keyBuffer) throws(CSEError) -> SecureBytes in

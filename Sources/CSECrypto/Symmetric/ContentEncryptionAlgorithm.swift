@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 /// A JWE content-encryption algorithm: the `enc` header parameter (RFC 7516 §4.1.2), with the
 /// authenticated encryption it names (RFC 7518 §5).
@@ -14,7 +14,7 @@ public import CSECore
 /// ```
 ///
 /// All functions are thread-safe: each thread reuses its own OpenSSL contexts.
-public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConvertible {
+package struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConvertible {
     private enum Backing: Hashable, Sendable {
         case a128cbcHS256, a192cbcHS384, a256cbcHS512, a128gcm, a192gcm, a256gcm
     }
@@ -25,29 +25,29 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
 
     /// `A128CBC-HS256`: AES-128-CBC with HMAC-SHA-256 truncated to 128 bits; 32-byte key
     /// (RFC 7518 §5.2.3).
-    public static let a128cbcHS256 = Self(.a128cbcHS256)
+    package static let a128cbcHS256 = Self(.a128cbcHS256)
     /// `A192CBC-HS384`: AES-192-CBC with HMAC-SHA-384 truncated to 192 bits; 48-byte key
     /// (RFC 7518 §5.2.4).
-    public static let a192cbcHS384 = Self(.a192cbcHS384)
+    package static let a192cbcHS384 = Self(.a192cbcHS384)
     /// `A256CBC-HS512`: AES-256-CBC with HMAC-SHA-512 truncated to 256 bits; 64-byte key
     /// (RFC 7518 §5.2.5). The Worldline default.
-    public static let a256cbcHS512 = Self(.a256cbcHS512)
+    package static let a256cbcHS512 = Self(.a256cbcHS512)
     /// `A128GCM`: AES-128-GCM, 96-bit IV, 128-bit tag (RFC 7518 §5.3).
-    public static let a128gcm = Self(.a128gcm)
+    package static let a128gcm = Self(.a128gcm)
     /// `A192GCM`: AES-192-GCM, 96-bit IV, 128-bit tag (RFC 7518 §5.3).
-    public static let a192gcm = Self(.a192gcm)
+    package static let a192gcm = Self(.a192gcm)
     /// `A256GCM`: AES-256-GCM, 96-bit IV, 128-bit tag (RFC 7518 §5.3).
-    public static let a256gcm = Self(.a256gcm)
+    package static let a256gcm = Self(.a256gcm)
 
     /// Every supported algorithm, CBC-HMAC first.
-    public static let allSupported: [ContentEncryptionAlgorithm] = [
+    package static let allSupported: [ContentEncryptionAlgorithm] = [
         .a128cbcHS256, .a192cbcHS384, .a256cbcHS512, .a128gcm, .a192gcm, .a256gcm,
     ]
 
     /// The algorithm named by a JOSE `enc` value, or `nil` when CSEKit does not support it.
     /// Names are case-sensitive (RFC 7518 §7.1).
     /// - Parameter name: The `enc` header value, for example `A256CBC-HS512`.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "A128CBC-HS256": self = .a128cbcHS256
         case "A192CBC-HS384": self = .a192cbcHS384
@@ -60,7 +60,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     }
 
     /// The JOSE `enc` value (RFC 7518 §5.1), for example `A256CBC-HS512`.
-    public var name: String {
+    package var name: String {
         switch backing {
         case .a128cbcHS256: "A128CBC-HS256"
         case .a192cbcHS384: "A192CBC-HS384"
@@ -72,11 +72,11 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     }
 
     /// The ``name``.
-    public var description: String { name }
+    package var description: String { name }
 
     /// The content-encryption key (CEK) length in bytes: 32, 48 or 64 for CBC-HMAC (MAC key and
     /// encryption key together), 16, 24 or 32 for GCM.
-    public var keyByteCount: Int {
+    package var keyByteCount: Int {
         switch backing {
         case .a128cbcHS256: 32
         case .a192cbcHS384: 48
@@ -88,19 +88,19 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     }
 
     /// The IV length in bytes: 16 for CBC-HMAC, 12 for GCM.
-    public var ivByteCount: Int {
+    package var ivByteCount: Int {
         cbcHMAC == nil ? AES.GCM.ivByteCount : AES.CBC.ivByteCount
     }
 
     /// The authentication tag length in bytes: 16, 24 or 32 for CBC-HMAC (T_LEN), 16 for GCM.
-    public var tagByteCount: Int {
+    package var tagByteCount: Int {
         cbcHMAC?.tagByteCount ?? AES.GCM.tagByteCount
     }
 
     /// The ciphertext length for a plaintext of `plaintextByteCount` bytes: the same for GCM, the
     /// next multiple of 16 above it for CBC (PKCS#7 always pads).
     /// - Parameter plaintextByteCount: The plaintext length.
-    public func ciphertextByteCount(plaintextByteCount: Int) -> Int {
+    package func ciphertextByteCount(plaintextByteCount: Int) -> Int {
         cbcHMAC == nil ? plaintextByteCount : AES.CBC.ciphertextByteCount(plaintextByteCount: plaintextByteCount)
     }
 
@@ -117,7 +117,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     ///   ``tagByteCount``-byte tag.
     /// - Throws: ``CSEError/Code/invalidSymmetricKeyLength``, ``CSEError/Code/invalidIVLength``,
     ///   ``CSEError/Code/symmetricInputTooLarge`` or ``CSEError/Code/symmetricBackendFailure``.
-    public func seal(
+    package func seal(
         plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan
     ) throws(CSEError) -> (ciphertext: [UInt8], tag: [UInt8]) {
         guard plaintext.byteCount <= SymmetricBackend.maximumInputByteCount else {
@@ -150,7 +150,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     ///   - tag: Receives the tag at its start; at least ``tagByteCount`` bytes.
     /// - Returns: The number of ciphertext bytes written.
     /// - Throws: As ``seal(plaintext:key:iv:aad:)-(RawSpan,_,RawSpan,RawSpan)``, and ``CSEError/Code/outputBufferTooSmall``.
-    public func seal(
+    package func seal(
         plaintext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan,
         ciphertext: inout MutableRawSpan, tag: inout MutableRawSpan
     ) throws(CSEError) -> Int {
@@ -211,7 +211,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     ///   ciphertext-length and padding failure (one code: no oracle);
     ///   ``CSEError/Code/invalidSymmetricKeyLength`` or ``CSEError/Code/invalidIVLength`` when the
     ///   caller passes a key or IV of the wrong size.
-    public func open(
+    package func open(
         ciphertext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan, tag: RawSpan
     ) throws(CSEError) -> SecureBytes {
         try checkKeyAndIV(key: key, iv: iv)
@@ -246,7 +246,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     /// - Returns: The ciphertext and the tag.
     /// - Throws: As the `RawSpan` form.
     @inlinable
-    public func seal(
+    package func seal(
         plaintext: [UInt8], key: SecureBytes, iv: [UInt8], aad: [UInt8]
     ) throws(CSEError) -> (ciphertext: [UInt8], tag: [UInt8]) {
         try seal(plaintext: plaintext.span.bytes, key: key, iv: iv.span.bytes, aad: aad.span.bytes)
@@ -262,7 +262,7 @@ public struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConver
     /// - Returns: The plaintext, in a zeroing buffer.
     /// - Throws: As the `RawSpan` form.
     @inlinable
-    public func open(
+    package func open(
         ciphertext: [UInt8], key: SecureBytes, iv: [UInt8], aad: [UInt8], tag: [UInt8]
     ) throws(CSEError) -> SecureBytes {
         try open(

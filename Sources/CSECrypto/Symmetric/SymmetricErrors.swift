@@ -2,7 +2,7 @@ public import CSECore
 
 extension CSEError.Code {
     /// Authenticated decryption failed. It is the one code for every tag, padding and ciphertext-length
-    /// failure of ``ContentEncryptionAlgorithm/open(ciphertext:key:iv:aad:tag:)-(RawSpan,_,RawSpan,RawSpan,RawSpan)`` (and of the AES
+    /// failure of `ContentEncryptionAlgorithm.open(ciphertext:key:iv:aad:tag:)` (and of the AES
     /// primitives), so that a caller cannot learn *why* a ciphertext was rejected: there is no
     /// padding or length oracle (RFC 7516 §11.4, §11.5; RFC 7518 §5.2.2.2).
     public static let decryptionFailed = Self("crypto.decryptionFailed")

@@ -27,7 +27,7 @@ public struct SecureBytes: Sendable {
     @usableFromInline var storage: Storage
 
     /// Creates `count` zero bytes.
-    public init(zeros count: Int) {
+    package init(zeros count: Int) {
         precondition(count >= 0, "SecureBytes count must not be negative")
         storage = Storage(count: count)
     }
@@ -57,7 +57,7 @@ public struct SecureBytes: Sendable {
     }
 
     /// Calls `body` with mutable bytes, copying first if the storage is shared.
-    public mutating func withUnsafeMutableBytes<R, E: Error>(
+    package mutating func withUnsafeMutableBytes<R, E: Error>(
         _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
         if !isKnownUniquelyReferenced(&storage) {
@@ -75,7 +75,7 @@ public struct SecureBytes: Sendable {
     }
 
     /// A sub-range copied into a new zeroing buffer.
-    public func slice(_ range: Range<Int>) -> SecureBytes {
+    package func slice(_ range: Range<Int>) -> SecureBytes {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "SecureBytes slice out of range")
         return withUnsafeBytes { SecureBytes(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }

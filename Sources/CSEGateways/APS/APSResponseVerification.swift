@@ -13,7 +13,7 @@ public struct APSResponseVerification: Hashable, Sendable, CustomStringConvertib
     public let changedParameters: [String]
 
     /// Creates a result.
-    public init(signatureValid: Bool, missingParameters: [String], changedParameters: [String]) {
+    package init(signatureValid: Bool, missingParameters: [String], changedParameters: [String]) {
         self.signatureValid = signatureValid
         self.missingParameters = missingParameters
         self.changedParameters = changedParameters

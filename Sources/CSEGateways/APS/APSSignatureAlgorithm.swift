@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 
 /// The SHA types the Amazon Payment Services dashboard offers for request and response
 /// signatures: SHA-256, SHA-512 and "SHA-128", which is SHA-1 (FIPS 180-4 §6.1; a 160-bit digest).
@@ -8,7 +8,7 @@ public import CSECrypto
 ///   dashboard. It is never chosen implicitly; the default is ``sha256``.
 public struct APSSignatureAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// The digest behind the name.
-    public let digest: DigestAlgorithm
+    package let digest: DigestAlgorithm
     /// The CLI spelling: `sha256`, `sha512` or `sha1`.
     public let name: String
 

@@ -1,9 +1,9 @@
-public import CSECore
+import CSECore
 import CSEValidation
 
 /// The Amazon Payment Services (PayFort) mobile SDK request checks, driven by
 /// `aps-sdk-token.json` and `aps-sdk-operation.json`.
-public enum APSValidation {
+package enum APSValidation {
     /// The operations: `SDK_TOKEN`, `AUTHORIZATION` and `PURCHASE`.
     package static let operations = GatewayOperation.allCases.filter { $0.gateway == .aps }.map(\.name)
 
@@ -22,7 +22,7 @@ public enum APSValidation {
     /// Converts a major-unit amount to the minor units APS expects (`500` AED → `50000`,
     /// `100` JOD → `100000`), per ISO 4217.
     /// - Throws: The errors of ``CurrencyAmount/minorAmount(fromMajor:currencyCode:)``.
-    public static func minorUnits(fromMajor major: String, currency: String) throws(CSEError) -> Int64 {
+    package static func minorUnits(fromMajor major: String, currency: String) throws(CSEError) -> Int64 {
         try CurrencyAmount.minorAmount(fromMajor: major, currencyCode: currency)
     }
 }

@@ -1,8 +1,8 @@
-public import CSECore
+import CSECore
 
 /// The Mastercard Gateway mobile SDK checks: the update-session payload (`mastercard-update-session.json`)
 /// and the authentication recommendation.
-public enum MastercardValidation {
+package enum MastercardValidation {
     /// Validates an update-session payload. The payload is the nested JSON the gateway API takes
     /// (dotted member names are accepted too), with `apiVersion` as a top-level key.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` or a `gatewayMap.*` error when the
@@ -12,7 +12,7 @@ public enum MastercardValidation {
     }
 
     /// Validates an update-session payload built with ``GatewayMap``.
-    public static func validateUpdateSession(_ map: GatewayMap) throws(CSEError) -> GatewayValidationResult {
+    package static func validateUpdateSession(_ map: GatewayMap) throws(CSEError) -> GatewayValidationResult {
         try GatewayTables.spec(for: .mastercardUpdateSession).validate(map)
     }
 }

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSECrypto
 
 /// An error in the shape of the Paysafe iOS SDK's `PSError`: a numeric `code`, a
@@ -21,7 +21,7 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: The Paysafe code.
     ///   - correlationId: The session's correlation id.
-    public init(code: Int, correlationID: String) {
+    package init(code: Int, correlationID: String) {
         self.code = code
         self.displayMessage = "There was an error (\(code)); please contact support."
         self.detailedMessage = Self.detailedMessages[code] ?? "Invalid tokenize options."
@@ -29,7 +29,7 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The developer explanations, by code.
-    public static let detailedMessages: [Int: String] = [
+    package static let detailedMessages: [Int: String] = [
         9013: "The API key is not the base64 form of username:password.",
         9054: "The amount must be a whole number of minor units from 1 to 999999999 (0 only with 3DS2), at most 11 characters.",
         9055: "The currency code is not an ISO 4217 alphabetic code.",
@@ -44,7 +44,7 @@ public struct PaysafeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A fresh correlation id: a version-4 UUID (RFC 9562 §5.4) from the CSPRNG, lower case.
     /// - Throws: ``CSEError/Code/randomFailure`` if the CSPRNG fails.
-    public static func newCorrelationID() throws(CSEError) -> String {
+    package static func newCorrelationID() throws(CSEError) -> String {
         try SecureRandom.uuidV4()
     }
 

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 import CSEValidation
 
 /// The Paysafe iOS SDK checks: the setup (API key and environment) and the tokenize options,
@@ -11,14 +11,14 @@ public enum PaysafeValidation {
     ///   - apiKey: The key (never echoed in any error).
     ///   - correlationId: The session's correlation id.
     /// - Returns: `nil` when well-formed, else the error.
-    public static func checkAPIKey(_ apiKey: String, correlationID: String) -> PaysafeError? {
+    package static func checkAPIKey(_ apiKey: String, correlationID: String) -> PaysafeError? {
         if apiKey.isEmpty { return PaysafeError(code: 9167, correlationID: correlationID) }
         return BasicCredentials.isWellFormed(apiKey) ? nil : PaysafeError(code: 9013, correlationID: correlationID)
     }
 
     /// ``checkAPIKey(_:correlationID:)-(String,_)`` for a key held in a wiping buffer (its UTF-8
     /// bytes); no copy of the key outlives the call.
-    public static func checkAPIKey(_ apiKey: SecureBytes, correlationID: String) -> PaysafeError? {
+    package static func checkAPIKey(_ apiKey: SecureBytes, correlationID: String) -> PaysafeError? {
         if apiKey.count == 0 { return PaysafeError(code: 9167, correlationID: correlationID) }
         let wellFormed = apiKey.withUnsafeBytes { BasicCredentials.isWellFormed(utf8: $0) }
         return wellFormed ? nil : PaysafeError(code: 9013, correlationID: correlationID)

@@ -4,40 +4,40 @@
 /// Letters are ASCII `A`–`Z`/`a`–`z` unless ``allowsUnicodeLetters`` is set (for names and
 /// descriptions that may be written in Arabic, for example); digits are always ASCII `0`–`9`,
 /// so Arabic-Indic digits are rejected where a gateway expects numbers.
-public struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
+package struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
     /// The base class of a parameter.
-    public struct Base: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct Base: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
         /// The table spelling: `alpha`, `alphanumeric`, `numeric` or `any`.
-        public let rawValue: String
+        package let rawValue: String
         /// Creates a base class from its table spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// Letters only.
-        public static let alpha = Base(rawValue: "alpha")
+        package static let alpha = Base(rawValue: "alpha")
         /// Letters and digits.
-        public static let alphanumeric = Base(rawValue: "alphanumeric")
+        package static let alphanumeric = Base(rawValue: "alphanumeric")
         /// Digits only.
-        public static let numeric = Base(rawValue: "numeric")
+        package static let numeric = Base(rawValue: "numeric")
         /// Any Unicode scalar except control characters (the tables' "String" without a list).
-        public static let any = Base(rawValue: "any")
+        package static let any = Base(rawValue: "any")
 
         /// The table spelling.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The base class.
-    public let base: Base
+    package let base: Base
     /// Characters allowed in addition to the base class (for example `-`, `_`, `.` and space).
-    public let specials: Set<Unicode.Scalar>
+    package let specials: Set<Unicode.Scalar>
     /// Whether non-ASCII letters count as letters.
-    public let allowsUnicodeLetters: Bool
+    package let allowsUnicodeLetters: Bool
 
     /// Creates a character class.
     /// - Parameters:
     ///   - base: The base class.
     ///   - specials: The allowed special characters, as one string (each scalar is one character).
     ///   - allowsUnicodeLetters: Whether letters outside ASCII are allowed.
-    public init(_ base: Base, specials: String = "", allowsUnicodeLetters: Bool = false) {
+    package init(_ base: Base, specials: String = "", allowsUnicodeLetters: Bool = false) {
         self.base = base
         self.specials = Set(specials.unicodeScalars)
         self.allowsUnicodeLetters = allowsUnicodeLetters
@@ -47,7 +47,7 @@ public struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
     var isKnown: Bool { [.alpha, .alphanumeric, .numeric, .any].contains(base) }
 
     /// Whether `scalar` is allowed.
-    public func allows(_ scalar: Unicode.Scalar) -> Bool {
+    package func allows(_ scalar: Unicode.Scalar) -> Bool {
         if specials.contains(scalar) { return true }
         let v = scalar.value
         let isDigit = v >= 0x30 && v <= 0x39
@@ -64,17 +64,17 @@ public struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether every scalar of `value` is allowed.
-    public func allowsAll(_ value: String) -> Bool {
+    package func allowsAll(_ value: String) -> Bool {
         value.unicodeScalars.allSatisfy(allows)
     }
 
     /// The allowed specials in code-point order, as one string (for error limits).
-    public var specialsString: String {
+    package var specialsString: String {
         String(String.UnicodeScalarView(specials.sorted { $0.value < $1.value }))
     }
 
     /// `base` plus the specials, for example `alphanumeric+[-._]`.
-    public var description: String {
+    package var description: String {
         specials.isEmpty ? base.rawValue : "\(base.rawValue)+[\(specialsString)]"
     }
 }

@@ -1,8 +1,8 @@
 /// A rule that ties parameters together, such as "MADA is only for PURCHASE": when every
 /// ``conditions`` entry holds, ``requirement`` must hold too.
-public struct CrossFieldRule: Hashable, Sendable {
+package struct CrossFieldRule: Hashable, Sendable {
     /// One condition of a rule.
-    public enum Condition: Hashable, Sendable {
+    package enum Condition: Hashable, Sendable {
         /// The parameter is present (non-empty) and its value is one of the listed values.
         case valueIn(field: String, values: [String])
         /// The parameter is present and non-empty (`true`) or absent or empty (`false`).
@@ -13,7 +13,7 @@ public struct CrossFieldRule: Hashable, Sendable {
     }
 
     /// What must hold when the conditions do.
-    public enum Requirement: Hashable, Sendable {
+    package enum Requirement: Hashable, Sendable {
         /// The parameter must be present and non-empty.
         case required(field: String)
         /// The parameter must be absent (or empty).
@@ -24,7 +24,7 @@ public struct CrossFieldRule: Hashable, Sendable {
         case lengthIn(field: String, lengths: [Int])
 
         /// The parameter the requirement is about (the one an error names).
-        public var field: String {
+        package var field: String {
             switch self {
             case .required(let f), .absent(let f), .valueIn(let f, _, _), .lengthIn(let f, _): return f
             }
@@ -32,18 +32,18 @@ public struct CrossFieldRule: Hashable, Sendable {
     }
 
     /// A stable id, reported in the error's `rule` limit (for example `mada-meeza-purchase-only`).
-    public let id: String
+    package let id: String
     /// The conditions, all of which must hold for the rule to apply.
-    public let conditions: [Condition]
+    package let conditions: [Condition]
     /// What must then hold.
-    public let requirement: Requirement
+    package let requirement: Requirement
     /// A gateway-specific numeric code for a violation, if the document gives one.
-    public let gatewayCode: Int?
+    package let gatewayCode: Int?
     /// Where the rule comes from.
-    public let source: String
+    package let source: String
 
     /// Creates a rule.
-    public init(id: String, conditions: [Condition], requirement: Requirement, gatewayCode: Int? = nil, source: String = "") {
+    package init(id: String, conditions: [Condition], requirement: Requirement, gatewayCode: Int? = nil, source: String = "") {
         self.id = id
         self.conditions = conditions
         self.requirement = requirement

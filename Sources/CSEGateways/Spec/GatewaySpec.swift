@@ -1,18 +1,18 @@
-public import CSECore
+import CSECore
 
 /// A document a spec table cites: its title, address and section.
-public struct SpecSource: Hashable, Sendable {
+package struct SpecSource: Hashable, Sendable {
     /// The id rows use to cite it (for example `aps-ios-operations`).
-    public let id: String
+    package let id: String
     /// The document's title and version.
-    public let document: String
+    package let document: String
     /// Where it was read.
-    public let url: String
+    package let url: String
     /// The section the facts come from.
-    public let section: String
+    package let section: String
 
     /// Creates a source.
-    public init(id: String, document: String, url: String, section: String) {
+    package init(id: String, document: String, url: String, section: String) {
         self.id = id
         self.document = document
         self.url = url
@@ -23,34 +23,34 @@ public struct SpecSource: Hashable, Sendable {
 /// Caller-supplied facts that cross-field rules may test but that are not request parameters:
 /// the operation chosen (`operation`), or whether a Paysafe caller is a partner using a shared
 /// API key (`partnerSharedKey` = `true`).
-public struct GatewayValidationContext: Hashable, Sendable {
+package struct GatewayValidationContext: Hashable, Sendable {
     /// The values by key.
-    public var values: [String: String]
+    package var values: [String: String]
 
     /// Creates a context.
-    public init(values: [String: String] = [:]) { self.values = values }
+    package init(values: [String: String] = [:]) { self.values = values }
 }
 
 /// One gateway operation's parameter table and cross-field rules, loaded from
 /// `Vectors/gateways/*.json` (see ``GatewayTables``). The single engine behind every gateway:
 /// APS, Paysafe and Mastercard differ only in their tables.
-public struct GatewaySpec: Sendable {
+package struct GatewaySpec: Sendable {
     /// The gateway id: `aps`, `paysafe` or `mastercard`.
-    public let gateway: String
+    package let gateway: String
     /// The operations this table validates (for example `AUTHORIZATION` and `PURCHASE`).
-    public let operations: [String]
+    package let operations: [String]
     /// The documents the table cites.
-    public let sources: [SpecSource]
+    package let sources: [SpecSource]
     /// The parameters, in table order (errors follow this order).
-    public let parameters: [ParameterSpec]
+    package let parameters: [ParameterSpec]
     /// The cross-field rules, in table order.
-    public let rules: [CrossFieldRule]
+    package let rules: [CrossFieldRule]
     /// Whether parameters that are not in the table are errors (APS answers them with message
     /// 027 "Invalid extra parameters").
-    public let rejectsUnknownParameters: Bool
+    package let rejectsUnknownParameters: Bool
 
     /// Creates a spec.
-    public init(
+    package init(
         gateway: String, operations: [String], sources: [SpecSource], parameters: [ParameterSpec],
         rules: [CrossFieldRule], rejectsUnknownParameters: Bool
     ) {
@@ -63,7 +63,7 @@ public struct GatewaySpec: Sendable {
     }
 
     /// The row for a parameter name, if any.
-    public func parameter(named name: String) -> ParameterSpec? {
+    package func parameter(named name: String) -> ParameterSpec? {
         parameters.first { $0.name.isByteEqual(to: name) }
     }
 
@@ -75,7 +75,7 @@ public struct GatewaySpec: Sendable {
     /// - Returns: Every error found; never the values.
     /// - Throws: ``CSEError/Code/gatewayInputNotObject`` or a `gatewayMap.*` error when the JSON
     ///   cannot be read as one map.
-    public func validate(
+    package func validate(
         json: JSONValue, context: GatewayValidationContext = GatewayValidationContext()
     ) throws(CSEError) -> GatewayValidationResult {
         validate(try GatewayMap(json: json), context: context)
@@ -86,7 +86,9 @@ public struct GatewaySpec: Sendable {
     ///   - request: The request.
     ///   - context: Facts the rules may test.
     /// - Returns: Every error found; never the values.
-    public func validate(_ request: GatewayMap, context: GatewayValidationContext = GatewayValidationContext()) -> GatewayValidationResult {
+    package func validate(
+        _ request: GatewayMap, context: GatewayValidationContext = GatewayValidationContext()
+    ) -> GatewayValidationResult {
         SpecValidator(spec: self, request: request, context: context).run()
     }
 }

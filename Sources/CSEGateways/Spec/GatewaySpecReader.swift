@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 extension GatewaySpec {
     /// Reads a spec table (the JSON format of `Vectors/gateways/`, described in
@@ -8,7 +8,7 @@ extension GatewaySpec {
     /// - Parameter json: The table.
     /// - Returns: The spec.
     /// - Throws: ``CSEError/Code/gatewayTable`` naming the entry.
-    public init(table json: JSONValue) throws(CSEError) {
+    package init(table json: JSONValue) throws(CSEError) {
         let top = try TableObject(json, at: "table")
         try top.allowOnly(["gateway", "operations", "sources", "unknownParameters", "parameters", "rules", "notes"])
         let sources = try top.array("sources").enumerated().map { (i, value) throws(CSEError) -> SpecSource in

@@ -15,7 +15,7 @@ public struct GatewayValidationResult: Hashable, Sendable, CustomStringConvertib
     /// - Parameters:
     ///   - errors: The issues.
     ///   - correlationID: The Paysafe correlation id, if any.
-    public init(errors: [FieldIssue], correlationID: String? = nil) {
+    package init(errors: [FieldIssue], correlationID: String? = nil) {
         self.errors = errors
         self.correlationID = correlationID
     }

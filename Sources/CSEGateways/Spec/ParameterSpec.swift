@@ -1,4 +1,4 @@
-public import CSEValidation
+import CSEValidation
 
 /// The rules for one gateway parameter, as one row of a spec table in `Vectors/gateways/`.
 ///
@@ -6,73 +6,73 @@ public import CSEValidation
 /// presence (``isRequired``), JSON type (``valueType``), length, characters, allowed values and
 /// format. Optional parameters that are absent, or present as an empty string, are not checked
 /// further (see docs/GATEWAYS.md, "Empty values").
-public struct ParameterSpec: Hashable, Sendable {
+package struct ParameterSpec: Hashable, Sendable {
     /// The JSON types a parameter value may have.
-    public struct ValueType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct ValueType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
         /// The table spelling.
-        public let rawValue: String
+        package let rawValue: String
         /// Creates a value type from its table spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// A JSON string, or a JSON number read as its source text (APS accepts `"amount": 10000`).
-        public static let text = ValueType(rawValue: "text")
+        package static let text = ValueType(rawValue: "text")
         /// A JSON string only.
-        public static let string = ValueType(rawValue: "string")
+        package static let string = ValueType(rawValue: "string")
         /// A JSON number only.
-        public static let number = ValueType(rawValue: "number")
+        package static let number = ValueType(rawValue: "number")
         /// `true` or `false` only.
-        public static let boolean = ValueType(rawValue: "boolean")
+        package static let boolean = ValueType(rawValue: "boolean")
 
         /// The table spelling.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// What kind of secret a value is, so that no error, limit or description carries it.
-    public struct Sensitivity: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct Sensitivity: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
         /// The table spelling.
-        public let rawValue: String
+        package let rawValue: String
         /// Creates a sensitivity from its table spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// Not secret.
-        public static let none = Sensitivity(rawValue: "none")
+        package static let none = Sensitivity(rawValue: "none")
         /// A primary account number (card number).
-        public static let pan = Sensitivity(rawValue: "pan")
+        package static let pan = Sensitivity(rawValue: "pan")
         /// A card security code (CVV, CVC, CID).
-        public static let securityCode = Sensitivity(rawValue: "securityCode")
+        package static let securityCode = Sensitivity(rawValue: "securityCode")
         /// A credential such as an API key.
-        public static let credential = Sensitivity(rawValue: "credential")
+        package static let credential = Sensitivity(rawValue: "credential")
 
         /// The table spelling.
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The parameter name; a dotted path (`billingDetails.zip`) for nested JSON.
-    public let name: String
+    package let name: String
     /// The allowed characters.
-    public let characters: CharacterClass
+    package let characters: CharacterClass
     /// The expected JSON type.
-    public let valueType: ValueType
+    package let valueType: ValueType
     /// Whether the parameter must be present and non-empty.
-    public let isRequired: Bool
+    package let isRequired: Bool
     /// The smallest length in Unicode scalars, if any.
-    public let minLength: Int?
+    package let minLength: Int?
     /// The largest length in Unicode scalars, if any.
-    public let maxLength: Int?
+    package let maxLength: Int?
     /// The only values allowed, if the table lists them (compared exactly, case-sensitive).
-    public let allowedValues: [String]?
+    package let allowedValues: [String]?
     /// A format the value must have, if any.
-    public let format: ParameterFormat?
+    package let format: ParameterFormat?
     /// Whether the value is a secret.
-    public let sensitivity: Sensitivity
+    package let sensitivity: Sensitivity
     /// Gateway-specific numeric error codes by failure code (for example Paysafe's `9054` for
     /// `range` on `amount`); `"*"` applies to every failure without its own entry.
-    public let gatewayCodes: [String: Int]
+    package let gatewayCodes: [String: Int]
     /// Where the row comes from: document and section (or `decision`, see docs/GATEWAYS.md).
-    public let source: String
+    package let source: String
 
     /// Creates a parameter spec.
-    public init(
+    package init(
         name: String, characters: CharacterClass = CharacterClass(.any), valueType: ValueType = .text,
         isRequired: Bool = false, minLength: Int? = nil, maxLength: Int? = nil, allowedValues: [String]? = nil,
         format: ParameterFormat? = nil, sensitivity: Sensitivity = .none, gatewayCodes: [String: Int] = [:],
@@ -92,7 +92,7 @@ public struct ParameterSpec: Hashable, Sendable {
     }
 
     /// The gateway's numeric code for a failure code, if the table gives one.
-    public func gatewayCode(for code: ValidationCode) -> Int? {
+    package func gatewayCode(for code: ValidationCode) -> Int? {
         gatewayCodes[code.rawValue] ?? gatewayCodes["*"]
     }
 }

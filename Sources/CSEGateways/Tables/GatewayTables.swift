@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 /// The embedded spec tables of `Vectors/gateways/`, parsed once per process.
 ///
@@ -9,9 +9,9 @@ public import CSECore
 /// | `paysafe` | `setup` | `paysafe-setup.json` |
 /// | `paysafe` | `tokenize` | `paysafe-tokenize.json` |
 /// | `mastercard` | `updateSession` | `mastercard-update-session.json` |
-public enum GatewayTables {
+package enum GatewayTables {
     /// Every embedded spec, in the order of the table above.
-    public static var all: [GatewaySpec] {
+    package static var all: [GatewaySpec] {
         get throws(CSEError) { try parsed.get() }
     }
 
@@ -22,7 +22,7 @@ public enum GatewayTables {
     /// - Returns: The spec.
     /// - Throws: ``CSEError/Code/gatewayUnknownOperation`` (the context lists what exists), or
     ///   ``CSEError/Code/gatewayTable`` if an embedded table were malformed.
-    public static func spec(gateway: String, operation: String) throws(CSEError) -> GatewaySpec {
+    package static func spec(gateway: String, operation: String) throws(CSEError) -> GatewaySpec {
         try spec(for: try GatewayOperation(gateway: gateway, operation: operation))
     }
 
@@ -30,7 +30,7 @@ public enum GatewayTables {
     /// - Parameter operation: The operation.
     /// - Returns: The spec.
     /// - Throws: ``CSEError/Code/gatewayTable`` if an embedded table were malformed.
-    public static func spec(for operation: GatewayOperation) throws(CSEError) -> GatewaySpec {
+    package static func spec(for operation: GatewayOperation) throws(CSEError) -> GatewaySpec {
         let specs = try all
         guard
             let spec = specs.first(where: {

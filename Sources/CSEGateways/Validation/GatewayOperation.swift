@@ -11,7 +11,7 @@ public enum Gateway: String, CaseIterable, Sendable {
 }
 
 /// One operation of one ``Gateway``: the closed set of requests the embedded spec tables cover
-/// (``GatewayTables``). Parse a caller's spelling once with ``init(gateway:operation:)``.
+/// (`GatewayTables`). Parse a caller's spelling once with ``init(gateway:operation:)``.
 public struct GatewayOperation: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The gateway.
     public let gateway: Gateway
@@ -36,7 +36,7 @@ public struct GatewayOperation: Hashable, Sendable, CaseIterable, CustomStringCo
     /// Mastercard `updateSession` (`mastercard-update-session.json`).
     public static let mastercardUpdateSession = Self(.mastercard, "updateSession")
 
-    /// Every operation, in the order of the ``GatewayTables`` table.
+    /// Every operation, in the order of the `GatewayTables` table.
     public static let allCases: [GatewayOperation] = [
         .apsSDKToken, .apsAuthorization, .apsPurchase, .paysafeSetup, .paysafeTokenize, .mastercardUpdateSession,
     ]
@@ -65,7 +65,7 @@ public struct GatewayOperation: Hashable, Sendable, CaseIterable, CustomStringCo
     }
 
     /// Whether the caller may declare a partner shared API key (Paysafe `tokenize` only).
-    public var acceptsPartnerSharedKey: Bool { self == .paysafeTokenize }
+    package var acceptsPartnerSharedKey: Bool { self == .paysafeTokenize }
 
     /// `gateway:operation`, for example `aps:PURCHASE`.
     public var description: String { "\(gateway.rawValue):\(name)" }

@@ -5,7 +5,7 @@ import CSECore
 ///
 /// They are CSEKit's generic definitions, not Worldline products. A request on ``card`` is sealed
 /// with the platform product id of the card's detected brand (Visa `1`, American Express `2`,
-/// MasterCard `3`, …; see ``PlatformProductIDs``), never the string `card`; a brand without a
+/// MasterCard `3`, …; see `PlatformProductIDs`), never the string `card`; a brand without a
 /// platform id is refused. ``sepaDirectDebit`` keeps its string id. A Worldline integration
 /// loads the real product from the Client API.
 public enum BuiltinProducts {
@@ -20,7 +20,7 @@ public enum BuiltinProducts {
     public static let card: PaymentProduct = load(cardJSON)
 
     /// The id of ``card`` in its JSON: `card`. Sealing replaces it with the brand's platform id.
-    public static let cardProductID = "card"
+    package static let cardProductID = "card"
 
     /// A generic SEPA direct-debit product (`Vectors/products/sepa-direct-debit.json`):
     /// - `iban`: required; `iban` (registry length, BBAN structure, MOD 97-10);
@@ -29,7 +29,7 @@ public enum BuiltinProducts {
 
     /// The embedded JSON text of the built-in product with this id, exactly as stored in
     /// `Vectors/products/`.
-    public static func embeddedJSON(id: String) -> String? {
+    package static func embeddedJSON(id: String) -> String? {
         switch id {
         case card.id: return cardJSON
         case sepaDirectDebit.id: return sepaDirectDebitJSON

@@ -13,7 +13,7 @@ public struct PublicKeyResponse: Sendable, Hashable {
     public let key: RSAPublicKey
 
     /// Creates a response from its parts.
-    public init(keyID: String, key: RSAPublicKey) {
+    package init(keyID: String, key: RSAPublicKey) {
         self.keyID = keyID
         self.key = key
     }

@@ -17,18 +17,18 @@ public struct ValidationPlan: Sendable {
         public let mask: Mask?
         /// Whether an empty value is a `required` error.
         public let isRequired: Bool
-        /// The compiled rules in run order (see ``ValidatorDefinition/knownKeys``).
+        /// The compiled rules in run order (see `ValidatorDefinition.knownKeys`).
         public let validators: [any FieldValidator]
         /// The rule keys that were kept but are not enforced, in JSON order.
-        public let unknownValidators: [String]
+        package let unknownValidators: [String]
         /// Whether the rules run on an empty value too (a `boletoBancarioRequiredness` rule
         /// decides about empty values: the Worldline "variable requiredness").
-        public let runsOnEmptyValue: Bool
+        package let runsOnEmptyValue: Bool
         /// The card role of the field, used for brand-aware checks.
         let cardRole: CardFieldRole?
 
         /// Unmasks `value` with the field's mask (or returns it unchanged without a mask).
-        public func unmask(_ value: String) -> String {
+        package func unmask(_ value: String) -> String {
             guard let mask else { return value }
             return mask.unformat(value)
         }

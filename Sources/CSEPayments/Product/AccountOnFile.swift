@@ -1,4 +1,4 @@
-package import CSECore
+import CSECore
 public import CSEValidation
 
 /// Whether a request may change an account-on-file attribute. An open set; the Client API
@@ -31,7 +31,7 @@ public struct AccountOnFileAttribute: Hashable, Sendable {
     public let status: AccountOnFileAttributeStatus
 
     /// Creates an attribute.
-    public init(key: String, value: String?, status: AccountOnFileAttributeStatus) {
+    package init(key: String, value: String?, status: AccountOnFileAttributeStatus) {
         self.key = key
         self.value = value
         self.status = status
@@ -46,7 +46,7 @@ public struct LabelTemplateItem: Hashable, Sendable {
     public let mask: Mask?
 
     /// Creates an item.
-    public init(attributeKey: String, mask: Mask?) {
+    package init(attributeKey: String, mask: Mask?) {
         self.attributeKey = attributeKey
         self.mask = mask
     }
@@ -65,7 +65,7 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
     public let labelTemplate: [LabelTemplateItem]
 
     /// Creates an account on file.
-    public init(
+    package init(
         id: String, paymentProductID: String?, attributes: [AccountOnFileAttribute],
         labelTemplate: [LabelTemplateItem] = []
     ) {

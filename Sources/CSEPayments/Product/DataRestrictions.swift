@@ -3,7 +3,7 @@ import CSEValidation
 
 /// One validation rule of a field as written in the product JSON: its key (`luhn`, `length`, …)
 /// and its parameters. Unknown keys are kept, not dropped, and reported through
-/// ``DataRestrictions/unknownValidators``.
+/// ``PaymentProductField/unknownValidators``.
 public struct ValidatorDefinition: Hashable, Sendable {
     /// The rule key in the `validators` object spelling, for example `regularExpression`. Rules
     /// from the `validationRules` array are mapped to this spelling (`LUHN` → `luhn`); an unknown
@@ -13,13 +13,13 @@ public struct ValidatorDefinition: Hashable, Sendable {
     public let parameters: JSONObject
 
     /// Creates a definition.
-    public init(key: String, parameters: JSONObject = JSONObject()) {
+    package init(key: String, parameters: JSONObject = JSONObject()) {
         self.key = key
         self.parameters = parameters
     }
 
-    /// Whether CSEKit knows this rule (see ``knownKeys``).
-    public var isKnown: Bool { Self.knownKeys.contains(key) }
+    /// Whether CSEKit knows this rule (see `knownKeys`).
+    package var isKnown: Bool { Self.knownKeys.contains(key) }
 
     /// The rule keys CSEKit compiles, in the order a field runs them: the Worldline decode order
     /// (`luhn`, `expirationDate`, `range`, `length`, `fixedList`, `emailAddress`,
@@ -27,7 +27,7 @@ public struct ValidatorDefinition: Hashable, Sendable {
     /// (`residentIdNumber`, `boletoBancarioRequiredness`). `required` is not a rule but sets
     /// ``DataRestrictions/isRequired``.
     /// Each key is the raw value of its ``ValidationCode``, declared once there.
-    public static let knownKeys: [String] = [
+    package static let knownKeys: [String] = [
         ValidationCode.luhn, .expirationDate, .range, .length, .fixedList, .emailAddress, .regularExpression,
         .termsAndConditions, .iban, .residentIDNumber, .boletoBancarioRequiredness, .required,
     ].map(\.rawValue)
@@ -50,13 +50,13 @@ public struct DataRestrictions: Hashable, Sendable {
     public let validators: [ValidatorDefinition]
 
     /// Creates restrictions.
-    public init(isRequired: Bool = false, validators: [ValidatorDefinition] = []) {
+    package init(isRequired: Bool = false, validators: [ValidatorDefinition] = []) {
         self.isRequired = isRequired
         self.validators = validators
     }
 
     /// The keys of the rules CSEKit does not know, in JSON order. They are not enforced.
-    public var unknownValidators: [String] { validators.filter { !$0.isKnown }.map(\.key) }
+    package var unknownValidators: [String] { validators.filter { !$0.isKnown }.map(\.key) }
 
     /// Decodes `dataRestrictions`: `isRequired`, the `validators` object and the
     /// `validationRules` array form `[{"validationType":"LUHN", …parameters}]`.

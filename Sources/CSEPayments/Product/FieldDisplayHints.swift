@@ -69,7 +69,7 @@ public struct FieldDisplayHints: Hashable, Sendable {
     public let tooltip: String?
 
     /// Creates display hints.
-    public init(
+    package init(
         displayOrder: Int = 0, formElementType: FormElementType = .text, mask: String? = nil, obfuscate: Bool = false,
         label: String? = nil, placeholderLabel: String? = nil, preferredInputType: PreferredInputType = .stringKeyboard,
         alwaysShow: Bool = false, tooltip: String? = nil

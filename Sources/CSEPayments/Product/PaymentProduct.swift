@@ -11,7 +11,7 @@ public struct PaymentItemDisplayHints: Hashable, Sendable {
     public let logo: String?
 
     /// Creates hints.
-    public init(displayOrder: Int = 0, label: String? = nil, logo: String? = nil) {
+    package init(displayOrder: Int = 0, label: String? = nil, logo: String? = nil) {
         self.displayOrder = displayOrder
         self.label = label
         self.logo = logo
@@ -76,7 +76,7 @@ public struct PaymentProduct: Sendable, Identifiable {
 
     /// Loads a product from parsed JSON.
     /// - Throws: As ``init(json:)-(Collection<UInt8>)``.
-    public init(jsonValue: JSONValue) throws(CSEError) {
+    package init(jsonValue: JSONValue) throws(CSEError) {
         var reader = ProductJSONReader()
         let object = try reader.object(jsonValue, member: "product")
         guard let id = try reader.identifier(object, "id") else { throw reader.malformed("the product has no id", member: "id") }

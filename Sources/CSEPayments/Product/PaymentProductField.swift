@@ -13,7 +13,7 @@ public struct PaymentProductField: Hashable, Sendable, Identifiable {
     public let dataRestrictions: DataRestrictions
 
     /// Creates a field.
-    public init(
+    package init(
         id: String, type: String = "string", displayHints: FieldDisplayHints = FieldDisplayHints(),
         dataRestrictions: DataRestrictions = DataRestrictions()
     ) {

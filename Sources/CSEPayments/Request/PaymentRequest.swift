@@ -140,7 +140,7 @@ public struct PaymentRequest: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// The field ids that have a value, in product order.
-    public var fieldIDsWithValues: [String] { unmaskedFieldValues.map(\.fieldID) }
+    package var fieldIDsWithValues: [String] { unmaskedFieldValues.map(\.fieldID) }
 
     /// `PaymentRequest(product: 1, values: [cardNumber, cvv], accountOnFile: 0, tokenize: false)`:
     /// field ids only, never values.

@@ -91,7 +91,7 @@ public struct ClientMetaInfo: Hashable, Sendable {
     }
 
     /// The JSON object, compact, members in the documented order.
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var members: [(String, String)] = [
             ("platformIdentifier", platformIdentifier), ("sdkIdentifier", sdkIdentifier), ("sdkCreator", sdkCreator),
         ]
@@ -114,6 +114,6 @@ public struct ClientMetaInfo: Hashable, Sendable {
         return out
     }
 
-    /// Standard base64 with padding (RFC 4648 §4) of ``jsonBytes``: the `encodedClientMetaInfo`.
+    /// Standard base64 with padding (RFC 4648 §4) of its JSON: the `encodedClientMetaInfo`.
     public var encoded: String { Base64.encode(jsonBytes) }
 }

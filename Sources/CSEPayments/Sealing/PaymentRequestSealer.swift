@@ -12,7 +12,7 @@ import CSEValidation
 /// A sealer is immutable and `Sendable`: build it once per key and seal from any thread.
 ///
 ///     let sealer = try PaymentRequestSealer(publicKeyResponse: PublicKeyResponse(json: body))
-///     let sealed = try sealer.seal(request, clientSessionId: session)
+///     let sealed = try sealer.seal(request, clientSessionID: session)
 public struct PaymentRequestSealer: Sendable {
     /// The `kid` written into every JWE.
     public let keyID: String
@@ -69,7 +69,7 @@ public struct PaymentRequestSealer: Sendable {
     ///   ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate (unless
     ///   `options.allowInvalidRequest`), naming fields and codes only;
     ///   ``CSEError/Code/paymentsUnknownCardBrand`` for the built-in card product when the card's
-    ///   brand has no platform product id (``PlatformProductIDs``);
+    ///   brand has no platform product id (`PlatformProductIDs`);
     ///   ``CSEError/Code/paymentsInvalidNonce``; `crypto.randomFailure`; `jwe.tooLarge`.
     public func seal(_ request: PaymentRequest, clientSessionID: String) throws(CSEError) -> SealedPaymentRequest {
         try Self.checkSessionID(clientSessionID)
@@ -101,7 +101,7 @@ public struct PaymentRequestSealer: Sendable {
     /// Builds a sealer and seals one request (see ``seal(_:clientSessionID:)``).
     /// - Throws: The errors of ``init(publicKey:keyID:algorithm:encryption:options:)`` and
     ///   ``seal(_:clientSessionID:)``.
-    public static func seal(
+    package static func seal(
         _ request: PaymentRequest, publicKey: RSAPublicKey, keyID: String, clientSessionID: String,
         options: SealingOptions = SealingOptions()
     ) throws(CSEError) -> SealedPaymentRequest {

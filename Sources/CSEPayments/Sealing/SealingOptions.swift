@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSECrypto
 public import CSEValidation
 
@@ -17,7 +17,7 @@ public struct NonceSource: Sendable {
     }
 
     /// Creates a source from a closure that returns 16 bytes.
-    public init(_ generate: @escaping @Sendable () throws(CSEError) -> [UInt8]) {
+    package init(_ generate: @escaping @Sendable () throws(CSEError) -> [UInt8]) {
         self.generate = generate
     }
 }
@@ -62,7 +62,7 @@ public struct SealedPaymentRequest: Hashable, Sendable, CustomStringConvertible 
     public let encodedClientMetaInfo: String
 
     /// Creates a sealed request from its parts.
-    public init(encryptedCustomerInput: String, encodedClientMetaInfo: String) {
+    package init(encryptedCustomerInput: String, encodedClientMetaInfo: String) {
         self.encryptedCustomerInput = encryptedCustomerInput
         self.encodedClientMetaInfo = encodedClientMetaInfo
     }

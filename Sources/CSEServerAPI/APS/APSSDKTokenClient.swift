@@ -62,7 +62,7 @@ public struct APSSDKTokenClient: Sendable {
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the parameters that fail the
     ///   `aps-sdk-token.json` checks (for example a `device_id` with characters other than letters,
     ///   digits and `-`, or a language other than `en`/`ar`).
-    public func requestParameters(deviceID: String, language: String = "en") throws(CSEError) -> JSONObject {
+    package func requestParameters(deviceID: String, language: String = "en") throws(CSEError) -> JSONObject {
         var parameters = JSONObject([
             ("service_command", .string("SDK_TOKEN")), ("access_code", .string(credentials.accessCode)),
             ("merchant_identifier", .string(credentials.merchantIdentifier)), ("language", .string(language)),
@@ -102,7 +102,7 @@ public struct APSSDKTokenClient: Sendable {
     }
 
     /// Verifies a response and maps its codes (the trust order of ``sdkToken(deviceID:language:)``).
-    public func verify(response: JSONObject, request: JSONObject) throws(CSEError) -> APSSDKToken {
+    package func verify(response: JSONObject, request: JSONObject) throws(CSEError) -> APSSDKToken {
         var sent = request
         sent["signature"] = nil
         let verification = try APSSignature.verifyResponse(

@@ -58,7 +58,7 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
 
     /// Decodes a response.
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `session.id` is missing.
-    public init(response: JSONObject) throws(CSEError) {
+    package init(response: JSONObject) throws(CSEError) {
         guard let session = response["session"]?.objectValue, let id = session["id"]?.stringValue, !id.isEmpty else {
             throw ServerJSON.missing("session.id", platform: "mastercard")
         }

@@ -25,7 +25,7 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
     /// Decodes a response.
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `paymentToken` or
     ///   `timeToLiveSeconds` is missing.
-    public init(response: JSONObject) throws(CSEError) {
+    package init(response: JSONObject) throws(CSEError) {
         paymentToken = try ServerJSON.string(response, "paymentToken", platform: "paysafe")
         guard let ttl = response["timeToLiveSeconds"]?.intValue, ttl >= 0 else {
             throw ServerJSON.missing("timeToLiveSeconds", platform: "paysafe")
@@ -48,7 +48,7 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
     }
 
     /// The fields as JSON (card masked).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let id { members.append(("id", .string(id))) }
         members.append(("paymentToken", .string(paymentToken)))

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 
 /// A credentials file: one flat JSON object (RFC 8259) whose members are all strings, such as
 /// `{"merchantId":"1234","apiKeyId":"…","secretApiKey":"…"}`.
@@ -7,7 +7,7 @@ public import CSECrypto
 /// The document is checked with CSEKit's strict JSON validator, then scanned once more to copy
 /// every member value *directly* into a ``SecureBytes`` buffer, so a secret never becomes a Swift
 /// `String` (whose memory cannot be wiped). Identifiers that are not secret are turned into text
-/// with ``text(_:)``. Errors name the member, never a value.
+/// with `text(_:)`. Errors name the member, never a value.
 public struct CredentialsDocument: Sendable {
     /// The largest credentials document read.
     public static let maximumByteCount = 16 * 1024
@@ -18,7 +18,7 @@ public struct CredentialsDocument: Sendable {
     /// - Parameter bytes: The file's bytes. The caller wipes its own copy.
     /// - Throws: a `json.*` error for malformed JSON, or ``CSEError/Code/serverAPICredentials``
     ///   when it is not an object of strings.
-    public init(bytes: UnsafeRawBufferPointer) throws(CSEError) {
+    package init(bytes: UnsafeRawBufferPointer) throws(CSEError) {
         guard bytes.count <= Self.maximumByteCount else {
             throw CSEError(
                 .serverAPICredentials, "a credentials document is at most \(Self.maximumByteCount) bytes",
@@ -29,17 +29,17 @@ public struct CredentialsDocument: Sendable {
         members = try scanner.object()
     }
 
-    /// Parses a document held in an array (see ``init(bytes:)-(UnsafeRawBufferPointer)``).
+    /// Parses a document held in an array (see `init(bytes:)` for a buffer).
     public init(bytes: [UInt8]) throws(CSEError) {
         self = try bytes.withCSEBytes { (buffer) throws(CSEError) in try CredentialsDocument(bytes: buffer) }
     }
 
     /// The member names, sorted.
-    public var names: [String] { members.keys.sorted() }
+    package var names: [String] { members.keys.sorted() }
 
     /// A secret member (API secret, SHA phrase, password, API key), still in a wiping buffer.
     /// - Throws: ``CSEError/Code/serverAPICredentials`` when it is missing or empty.
-    public func secret(_ name: String) throws(CSEError) -> SecureBytes {
+    package func secret(_ name: String) throws(CSEError) -> SecureBytes {
         guard let value = members[name] else {
             throw CSEError(.serverAPICredentials, "the credentials lack a member", context: ["member": name])
         }
@@ -51,12 +51,12 @@ public struct CredentialsDocument: Sendable {
 
     /// A member that is not secret (a merchant id, an API key id, an access code), as text.
     /// - Throws: ``CSEError/Code/serverAPICredentials`` when it is missing or empty.
-    public func text(_ name: String) throws(CSEError) -> String {
+    package func text(_ name: String) throws(CSEError) -> String {
         try secret(name).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// An optional member that is not secret, or `nil` when absent.
-    public func optionalText(_ name: String) -> String? {
+    package func optionalText(_ name: String) -> String? {
         members[name].map { $0.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
     }
 

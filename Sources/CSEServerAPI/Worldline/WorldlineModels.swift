@@ -52,7 +52,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
 
     /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
     /// "currencyCode"}, "references": {"merchantReference"}}}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var order: [(String, JSONValue)] = [
             ("amountOfMoney", .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))])))
         ]
@@ -93,7 +93,7 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
     /// Decodes a `CreatePaymentResponse` (or a `paymentResult` of an error body).
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `payment.id` or `payment.status`
     ///   is missing.
-    public init(response: JSONObject) throws(CSEError) {
+    package init(response: JSONObject) throws(CSEError) {
         guard let payment = response["payment"]?.objectValue else { throw ServerJSON.missing("payment", platform: "worldline") }
         guard let id = payment["id"]?.stringValue, !id.isEmpty else { throw ServerJSON.missing("payment.id", platform: "worldline") }
         guard let status = payment["status"]?.stringValue, !status.isEmpty else {
@@ -115,7 +115,7 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The fields as JSON, card number masked.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
         if let statusCategory { members.append(("statusCategory", .string(statusCategory))) }
         if let statusCode { members.append(("statusCode", .number(String(statusCode)))) }

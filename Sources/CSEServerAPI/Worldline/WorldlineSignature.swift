@@ -49,7 +49,7 @@ public enum WorldlineSignature {
 
     /// A header value as it is signed: each line break (`\n` or `\r\n`) and the non-newline
     /// whitespace after it become one space, then leading and trailing whitespace is removed.
-    public static func canonicalValue(_ value: String) -> String {
+    package static func canonicalValue(_ value: String) -> String {
         var out: [UInt8] = []
         let bytes = Array(value.utf8)
         var i = 0

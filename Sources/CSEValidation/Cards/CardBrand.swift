@@ -106,7 +106,7 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
 
     /// The embedded brand with this id, or `nil`.
     /// - Parameter id: A brand id such as `visa`.
-    public static func withID(_ id: String) -> CardBrand? {
+    package static func withID(_ id: String) -> CardBrand? {
         all.first { $0.id.isByteEqual(to: id) }
     }
 
@@ -115,7 +115,7 @@ public struct CardBrand: Hashable, Sendable, Identifiable, CustomStringConvertib
     /// removed first. Same as `SecretMasking.maskPAN`.
     /// - Parameter pan: The card number.
     /// - Returns: The masked number.
-    public static func maskedPAN(_ pan: String) -> String {
+    package static func maskedPAN(_ pan: String) -> String {
         SecretMasking.maskPAN(pan)
     }
 }

@@ -2,7 +2,7 @@ extension CardBrand {
     /// Whether a PAN of `digitCount` digits is allowed for this brand (for example only 15 for
     /// American Express, only 19 for Meeza).
     /// - Parameter digitCount: The number of digits of the PAN.
-    public func allowsPANLength(_ digitCount: Int) -> Bool {
+    package func allowsPANLength(_ digitCount: Int) -> Bool {
         panLengths.contains(digitCount)
     }
 
@@ -20,7 +20,7 @@ extension CardBrand {
     /// The IIN itself is not checked here; use ``CardBrandTable/brands(forPartialNumber:)``.
     /// - Parameter pan: The card number.
     /// - Returns: Valid, or the failures. They never contain the number.
-    public func validatePAN(_ pan: String) -> ValidationResult {
+    package func validatePAN(_ pan: String) -> ValidationResult {
         guard let digits = CardDigits(pan), digits.count > 0 else {
             return .invalid(.luhn, [ValidationReason.parameterName: .reason(.notDigits)])
         }
@@ -45,7 +45,7 @@ extension CardBrand {
     /// - Parameter code: The security code as entered; no spaces are removed.
     /// - Returns: Valid, or one `length` failure with `minLength`, `maxLength` and `name`; it
     ///   never contains the code.
-    public func validateSecurityCode(_ code: String) -> ValidationResult {
+    package func validateSecurityCode(_ code: String) -> ValidationResult {
         var count = 0
         var allDigits = true
         for byte in code.utf8 {

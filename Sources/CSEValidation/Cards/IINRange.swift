@@ -13,9 +13,9 @@ public struct IINRange: Hashable, Sendable, CustomStringConvertible {
     /// The last IIN of the range, with as many digits as ``first``.
     public let last: String
     /// ``first`` padded with `0`s to 8 digits.
-    public let lowerBound: UInt32
+    package let lowerBound: UInt32
     /// ``last`` padded with `9`s to 8 digits.
-    public let upperBound: UInt32
+    package let upperBound: UInt32
 
     /// Creates a range, or returns `nil` unless both bounds are 1–8 ASCII digits of equal length
     /// with `first ≤ last`.
@@ -47,10 +47,10 @@ public struct IINRange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The number of digits of each bound.
-    public var digitCount: Int { first.utf8.count }
+    package var digitCount: Int { first.utf8.count }
 
     /// The number of 8-digit IINs the range covers; smaller means more specific.
-    public var width: UInt32 { upperBound - lowerBound + 1 }
+    package var width: UInt32 { upperBound - lowerBound + 1 }
 
     /// `first` or `first–last`.
     public var description: String { first == last ? first : "\(first)–\(last)" }

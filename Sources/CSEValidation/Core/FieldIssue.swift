@@ -36,7 +36,7 @@ public struct FieldIssue: Hashable, Sendable, CustomStringConvertible {
     ///   - code: The stable code.
     ///   - parameters: The broken limits.
     ///   - origin: Who reported the issue (default: a payment product).
-    public init(field: String, code: ValidationCode, parameters: [String: ValidationParameter] = [:], origin: Origin = .product) {
+    package init(field: String, code: ValidationCode, parameters: [String: ValidationParameter] = [:], origin: Origin = .product) {
         self.field = SecretMasking.echoIdentifier(field)
         self.code = code
         self.parameters = parameters
@@ -47,7 +47,7 @@ public struct FieldIssue: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - field: The field id.
     ///   - failure: The validator's failure.
-    public init(field: String, failure: ValidationFailure) {
+    package init(field: String, failure: ValidationFailure) {
         self.init(field: field, code: failure.code, parameters: failure.parameters)
     }
 

@@ -8,7 +8,7 @@ public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomString
     /// Creates a code from its stable string form.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a code from its stable string form.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
     /// The stable string form.
     public var description: String { rawValue }
 

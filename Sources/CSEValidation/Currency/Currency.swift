@@ -52,7 +52,7 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     /// The currency with an alphabetic code.
     /// - Parameter code: An ISO 4217 alphabetic code such as `JOD`.
     /// - Throws: `CSEError` ``CSEError/Code/currencyUnknown`` when the code is not in the table.
-    public static func named(_ code: String) throws(CSEError) -> Currency {
+    package static func named(_ code: String) throws(CSEError) -> Currency {
         guard let currency = Currency(code: code) else {
             throw CSEError(
                 .currencyUnknown, "not an ISO 4217 List One currency code",
@@ -62,7 +62,7 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The numeric code with three digits, for example `008`.
-    public var numericCodeString: String {
+    package var numericCodeString: String {
         let digits = String(numericCode)
         return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
     }

@@ -104,7 +104,7 @@ extension Currency {
 }
 
 /// Conversions between major and minor units by currency code.
-public enum CurrencyAmount {
+package enum CurrencyAmount {
     /// Converts a major-unit decimal string to minor units for a currency code.
     /// - Parameters:
     ///   - major: The amount in major units, for example `500`.
@@ -112,7 +112,7 @@ public enum CurrencyAmount {
     /// - Returns: The amount in minor units, for example 50000.
     /// - Throws: `CSEError` ``CSEError/Code/currencyUnknown`` or any error of
     ///   ``Currency/minorAmount(fromMajor:)``.
-    public static func minorAmount(fromMajor major: String, currencyCode: String) throws(CSEError) -> Int64 {
+    package static func minorAmount(fromMajor major: String, currencyCode: String) throws(CSEError) -> Int64 {
         try Currency.named(currencyCode).minorAmount(fromMajor: major)
     }
 
@@ -123,7 +123,7 @@ public enum CurrencyAmount {
     /// - Returns: The major-unit string.
     /// - Throws: `CSEError` ``CSEError/Code/currencyUnknown`` or
     ///   ``CSEError/Code/currencyNoMinorUnits``.
-    public static func majorString(fromMinor minor: Int64, currencyCode: String) throws(CSEError) -> String {
+    package static func majorString(fromMinor minor: Int64, currencyCode: String) throws(CSEError) -> String {
         try Currency.named(currencyCode).majorString(fromMinor: minor)
     }
 }

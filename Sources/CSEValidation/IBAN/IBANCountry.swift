@@ -1,46 +1,46 @@
 /// The character class of one BBAN group, in SWIFT IBAN Registry notation.
-public struct IBANCharacterClass: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+package struct IBANCharacterClass: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
     /// The registry letter: `n`, `a` or `c`.
-    public let rawValue: String
+    package let rawValue: String
     /// Creates a class from its registry letter; returns `nil` for anything but `n`, `a` or `c`.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard rawValue == "n" || rawValue == "a" || rawValue == "c" else { return nil }
         self.rawValue = rawValue
     }
     private init(letter: String) { self.rawValue = letter }
 
     /// `n`: digits `0`–`9`.
-    public static let digits = IBANCharacterClass(letter: "n")
+    package static let digits = IBANCharacterClass(letter: "n")
     /// `a`: upper-case letters `A`–`Z` (input is case-folded before the check).
-    public static let letters = IBANCharacterClass(letter: "a")
+    package static let letters = IBANCharacterClass(letter: "a")
     /// `c`: digits or letters.
-    public static let alphanumerics = IBANCharacterClass(letter: "c")
+    package static let alphanumerics = IBANCharacterClass(letter: "c")
 
     /// The registry letter.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The compact code used by the validator's lookup table.
     var tableCode: UInt8 { rawValue == "n" ? 0 : rawValue == "a" ? 1 : 2 }
 }
 
 /// A fixed-length group of the BBAN, such as `8!n` (exactly eight digits).
-public struct IBANFieldGroup: Hashable, Sendable, CustomStringConvertible {
+package struct IBANFieldGroup: Hashable, Sendable, CustomStringConvertible {
     /// The number of characters in the group.
-    public let length: Int
+    package let length: Int
     /// The characters allowed in the group.
-    public let characterClass: IBANCharacterClass
+    package let characterClass: IBANCharacterClass
 
     /// Creates a group.
     /// - Parameters:
     ///   - length: The exact number of characters, 1 or more.
     ///   - characterClass: The allowed characters.
-    public init(_ length: Int, _ characterClass: IBANCharacterClass) {
+    package init(_ length: Int, _ characterClass: IBANCharacterClass) {
         self.length = length
         self.characterClass = characterClass
     }
 
     /// SWIFT notation, for example `8!n`.
-    public var description: String { "\(length)!\(characterClass.rawValue)" }
+    package var description: String { "\(length)!\(characterClass.rawValue)" }
 }
 
 /// One country's IBAN format from the SWIFT IBAN Registry (ISO 13616-1), or an experimental
@@ -56,7 +56,7 @@ public struct IBANCountry: Hashable, Sendable, CustomStringConvertible {
     /// The total IBAN length in electronic format (country code, check digits and BBAN).
     public let length: Int
     /// The BBAN structure, group by group.
-    public let bban: [IBANFieldGroup]
+    package let bban: [IBANFieldGroup]
     /// Whether the country belongs to the SEPA scheme.
     public let isSEPA: Bool
     /// `true` for SWIFT IBAN Registry countries; `false` for experimental national formats.
@@ -88,7 +88,7 @@ public struct IBANCountry: Hashable, Sendable, CustomStringConvertible {
 
     /// The format for an IBAN country code (case-insensitive), or `nil` when the code has none.
     /// Territories that use a parent's prefix (for example `AX`, which uses `FI`) return `nil`
-    /// here; see ``IBANTerritory``.
+    /// here: their IBANs start with the parent's code.
     /// - Parameter code: A two-letter code such as `DE`.
     public static func named(_ code: String) -> IBANCountry? {
         guard let index = IBANRegistry.shared.index(ofCountryCode: code) else { return nil }
@@ -98,11 +98,11 @@ public struct IBANCountry: Hashable, Sendable, CustomStringConvertible {
 
 /// A territory that the SWIFT registry lists under a parent country: its IBANs use the parent's
 /// prefix and format (for example Åland `AX` uses `FI`).
-public struct IBANTerritory: Hashable, Sendable, CustomStringConvertible {
+package struct IBANTerritory: Hashable, Sendable, CustomStringConvertible {
     /// The territory's ISO 3166-1 alpha-2 code, for example `AX`.
-    public let code: String
+    package let code: String
     /// The country code its IBANs start with, for example `FI`.
-    public let ibanPrefix: String
+    package let ibanPrefix: String
 
     init(code: String, ibanPrefix: String) {
         self.code = code
@@ -110,11 +110,11 @@ public struct IBANTerritory: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The parent country's IBAN format.
-    public var country: IBANCountry? { IBANCountry.named(ibanPrefix) }
+    package var country: IBANCountry? { IBANCountry.named(ibanPrefix) }
 
     /// `code→prefix`.
-    public var description: String { "\(code)→\(ibanPrefix)" }
+    package var description: String { "\(code)→\(ibanPrefix)" }
 
     /// Every territory in the embedded table.
-    public static var all: [IBANTerritory] { IBANRegistry.territories }
+    package static var all: [IBANTerritory] { IBANRegistry.territories }
 }

@@ -60,7 +60,7 @@ public struct IINCoBrand: Hashable, Sendable {
     ///   - productID: The co-brand's product id.
     ///   - isAllowedInContext: Whether it is allowed in the caller's context.
     ///   - cardType: Its card type, when known.
-    public init(productID: String, isAllowedInContext: Bool, cardType: CardType?) {
+    package init(productID: String, isAllowedInContext: Bool, cardType: CardType?) {
         self.productID = productID
         self.isAllowedInContext = isAllowedInContext
         self.cardType = cardType
@@ -98,7 +98,7 @@ public struct IINDetails: Hashable, Sendable, CustomStringConvertible {
     ///   - cardType: The card type, when known.
     ///   - issuer: The issuer, when known.
     ///   - coBrands: The co-brands.
-    public init(
+    package init(
         productID: String, isAllowedInContext: Bool, countryCode: String?, cardType: CardType?,
         issuer: String?, coBrands: [IINCoBrand]
     ) {
@@ -122,9 +122,9 @@ public struct IINDetails: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The details of a lookup that found no product.
-    public static let unknown = IINDetails(status: .unknown)
+    package static let unknown = IINDetails(status: .unknown)
     /// The details of a lookup with fewer than 6 digits.
-    public static let notEnoughDigits = IINDetails(status: .notEnoughDigits)
+    package static let notEnoughDigits = IINDetails(status: .notEnoughDigits)
 
     /// `STATUS product (co-brands)`; never contains card digits.
     public var description: String {

@@ -80,7 +80,7 @@ public struct IINTable: Sendable {
     }
 
     /// The header line of the CSV format.
-    public static let csvHeader = "low,high,productId,country,cardType,issuer"
+    package static let csvHeader = "low,high,productId,country,cardType,issuer"
     static let csvFieldNames = ["low", "high", "productId", "country", "cardType", "issuer"]
 
     /// The number of data rows loaded.

@@ -122,7 +122,7 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// Worldline SDKs, which only ever see text typed into a masked field.
     /// - Parameter value: Formatted or raw input.
     /// - Returns: The unmasked value and whether nothing was cut off.
-    public func unformatChecked(_ value: String) -> (value: String, fits: Bool) {
+    package func unformatChecked(_ value: String) -> (value: String, fits: Bool) {
         let outcome = run(value, appendTrailingLiteral: false, collectRaw: true)
         return (outcome.raw, !outcome.truncated)
     }

@@ -135,7 +135,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: A count in `0...limit`.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
     ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
-    public func numberOfMatches(in value: String, limit: Int = .max) throws(CSEError) -> Int {
+    package func numberOfMatches(in value: String, limit: Int = .max) throws(CSEError) -> Int {
         try numberOfMatches(in: value, limit: limit, strategy: .automatic)
     }
 
@@ -144,7 +144,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: The matched range of `value`.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
     ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
-    public func firstMatch(in value: String) throws(CSEError) -> Range<String.Index>? {
+    package func firstMatch(in value: String) throws(CSEError) -> Range<String.Index>? {
         try checkLength(value)
         switch engine {
         case .builtin(let program, _):
@@ -169,7 +169,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter value: The text to test.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
     ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
-    public func matchesWhole(_ value: String) throws(CSEError) -> Bool {
+    package func matchesWhole(_ value: String) throws(CSEError) -> Bool {
         try matchesWhole(value, strategy: .automatic)
     }
 

@@ -85,7 +85,7 @@ public struct RegularExpressionValidator: FieldValidator {
     /// Whether `value` satisfies the rule.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
     ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
-    public func matches(_ value: String) throws(CSEError) -> Bool {
+    package func matches(_ value: String) throws(CSEError) -> Bool {
         if matchMode == .fullMatch { return try pattern.matchesWhole(value) }
         return try pattern.numberOfMatches(in: value, limit: 2) == 1
     }

@@ -30,7 +30,7 @@ public struct EmailAddressValidator: FieldValidator {
     /// Whether `value` is in the language of the reference regular expression.
     /// - Parameter value: Any text.
     /// - Returns: `true` when the whole value matches.
-    public static func matches(_ value: String) -> Bool {
+    package static func matches(_ value: String) -> Bool {
         var inDomain = false
         var partLength = 0  // scalars in the current dot-separated part
         var domainDots = 0

@@ -52,7 +52,7 @@ public struct ExpirationDateValidator: FieldValidator {
     ///   - value: `MMYY` or `MMYYYY`, ASCII digits only.
     ///   - now: The clock that resolves a two-digit year.
     /// - Returns: The month, or `nil`.
-    public static func expiryMonth(of value: String, relativeTo now: CalendarMonth) -> CalendarMonth? {
+    package static func expiryMonth(of value: String, relativeTo now: CalendarMonth) -> CalendarMonth? {
         guard let (month, year) = parse(value, currentYear: now.year) else { return nil }
         return CalendarMonth(year: year, month: month)
     }

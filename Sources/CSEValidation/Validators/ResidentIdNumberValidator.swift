@@ -34,7 +34,7 @@ public struct ResidentIDNumberValidator: FieldValidator {
     /// Whether `value` is a well-formed 15- or 18-character identity number.
     /// - Parameter value: Any text.
     /// - Returns: `true` for a valid number; never traps.
-    public static func isValid(_ value: String) -> Bool {
+    package static func isValid(_ value: String) -> Bool {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(18)
         for byte in value.utf8 {
