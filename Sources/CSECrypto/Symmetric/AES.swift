@@ -7,6 +7,7 @@ internal import CCSEShims
 ///
 /// Prefer ``ContentEncryptionAlgorithm``: it authenticates CBC with HMAC and checks JOSE lengths.
 /// These primitives exist for it, for benchmarks and for known-answer tests.
+@usableFromInline
 package enum AES {
     /// The AES block size in bytes.
     package static let blockByteCount = 16

@@ -9,6 +9,7 @@ extension AES {
     /// - Warning: CBC alone is not authenticated. Decrypting attacker-controlled ciphertext with it
     ///   and reporting the result is a padding oracle. JWE uses it only inside AES_CBC_HMAC_SHA2
     ///   (``ContentEncryptionAlgorithm``), which verifies the HMAC tag first.
+    @usableFromInline
     package enum CBC {
         /// The IV length in bytes.
         package static let ivByteCount = 16

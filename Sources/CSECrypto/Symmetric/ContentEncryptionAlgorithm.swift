@@ -245,7 +245,6 @@ package struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConve
     ///   - aad: The additional authenticated data.
     /// - Returns: The ciphertext and the tag.
     /// - Throws: As the `RawSpan` form.
-    @inlinable
     package func seal(
         plaintext: [UInt8], key: SecureBytes, iv: [UInt8], aad: [UInt8]
     ) throws(CSEError) -> (ciphertext: [UInt8], tag: [UInt8]) {
@@ -261,7 +260,6 @@ package struct ContentEncryptionAlgorithm: Hashable, Sendable, CustomStringConve
     ///   - tag: The received tag.
     /// - Returns: The plaintext, in a zeroing buffer.
     /// - Throws: As the `RawSpan` form.
-    @inlinable
     package func open(
         ciphertext: [UInt8], key: SecureBytes, iv: [UInt8], aad: [UInt8], tag: [UInt8]
     ) throws(CSEError) -> SecureBytes {
