@@ -5,7 +5,7 @@ internal import CCSEShims
 /// AES_CBC_HMAC_SHA2 algorithms (RFC 7518 §5.2.3–§5.2.5).
 ///
 /// The computation runs as the two SHA-2 passes of RFC 2104 §2, H((K ⊕ opad) ‖ H((K ⊕ ipad) ‖ text)),
-/// on OpenSSL's low-level SHA-256/SHA-512 API (``LowLevelSHA``), as MGF1 does: the pads, hash state
+/// on OpenSSL's low-level SHA-256/SHA-512 API (`LowLevelSHA`), as MGF1 does: the pads, hash state
 /// and inner digest live in one stack scratch that is wiped before the computation returns, so no
 /// long-lived context ever holds key-equivalent state.
 ///
