@@ -36,6 +36,10 @@ public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     require(product.validationPlan.fields.count == product.fields.count, "plan and fields disagree")
     let context = ValidationContext(currentMonth: fixedMonth)
+    // An issue names a field of the product as FieldIssue echoes it: verbatim for every real
+    // field id, `<redacted N chars>` for an id shaped like a card number (the safe-echo rule; a
+    // fuzzed product may have such ids).
+    let echoedIDs = Set(product.fields.map { FieldIssue(field: $0.id, code: .required).field })
     for round in fieldValues.indices {
         var request = PaymentRequest(product: product)
         for (index, field) in product.fields.enumerated() {
@@ -48,10 +52,6 @@ public func fuzzProduct(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             _ = request.maskedValue(forField: field.id)
         }
         let errors = request.validate(in: context)
-        // An issue names a field of the product as FieldIssue echoes it: verbatim for every
-        // real field id, `<redacted N chars>` for an id shaped like a card number (the safe-echo
-        // rule; a fuzzed product may have such ids).
-        let echoedIDs = Set(product.fields.map { FieldIssue(field: $0.id, code: .required).field })
         for error in errors {
             require(echoedIDs.contains(error.field), "an error names an unknown field")
         }

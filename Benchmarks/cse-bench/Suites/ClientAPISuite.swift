@@ -58,20 +58,20 @@ enum ClientAPISuite {
     /// measured inside the task: the hop into the task and the wake-up of the waiting thread
     /// are scheduler latency, not part of the call a caller already in an async context makes.
     static func timedInTask(_ iterations: Int, _ operation: @escaping @Sendable () async -> Void) -> UInt64 {
-        let box = ElapsedBox()
+        let box = Box<UInt64>(0)
         blocking {
             let start = nowNanoseconds()
             for _ in 0..<iterations { await operation() }
-            box.nanoseconds = nowNanoseconds() - start
+            box.value = nowNanoseconds() - start
         }
-        return box.nanoseconds
+        return box.value
     }
 
     static func encryptCached(_ keys: BenchmarkKeys) -> Benchmark {
         let session = session(keys)
         let request = CardRequestSuite.request()
         // Setup: fetch the key once, and prove the sealed payload decrypts to the card.
-        let box = ResultBox()
+        let box = Box<String?>(nil)
         blocking { box.value = try? await session.encrypt(request).encryptedCustomerInput }
         let decryptor = mustSucceed { () throws(CSEError) in try JWEDecryptor(privateKey: keys.privateKey, expectedKeyID: Fixtures.keyID) }
         guard let jwe = box.value,
@@ -86,7 +86,7 @@ enum ClientAPISuite {
     static func productCacheHit() -> Benchmark {
         let session = session(nil)
         let context = mustSucceed { () throws(CSEError) in try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL") }
-        let box = ResultBox()
+        let box = Box<String?>(nil)
         blocking { box.value = try? await session.paymentProduct(id: "1", for: context).id }
         guard box.value == "1" else { fatalError("client-product-cache-hit setup: product 1 did not load") }
         return Benchmark.selfTimed("client-product-cache-hit") { iterations in
@@ -94,13 +94,11 @@ enum ClientAPISuite {
         }
     }
 
-    final class ResultBox: @unchecked Sendable {
-        var value: String?
-    }
-
-    /// The loop time written by the task and read after the semaphore (which orders the two).
-    final class ElapsedBox: @unchecked Sendable {
-        var nanoseconds: UInt64 = 0
+    /// A value a task writes and the thread waiting on the semaphore reads afterwards (the
+    /// semaphore orders the two accesses).
+    final class Box<Value>: @unchecked Sendable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
     }
 }
 
