@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 public import CSEHTTP
 public import CSEPayments
 public import CSEValidation
@@ -51,10 +51,16 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         let context: PaymentContext?
     }
 
-    /// A fetched product and the wallet facts the rules need.
-    private struct CachedProduct: Sendable {
+    /// A fetched product and the wallet facts the rules need. A class, so that a cache hit
+    /// copies one reference out of the cache rather than both models' fields.
+    private final class CachedProduct: Sendable {
         let product: PaymentProduct
-        let basic: BasicPaymentProduct
+        let wallet: WalletProduct?
+
+        init(product: PaymentProduct, wallet: WalletProduct?) {
+            self.product = product
+            self.wallet = wallet
+        }
     }
 
     private let key = Mutex<KeyState?>(nil)
@@ -171,10 +177,10 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
                 context["cause"] = error.code.rawValue
                 throw CSEError(.clientAPIMalformedResponse, error.reason, context: context)
             }
-            entry = CachedProduct(product: product, basic: basic)
+            entry = CachedProduct(product: product, wallet: ProductRules.wallet(basic))
             products.store(entry, for: cacheKey)
         }
-        try configuration.productRules.checkWallet(entry.basic)
+        try configuration.productRules.checkWallet(entry.wallet)
         return entry.product
     }
 

@@ -93,9 +93,16 @@ public struct PaymentContext: Hashable, Sendable, CustomStringConvertible {
             ]))
     }
 
-    /// The cache key part: `<amount>_<currency>_<country>_<recurring>_<installments>`.
-    var cacheKey: String {
-        "\(amountOfMoney.amount)_\(amountOfMoney.currencyCode)_\(countryCode)_\(isRecurring ? 1 : 0)_\(isInstallments ? 1 : 0)"
+    /// Hashes the amount and one word that packs the five code letters and the two flags
+    /// (the response caches' key). Equal contexts hash equally; the packing is one-to-one
+    /// because the initialisers admit only three and two upper-case ASCII letters. One word
+    /// instead of two string hashes halves the cost of a cached product lookup.
+    public func hash(into hasher: inout Hasher) {
+        var word: UInt64 = (isRecurring ? 2 : 0) | (isInstallments ? 1 : 0)
+        for byte in amountOfMoney.currencyCode.utf8 { word = word << 8 | UInt64(byte) }
+        for byte in countryCode.utf8 { word = word << 8 | UInt64(byte) }
+        hasher.combine(amountOfMoney.amount)
+        hasher.combine(word)
     }
 
     /// `1000 EUR NL recurring`.

@@ -27,10 +27,11 @@ public struct WalletProduct: Hashable, Sendable {
 ///   product is loaded (``PaymentProduct``), with `expiryDate` list → text and the SDK default
 ///   masks.
 public struct ProductRules: Sendable {
-    /// The ids the SDKs refuse.
-    package static let unsupportedProductIDs: Set<String> = ["117", "5700", "5772", "5784"]
+    /// The ids the SDKs refuse. (Arrays, not sets: comparing a few small strings is cheaper
+    /// than hashing one, and a cached product lookup checks both lists.)
+    package static let unsupportedProductIDs: [String] = ["117", "5700", "5772", "5784"]
     /// Apple Pay and Google Pay.
-    package static let walletProductIDs: Set<String> = ["302", "320"]
+    package static let walletProductIDs: [String] = ["302", "320"]
 
     /// Decides whether a wallet product is usable on this host.
     public var isWalletAvailable: @Sendable (WalletProduct) -> Bool
@@ -49,7 +50,7 @@ public struct ProductRules: Sendable {
         BasicPaymentProducts(
             paymentProducts: products.paymentProducts.filter { product in
                 if Self.unsupportedProductIDs.contains(product.id) { return false }
-                if Self.walletProductIDs.contains(product.id) { return isWalletAvailable(Self.wallet(product)) }
+                if let wallet = Self.wallet(product) { return isWalletAvailable(wallet) }
                 return true
             })
     }
@@ -72,18 +73,21 @@ public struct ProductRules: Sendable {
         }
     }
 
-    /// Refuses a wallet product this host cannot use (checked once its networks are known).
+    /// Refuses a wallet product this host cannot use (checked once its networks are known, on
+    /// every request: the predicate may change its answer).
+    /// - Parameter wallet: The product's wallet facts (``wallet(_:)``); `nil` for a product that
+    ///   is not a wallet.
     /// - Throws: ``CSEError/Code/clientAPIProductUnavailable``.
-    package func checkWallet(_ product: BasicPaymentProduct) throws(CSEError) {
-        guard Self.walletProductIDs.contains(product.id) else { return }
-        guard isWalletAvailable(Self.wallet(product)) else {
-            throw CSEError(
-                .clientAPIProductUnavailable, "the wallet product is not available on this host",
-                context: ["product": product.id])
-        }
+    package func checkWallet(_ wallet: WalletProduct?) throws(CSEError) {
+        guard let wallet, !isWalletAvailable(wallet) else { return }
+        throw CSEError(
+            .clientAPIProductUnavailable, "the wallet product is not available on this host",
+            context: ["product": wallet.productID])
     }
 
-    static func wallet(_ product: BasicPaymentProduct) -> WalletProduct {
+    /// The wallet facts of `product`, or `nil` when it is not a wallet product.
+    package static func wallet(_ product: BasicPaymentProduct) -> WalletProduct? {
+        guard walletProductIDs.contains(product.id) else { return nil }
         let data = product.id == "302" ? product.paymentProduct302SpecificData : product.paymentProduct320SpecificData
         return WalletProduct(productID: product.id, networks: data?.networks ?? [])
     }

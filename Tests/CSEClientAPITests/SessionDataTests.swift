@@ -120,6 +120,30 @@ struct PaymentContextTests {
         #expect(installments.queryItems.last.map { "\($0.name)=\($0.value)" } == "isInstallments=true")
     }
 
+    @Test("as a cache key, contexts that differ in any member stay apart and equal ones hash equally")
+    func hashing() throws {
+        let contexts = [
+            try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL"),
+            try PaymentContext(amount: 1001, currencyCode: "EUR", countryCode: "NL"),
+            try PaymentContext(amount: 1000, currencyCode: "EUS", countryCode: "NL"),
+            try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NM"),
+            try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL", isRecurring: true),
+            try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL", isInstallments: true),
+            // The letters move between the two codes: the packed word must still tell them apart.
+            try PaymentContext(amount: 1000, currencyCode: "NLE", countryCode: "UR"),
+        ]
+        var seen: [PaymentContext: Int] = [:]
+        for (index, context) in contexts.enumerated() { seen[context] = index }
+        #expect(seen.count == contexts.count)
+        for (index, context) in contexts.enumerated() {
+            let copy = try PaymentContext(
+                amountOfMoney: AmountOfMoney(amount: context.amountOfMoney.amount, currencyCode: context.amountOfMoney.currencyCode),
+                countryCode: context.countryCode, isRecurring: context.isRecurring, isInstallments: context.isInstallments)
+            #expect(copy.hashValue == context.hashValue)
+            #expect(seen[copy] == index)
+        }
+    }
+
     @Test("the IIN paymentContext uses JSON numbers and Booleans")
     func json() throws {
         let context = try PaymentContext(amount: 1000, currencyCode: "EUR", countryCode: "NL")
