@@ -35,3 +35,48 @@ extension StringProtocol {
         return any
     }
 }
+
+/// Byte scans over UTF-8 text, eight bytes per step (SWAR, Hacker's Delight §6-1): the one
+/// definition of "is this ASCII" for the modules' fast paths.
+@usableFromInline
+package enum ASCIIScan {
+    /// Whether no byte has its high bit set.
+    @inlinable
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        let count = bytes.count
+        var offset = 0, flags: UInt64 = 0
+        while offset &+ 8 <= count {
+            flags |= base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        while offset < count {
+            flags |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self))
+            offset &+= 1
+        }
+        return flags & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Whether every byte is ASCII and none is a line feed. Such text has one `Character` per
+    /// byte: among ASCII scalars only CR LF forms a two-scalar grapheme cluster (UAX #29, GB3).
+    @inlinable
+    package static func isASCIIWithoutLineFeed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var offset = 0, flags: UInt64 = 0
+        while offset &+ 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let x = word ^ (0x0A &* ones)
+            // A high bit: a non-ASCII byte, or a zero byte of `x` (a line feed in `word`).
+            flags |= word | ((x &- ones) & ~x)
+            offset &+= 8
+        }
+        while offset < count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            flags |= UInt64(byte == 0x0A ? 0x80 : byte)
+            offset &+= 1
+        }
+        return flags & 0x8080_8080_8080_8080 == 0
+    }
+}

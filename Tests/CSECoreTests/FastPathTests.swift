@@ -25,6 +25,22 @@ struct FastPathTests {
         }
     }
 
+    @Test("ASCIIScan agrees with a byte-by-byte check with a marked byte at every position, lengths 0…24", arguments: 0...24)
+    func asciiScanMatchesByteLoop(length: Int) {
+        for marker: UInt8 in [0x0A, 0x0D, 0x7F, 0x80, 0x8A, 0xC3, 0xFF] {
+            for position in -1..<length {
+                var bytes = (0..<length).map { UInt8(0x20 + ($0 * 7) % 0x5F) }
+                if position >= 0 { bytes[position] = marker }
+                let ascii = bytes.allSatisfy { $0 < 0x80 }
+                let plain = ascii && !bytes.contains(0x0A)
+                bytes.withUnsafeBufferPointer { buffer in
+                    #expect(ASCIIScan.isASCII(buffer) == ascii, "length \(length), \(marker) at \(position)")
+                    #expect(ASCIIScan.isASCIIWithoutLineFeed(buffer) == plain, "length \(length), \(marker) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test("encode(_:into:) writes nothing and returns 0 when the buffer is too small")
     func base64IntoRefusesShortBuffers() {
         let bytes: [UInt8] = Array("any carnal pleas".utf8)

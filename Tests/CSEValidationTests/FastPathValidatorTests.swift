@@ -37,6 +37,7 @@ struct FastPathValidatorTests {
         "length counts Characters: CR LF is one, combining marks join, ASCII is per byte",
         arguments: [
             ("abcd", 4), ("\r\n", 1), ("a\r\nb", 3), ("\n\r", 2), ("e\u{301}", 1), ("👍🏽", 1), ("12345678901234567890", 20), ("", 0),
+            ("abcdefgh\r\nijklmno", 16), ("abcdefghij\nk", 12), ("abcdefghijklmnoé", 16), ("Jürgen Müller-Lüdenscheid", 25),
         ])
     func lengthCountsCharacters(text: String, characters: Int) {
         #expect(text.count == characters)

@@ -224,27 +224,12 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     @inline(__always)
     private static func dfaCount(_ dfa: RegexDFA, _ value: String, limit: Int) -> Int? {
         let result = value.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard bytes.count <= maximumInputLength, isASCII(bytes) else { return nil }
+            guard bytes.count <= maximumInputLength, ASCIIScan.isASCII(bytes) else { return nil }
             return dfa.countMatches(bytes, limit: limit)
         }
         return result ?? nil
     }
 
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
-        let n = bytes.count
-        var i = 0, acc: UInt64 = 0
-        while i &+ 8 <= n {
-            acc |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i &+= 8
-        }
-        while i < n {
-            acc |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
-            i &+= 1
-        }
-        return acc & 0x8080_8080_8080_8080 == 0
-    }
 
     /// Visits the built-in engine's matches as UTF-8 offset pairs (tests only).
     func enumerateMatches(in value: String, _ body: (Int, Int) -> Void) throws(CSEError) {
@@ -292,7 +277,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         _ machine: RegexMachine, bytes: UnsafeBufferPointer<UInt8>, limit: Int, strategy: Strategy,
         countOnly: Bool, onMatch: (Int, Int) -> Void
     ) -> Int {
-        if countOnly, strategy == .automatic, let dfa = machine.dfa, isASCII(bytes) {
+        if countOnly, strategy == .automatic, let dfa = machine.dfa, ASCIIScan.isASCII(bytes) {
             return dfa.countMatches(bytes, limit: limit)
         }
         let input = RegexInput(bytes: bytes)

@@ -1,3 +1,5 @@
+import CSECore
+
 /// The length of the unmasked value, in user-perceived characters (Swift `Character`s, i.e.
 /// extended grapheme clusters). JSON key `length`.
 ///
@@ -35,19 +37,12 @@ public struct LengthValidator: FieldValidator {
 
     /// The number of `Character`s in `value`, or any number above `limit` once it is exceeded.
     ///
-    /// ASCII text without a CR LF pair has one Character per byte, so its count is the UTF-8
-    /// length, found with one byte scan instead of grapheme breaking (measured in cse-bench:
-    /// about 10 ns instead of about 90 ns for a 32-character name). Anything else counts
-    /// Characters.
+    /// ASCII text without a line feed has one Character per byte, so its count is the UTF-8
+    /// length, found with one eight-bytes-a-step scan instead of grapheme breaking (measured in
+    /// cse-bench: about 10 ns instead of about 90 ns for a 32-character name). Anything else,
+    /// including text with a CR LF pair (one Character), counts Characters.
     static func characterCount(_ value: String, stoppingAfter limit: Int) -> Int {
-        let simple = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            var previous: UInt8 = 0
-            for byte in bytes {
-                if byte >= 0x80 || (byte == 0x0A && previous == 0x0D) { return false }
-                previous = byte
-            }
-            return true
-        }
+        let simple = value.utf8.withContiguousStorageIfAvailable { ASCIIScan.isASCIIWithoutLineFeed($0) }
         if simple == true { return value.utf8.count }
         var count = 0
         for _ in value {
