@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 public import CSEHTTP
 public import CSEPayments
 

@@ -7,7 +7,6 @@ import Musl
 /// Overwrites `bytes` with zeros with `explicit_bzero`, which the optimiser may not remove even
 /// when the array is never read again (a plain loop of stores may be dropped as dead). Use it for
 /// every secret held in a plain array: card input, phrases, decoded keys. The array keeps its count.
-@usableFromInline
 @inlinable
 package func secureZero(_ bytes: inout [UInt8]) {
     bytes.withUnsafeMutableBytes { secureZero($0) }

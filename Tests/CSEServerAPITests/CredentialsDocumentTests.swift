@@ -72,7 +72,7 @@ struct CredentialsDocumentTests {
             do {
                 _ = try PaysafeCredentials(apiKey: secret(key))
                 Issue.record("accepted \(key)")
-            } catch let error as CSEError {
+            } catch {
                 #expect(error.code == .paysafeAPIKey)
                 #expect(error.context["paysafeCode"] == code)
             }

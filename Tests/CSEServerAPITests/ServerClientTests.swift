@@ -234,7 +234,7 @@ struct ServerClientTests {
             do {
                 _ = try await api.createSingleUseToken(card: card)
                 Issue.record("accepted")
-            } catch let error as CSEError {
+            } catch {
                 #expect(error.code == code)
                 #expect(error.context["paysafeCode"] == "5068" && error.context["fields"] == "card.cardNum")
             }

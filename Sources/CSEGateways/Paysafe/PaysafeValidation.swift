@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSECrypto
 import CSEValidation
 

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSECrypto
+import CSECrypto
 public import CSEGateways
 public import CSEHTTP
 import CSEValidation

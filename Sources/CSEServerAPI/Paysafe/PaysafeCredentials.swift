@@ -1,6 +1,6 @@
 public import CSECore
 public import CSECrypto
-public import CSEGateways
+import CSEGateways
 
 /// The Paysafe single-use-token API key: base64 of `username:password` (HTTP Basic, RFC 7617),
 /// checked as the Paysafe SDK's setup checks it. The key stays in a wiping buffer.

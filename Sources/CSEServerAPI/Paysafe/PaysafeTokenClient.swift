@@ -1,6 +1,6 @@
 public import CSECore
-public import CSECrypto
-public import CSEGateways
+import CSECrypto
+import CSEGateways
 public import CSEHTTP
 
 /// A single-use card token.

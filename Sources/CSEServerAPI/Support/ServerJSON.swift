@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 
 /// Reading members of platform JSON bodies.
 enum ServerJSON {

@@ -1,4 +1,4 @@
-public import CSECore
+import CSECore
 import CSEHTTP
 
 /// Shared handling of request and response bodies for the platform clients.
