@@ -35,10 +35,16 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     private let baseURL: HTTPURL
     private let headers: HTTPHeaders
 
-    /// The public key and the sealer built from it, once fetched.
-    private struct KeyState: Sendable {
+    /// The public key and the sealer built from it, once fetched. A class, so that reading it
+    /// under the lock copies one reference rather than the key's and the sealer's fields.
+    private final class KeyState: Sendable {
         let response: PublicKeyResponse
         let sealer: PaymentRequestSealer
+
+        init(response: PublicKeyResponse, sealer: PaymentRequestSealer) {
+            self.response = response
+            self.sealer = sealer
+        }
     }
 
     private struct ProductKey: Hashable, Sendable {
