@@ -54,6 +54,7 @@ public struct JWEEncryptor: Sendable {
     /// Encrypts `plaintext` into a JWE compact serialization.
     /// - Throws: ``CSEError/Code/jweTooLarge``, or ``CSEError/Code/randomFailure`` when the CSPRNG
     ///   fails (there is no fallback).
+    @usableFromInline
     package func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
         let enc = header.encryption.algorithm
         let keyCount = enc.keyByteCount, ivCount = enc.ivByteCount
@@ -71,7 +72,10 @@ public struct JWEEncryptor: Sendable {
     /// and OAEP seed from one CSPRNG call.
     /// - Parameter plaintext: The bytes to encrypt: `[UInt8]`, `Data`, or a string's `utf8` view
     ///   (contiguous collections are read in place).
+    @inlinable
     public func encrypt(_ plaintext: some Collection<UInt8>) throws(CSEError) -> String {
+        // Inlinable, so the caller's collection type is specialized in its module (see
+        // `CSECrypto's `RSAPublicKey.encryptOAEP``).
         try withContiguousBytes(of: plaintext) { (buffer) throws(CSEError) in try encrypt(buffer) }
     }
 

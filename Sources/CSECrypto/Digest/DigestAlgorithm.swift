@@ -68,6 +68,7 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter bytes: The message.
     /// - Returns: The ``byteCount``-byte digest.
     /// - Throws: ``CSEError/Code/digestFailure`` if OpenSSL fails (allocation or provider failure).
+    @usableFromInline
     package func hash(_ bytes: UnsafeRawBufferPointer) throws(CSEError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: byteCount)
         try out.withCSEMutableBytes { (buffer) throws(CSEError) in
@@ -80,7 +81,10 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter bytes: The message.
     /// - Returns: The ``byteCount``-byte digest.
     /// - Throws: ``CSEError/Code/digestFailure`` if OpenSSL fails.
+    @inlinable
     public func hash(_ bytes: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
+        // Inlinable, so the caller's collection type is specialized in its module (see
+        // `RSAPublicKey.encryptOAEP(_:hash:label:engine:)`).
         try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try hash(buffer) }
     }
 

@@ -22,6 +22,7 @@ extension RSAPrivateKey {
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
     /// - Throws: ``CSEError/Code/rsaDecryptionFailed``.
+    @usableFromInline
     package func decryptOAEP(
         _ ciphertext: UnsafeRawBufferPointer, hash: DigestAlgorithm,
         label: [UInt8] = []
@@ -121,9 +122,12 @@ extension RSAPrivateKey {
     ///   - hash: The OAEP and MGF1 hash (`.sha1` for JOSE `RSA-OAEP`, `.sha256` for `RSA-OAEP-256`).
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
+    @inlinable
     public func decryptOAEP(
         _ ciphertext: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = []
     ) throws(CSEError) -> SecureBytes {
+        // Inlinable, so the caller's collection type is specialized in its module (see
+        // `RSAPublicKey.encryptOAEP(_:hash:label:engine:)`).
         try withContiguousBytes(of: ciphertext) { (bytes) throws(CSEError) in try decryptOAEP(bytes, hash: hash, label: label) }
     }
 
