@@ -5,13 +5,13 @@ struct IINSegments: Sendable {
     /// One entry per segment, ascending: the segment's start in the high 32 bits and the value
     /// answering for it (``none`` in gaps) in the low 32 bits, so a lookup touches one array.
     /// The first segment starts at 0.
-    let entries: [UInt64]
+    let entries: HugePageArray<UInt64>
     /// For each 6-digit prefix `p` (0…1 000 000): the segment containing `p × 100`.
     ///
     /// Six digits rather than five (4 MB instead of 400 KB): with a million ranges a five-digit
     /// bucket spans about 20 segments, a binary search of five dependent cache misses in the
     /// 16 MB entry array; a six-digit bucket spans about two (`iin-lookup/1M`, Benchmarks/README.md).
-    let buckets: [UInt32]
+    let buckets: HugePageArray<UInt32>
     /// Keys per bucket.
     static let bucketWidth: UInt32 = 100
 
@@ -59,7 +59,7 @@ struct IINSegments: Sendable {
             if following >= IINSegments.spaceEnd { break }
             position = following
         }
-        self.entries = zip(starts, values).map { UInt64($0) << 32 | UInt64($1) }
+        self.entries = HugePageArray(zip(starts, values).map { UInt64($0) << 32 | UInt64($1) })
         let bucketCount = Int(IINSegments.spaceEnd) / Int(IINSegments.bucketWidth)
         var buckets = [UInt32](repeating: 0, count: bucketCount + 1)
         var segment = 0
@@ -68,29 +68,26 @@ struct IINSegments: Sendable {
             while segment + 1 < starts.count && starts[segment + 1] <= key { segment += 1 }
             buckets[prefix] = UInt32(segment)
         }
-        self.buckets = buckets
+        self.buckets = HugePageArray(buckets)
     }
 
     /// The group answering for an 8-digit key, or ``none``.
     func value(at key: UInt32) -> UInt32 {
         let prefix = Int(key / IINSegments.bucketWidth)
         let limit = (UInt64(key) + 1) << 32  // entries below this start at or before `key`
-        return entries.withUnsafeBufferPointer { entries in
-            buckets.withUnsafeBufferPointer { buckets in
-                var low = Int(buckets[prefix])
-                var high = Int(buckets[prefix + 1]) + 1
-                // Invariant: entry `low` starts at or before key; entries from `high` on start after it.
-                while high - low > 1 {
-                    let mid = (low + high) >> 1
-                    if entries[mid] < limit { low = mid } else { high = mid }
-                }
-                return UInt32(truncatingIfNeeded: entries[low])
-            }
+        let entries = entries.buffer, buckets = buckets.buffer
+        var low = Int(buckets[prefix])
+        var high = Int(buckets[prefix + 1]) + 1
+        // Invariant: entry `low` starts at or before key; entries from `high` on start after it.
+        while high - low > 1 {
+            let mid = (low + high) >> 1
+            if entries[mid] < limit { low = mid } else { high = mid }
         }
+        return UInt32(truncatingIfNeeded: entries[low])
     }
 
     /// Bytes held by the arrays.
-    var memoryBytes: Int { entries.capacity * 8 + buckets.capacity * 4 }
+    var memoryBytes: Int { entries.count * 8 + buckets.count * 4 }
 }
 
 /// A binary min-heap of range positions ordered by a rank array.

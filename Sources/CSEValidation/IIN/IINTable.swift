@@ -87,7 +87,7 @@ public struct IINTable: Sendable {
     public let rangeCount: Int
 
     /// Per row, sorted by (low, high, file order), so each group's rows are contiguous.
-    private let rows: [Row]
+    private let rows: HugePageArray<Row>
     private let productNames: [String]
     private let countryNames: [String]
     private let cardTypes: [CardType?]
@@ -232,7 +232,7 @@ public struct IINTable: Sendable {
             self.sixDigit = IINSegments(lows: lows6, highs: highs6, ids: ids6, rank: ranks6)
         }
         self.eightDigit = eightDigit
-        self.rows = packed
+        self.rows = HugePageArray(packed)
         self.productNames = rows.productNames.strings()
         self.countryNames = rows.countryNames.strings()
         self.cardTypes = rows.cardTypeNames.strings().map { $0.isEmpty ? nil : CardType(rawValue: $0) }
@@ -257,32 +257,31 @@ public struct IINTable: Sendable {
             ? eightDigit.value(at: digits.key(using: 8))
             : sixDigit.value(at: digits.key(using: 6))
         guard first != IINSegments.none else { return .unknown }
-        return rows.withUnsafeBufferPointer { rows in
-            let primary = rows[Int(first)]
-            let product = productNames[Int(primary.product)]
-            var coBrands = [IINCoBrand]()
-            if primary.continuesGroup {
-                var seen: Set<UInt32> = [primary.product]
-                var index = Int(first)
-                repeat {
-                    index += 1
-                    let row = rows[index]
-                    if seen.insert(row.product).inserted {
-                        let id = productNames[Int(row.product)]
-                        coBrands.append(
-                            IINCoBrand(
-                                productID: id, isAllowedInContext: Self.contains(allowedProductIDs, id),
-                                cardType: cardTypes[row.cardType]))
-                    }
-                } while rows[index].continuesGroup
-            }
-            let country = countryNames[primary.country]
-            let issuer = issuerNames[Int(primary.issuer)]
-            return IINDetails(
-                productID: product, isAllowedInContext: Self.contains(allowedProductIDs, product),
-                countryCode: country.isEmpty ? nil : country, cardType: cardTypes[primary.cardType],
-                issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
+        let rows = self.rows.buffer
+        let primary = rows[Int(first)]
+        let product = productNames[Int(primary.product)]
+        var coBrands = [IINCoBrand]()
+        if primary.continuesGroup {
+            var seen: Set<UInt32> = [primary.product]
+            var index = Int(first)
+            repeat {
+                index += 1
+                let row = rows[index]
+                if seen.insert(row.product).inserted {
+                    let id = productNames[Int(row.product)]
+                    coBrands.append(
+                        IINCoBrand(
+                            productID: id, isAllowedInContext: Self.contains(allowedProductIDs, id),
+                            cardType: cardTypes[row.cardType]))
+                }
+            } while rows[index].continuesGroup
         }
+        let country = countryNames[primary.country]
+        let issuer = issuerNames[Int(primary.issuer)]
+        return IINDetails(
+            productID: product, isAllowedInContext: Self.contains(allowedProductIDs, product),
+            countryCode: country.isEmpty ? nil : country, cardType: cardTypes[primary.cardType],
+            issuer: issuer.isEmpty ? nil : issuer, coBrands: coBrands)
     }
 
     /// `set.contains(id)` by UTF-8 bytes (product ids are identifiers: no Unicode canonical
@@ -301,7 +300,7 @@ public struct IINTable: Sendable {
 
     /// An estimate of the bytes the table holds: its arrays plus the interned strings' UTF-8.
     package var approximateMemoryBytes: Int {
-        var total = rows.capacity * MemoryLayout<Row>.stride + eightDigit.memoryBytes
+        var total = rows.count * MemoryLayout<Row>.stride + eightDigit.memoryBytes
         if !sixDigitIsShared { total += sixDigit.memoryBytes }
         for names in [productNames, countryNames, issuerNames] {
             total += names.count * 16 + names.reduce(0) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) }
