@@ -86,7 +86,7 @@ public struct ProductRules: Sendable {
     }
 
     /// The wallet facts of `product`, or `nil` when it is not a wallet product.
-    package static func wallet(_ product: BasicPaymentProduct) -> WalletProduct? {
+    static func wallet(_ product: BasicPaymentProduct) -> WalletProduct? {
         guard walletProductIDs.contains(product.id) else { return nil }
         let data = product.id == "302" ? product.paymentProduct302SpecificData : product.paymentProduct320SpecificData
         return WalletProduct(productID: product.id, networks: data?.networks ?? [])
