@@ -49,6 +49,38 @@ struct JSONValidateTests {
         return all
     }
 
+    /// Member names as validation compares them: plain ASCII names as bytes, decoded ones as
+    /// canonically equivalent `String`s, and past 16 names in a hash set — each with the same
+    /// verdict as parse, which compares `String`s throughout.
+    @Test(
+        "duplicate member names: plain, escaped, canonically equivalent, and past the hash-set threshold",
+        arguments: [
+            (#"{"ab":1,"ab":2}"#, true), (#"{"ab":1,"ba":2}"#, false), (#"{"ab":1,"abc":2}"#, false),
+            (#"{"":1,"":2}"#, true), (#"{"":1,"a":2}"#, false),
+            (#"{"a":1,"\u0061":2}"#, true), (#"{"\u0061":1,"a":2}"#, true), (#"{"\u0061":1,"\u0061":2}"#, true),
+            (#"{"K":1,"\u212A":2}"#, true), (#"{"\u212A":1,"K":2}"#, true), (#"{"K":1,"\u212B":2}"#, false),
+            ("{\"K\":1,\"\u{212A}\":2}", true), ("{\"\u{E9}\":1,\"e\u{301}\":2}", true), (#"{";":1,"\u037E":2}"#, true),
+            (#"{"a\"b":1,"a\"b":2}"#, true), (#"{"a/b":1,"a\/b":2}"#, true), (#"{"x":{"a":1},"y":{"a":2}}"#, false),
+        ])
+    func duplicateNames(document: String, duplicate: Bool) {
+        let (parsed, validated) = Self.agree(Array(document.utf8))
+        #expect(parsed == validated, "\(document)")
+        #expect(parsed.hasPrefix("json.duplicateKey") == duplicate, "\(document): \(parsed)")
+    }
+
+    @Test(
+        "a late duplicate of each kind is found once an object has more than 16 names",
+        arguments: [#""K3""#, #""\u004B3""#, "\"\u{212A}3\""])
+    func lateDuplicates(name: String) {
+        for plain in [true, false] {
+            let names = (0..<20).map { plain ? #""K\#($0)""# : #""\u004B\#($0)""# }
+            let document = "{" + names.map { $0 + ":0" }.joined(separator: ",") + "," + name + ":1}"
+            let (parsed, validated) = Self.agree(Array(document.utf8))
+            #expect(parsed == validated)
+            #expect(parsed.hasPrefix("json.duplicateKey"), "\(document)")
+        }
+    }
+
     @Test("hand-picked documents and the fuzz seeds of product, cli-lines and gateway")
     func documentsAndSeeds() {
         let corpus = Self.corpus()
