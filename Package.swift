@@ -3,7 +3,7 @@
 // CSEKit: client-side encryption (JOSE/JWE) and field validation of payment customer input, for Linux.
 //
 // Layers (see docs/ARCHITECTURE.md):
-//   C targets (COpenSSL, CGMP, CCurl, CCSEShims, CMontgomeryIFMA)
+//   C targets (COpenSSL, CGMP, CCurl, CCSEShims, CMontgomeryIFMA; CICURegex opens ICU on first use)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
@@ -12,7 +12,7 @@
 import Foundation
 import PackageDescription
 
-// `cse` links the Swift runtime and Foundation statically (see the target below), except when
+// `cse` links the Swift runtime statically (see the target below), except when
 // CSEKIT_DYNAMIC_STDLIB is set: sanitizer builds need the shared libraries, because
 // ThreadSanitizer's libdispatch interceptors forward to the real `dispatch_apply` found in
 // libdispatch.so, and with a static libdispatch they call a null pointer (`.ci/run` sets the
@@ -38,12 +38,14 @@ let package = Package(
             pkgConfig: "gmp",
             providers: [.apt(["libgmp-dev"])]
         ),
+        .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
+        // ICU's regex C API, opened with dlopen on first use (the regex fallback; no link-time dependency).
+        .target(name: "CICURegex"),
         // The AVX-512 IFMA kernel for RSA e = 65537 (one C file, no dependencies).
         .target(name: "CMontgomeryIFMA"),
 
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "CSECore"),
         .target(name: "CSECrypto", dependencies: ["CSECore", "COpenSSL", "CGMP", "CCSEShims", "CMontgomeryIFMA"]),
         .target(name: "CSEJOSE", dependencies: ["CSECore", "CSECrypto"]),
-        .target(name: "CSEValidation", dependencies: ["CSECore"]),
+        .target(name: "CSEValidation", dependencies: ["CSECore", "CICURegex"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
 
@@ -71,21 +73,13 @@ let package = Package(
 
         // MARK: Tools.
         .target(name: "CSECLI", dependencies: ["CSEKit", "CSEDemoKeys", "CCSEShims"]),
-        // The Swift runtime and Foundation are linked statically into `cse`: a one-shot process
-        // then skips the dynamic loader's symbol binding of ~20 Swift libraries (a third of the
-        // instructions of one `cse seal`; Benchmarks/README.md, "Start-up"). The driver's
-        // -static-stdlib does not pull in what the static Foundation archives depend on, so those
-        // archives follow here.
+        // The Swift runtime is linked statically into `cse`: a one-shot process then skips the
+        // dynamic loader's symbol binding of the Swift libraries (Benchmarks/README.md,
+        // "Start-up"). Foundation is not linked at all: no module of the library imports it (the
+        // regex fallback calls ICU's C API, loaded on first use by CICURegex).
         .executableTarget(
             name: "cse", dependencies: ["CSECLI"],
-            linkerSettings: linksStaticStdlib
-                ? [
-                    .unsafeFlags(["-static-stdlib"]),
-                    .linkedLibrary("FoundationInternationalization"), .linkedLibrary("FoundationEssentials"),
-                    .linkedLibrary("CoreFoundation"), .linkedLibrary("_FoundationCShims"),
-                    .linkedLibrary("_FoundationCollections"), .linkedLibrary("swiftSynchronization"),
-                    .linkedLibrary("_FoundationICU"), .linkedLibrary("stdc++"),
-                ] : []),
+            linkerSettings: linksStaticStdlib ? [.unsafeFlags(["-static-stdlib"])] : []),
         .executableTarget(
             name: "cse-bench",
             dependencies: [
@@ -111,7 +105,8 @@ let package = Package(
 )
 
 // Standard settings for every Swift target.
-for target in package.targets where target.type != .system && !["CCSEShims", "CMontgomeryIFMA"].contains(target.name) {
+let cTargets: Set = ["CCSEShims", "CMontgomeryIFMA", "CICURegex"]
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -32,7 +32,7 @@ export ASAN_OPTIONS="malloc_context_size=96${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CICURegex)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
@@ -83,6 +83,8 @@ link_target() {
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CGMP/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
+        -Xcc -fmodule-map-file="$BUILD/release/CICURegex.build/module.modulemap" \
+        -Xcc -ISources/CICURegex/include \
         -Xcc -fmodule-map-file="$BUILD/release/CCSEShims.build/module.modulemap" \
         -Xcc -ISources/CCSEShims/include \
         -Xcc -fmodule-map-file="$BUILD/release/CMontgomeryIFMA.build/module.modulemap" \

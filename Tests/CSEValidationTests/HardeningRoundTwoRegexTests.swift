@@ -46,7 +46,7 @@ struct HardeningRoundTwoRegexTests {
             "\\p{L}+", "(?!a).", "$", "^", "(?m)^b", "a(?=b)", "(?=😀)", "\\Gab", "(a)|b", "(?:)",
         ])
     func stepwiseMatchesICU(pattern: String) throws {
-        let engine = try RegexFoundationEngine(pattern: pattern)
+        let engine = try RegexICUEngine(pattern: pattern)
         let icu = try NSRegularExpression(pattern: pattern)
         for value in ["", "a", "ab", "aab", "xaxb", "abab", "1122", "ABCabc", "b\nb", "😀a😀b", "xx", "ba", "aabb", "ab ab"] {
             let expected = icu.matches(in: value, range: NSRange(location: 0, length: value.utf16.count)).map {

@@ -81,6 +81,8 @@ public struct ValidationReason: Hashable, Sendable, RawRepresentable, CustomStri
     public static let stepLimit = Self(rawValue: "stepLimit")
     /// `regularExpression`: the value is longer than the engine accepts.
     public static let inputTooLong = Self(rawValue: "inputTooLong")
+    /// `regularExpression`: ICU failed while matching (out of memory); the value is not accepted.
+    public static let engineUnavailable = Self(rawValue: "engineUnavailable")
     /// `length`: the value is longer than the field's mask, which cut it.
     public static let doesNotFitMask = Self(rawValue: "doesNotFitMask")
     /// A gateway `format` check whose format CSEKit does not know.

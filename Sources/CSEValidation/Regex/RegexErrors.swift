@@ -13,4 +13,8 @@ extension CSEError.Code {
     /// ``RegexPattern/maximumFallbackProgressReports`` backtracking progress reports: the pattern
     /// backtracks catastrophically on it (for example `(a+)+(?=b)` against a run of `a`).
     public static let regexStepLimitExceeded = Self("regex.stepLimitExceeded")
+    /// A pattern outside the built-in subset needs ICU, and ICU's regular-expression library
+    /// (Debian's `libicu72`, opened on first use) cannot be loaded, or failed while matching
+    /// (out of memory). The context names the library and the reason.
+    public static let regexEngineUnavailable = Self("regex.engineUnavailable")
 }

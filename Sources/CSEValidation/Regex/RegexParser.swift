@@ -9,7 +9,7 @@ struct RegexUnsupported: Error, Sendable {
 /// The parser is deliberately conservative: anything whose ICU meaning is not certain (nested
 /// sets, set operators, `\p{…}`, lookaround, backreferences, inline flags, possessive
 /// quantifiers, octal escapes, unbalanced `]` or `}` …) is reported as unsupported, and the
-/// pattern runs on `NSRegularExpression` instead. Validity is always decided by ICU first, so
+/// pattern runs on ICU instead (`RegexICUEngine`). Validity is always decided by ICU first, so
 /// this parser never has to reproduce ICU's error rules.
 struct RegexParser {
     private let scalars: [UInt32]

@@ -3,7 +3,8 @@ import CSECore
 /// A compiled ICU-syntax regular expression, immutable and safe to share between threads.
 ///
 /// ## Engines
-/// Every pattern is first compiled by ICU (`NSRegularExpression`, no options), so a pattern is
+/// Every pattern is first compiled by ICU (`uregex_open`, no flags, as `NSRegularExpression`
+/// compiles it; Debian's libicu, loaded on first use), so a pattern is
 /// valid exactly when ICU accepts it; the patterns of the built-in products
 /// (`icuAcceptedPatterns`, each checked against ICU by a test) skip that check, so a process that
 /// only uses them never loads ICU's data. Then:
@@ -19,7 +20,8 @@ import CSECore
 ///   greedy and lazy quantifiers `* + ? {n} {n,} {n,m}` (bounds ≤ 1,000).
 /// - **ICU fallback** (`usesBuiltinEngine` is `false`): anything else (lookaround,
 ///   backreferences, named groups, `\p{…}`, nested sets, inline flags, possessive quantifiers,
-///   repeated sub-patterns that can match empty…) runs on `NSRegularExpression`. ICU backtracks,
+///   repeated sub-patterns that can match empty…) runs on ICU's regex engine, called as
+///   `NSRegularExpression` calls it (`RegexICUEngine`). ICU backtracks,
 ///   so this engine only accepts values up to ``maximumFallbackInputLength`` UTF-16 units; with
 ///   the pattern limit that bounds, but does not make linear, its running time.
 ///
@@ -54,7 +56,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// How many ICU backtracking progress reports (one per 10,000 steps, so at most 2.5 million
     /// steps in all) one search, count or full match on the ICU fallback may take before it stops
     /// with ``CSEError/Code/regexStepLimitExceeded``. Only step reports count: the search runs in
-    /// a form where ICU never moves the start position itself (see `RegexFoundationEngine`), so
+    /// a form where ICU never moves the start position itself (see `RegexICUEngine`), so
     /// the per-start-position reports that used to be allowed on top (up to 1,025 more, ≈ 12.75 M
     /// steps in all; issue #13 F07) no longer exist. That is enough for quadratic work on a
     /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports).
@@ -66,7 +68,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     private enum Engine: Sendable {
         case builtin(search: RegexMachine, fullMatch: RegexMachine)
-        case foundation(RegexFoundationEngine)
+        case icu(RegexICUEngine)
     }
     /// Everything compiled, behind one reference: copying a pattern (or a validator holding one)
     /// costs one retain instead of five, and the ASCII DFAs sit outside the enum so the common
@@ -92,7 +94,9 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// Compiles `pattern`.
     /// - Parameter pattern: An ICU regular expression.
     /// - Throws: ``CSEError/Code/regexPatternTooLong`` beyond ``maximumPatternLength`` scalars;
-    ///   ``CSEError/Code/regexInvalidPattern`` when ICU rejects the pattern.
+    ///   ``CSEError/Code/regexInvalidPattern`` when ICU rejects the pattern;
+    ///   ``CSEError/Code/regexEngineUnavailable`` when the pattern needs ICU and ICU's library
+    ///   cannot be loaded.
     public init(_ pattern: String) throws(CSEError) {
         let length = pattern.unicodeScalars.count
         guard length <= Self.maximumPatternLength else {
@@ -104,7 +108,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             let node = try RegexParser.parse(pattern)
             let search = try RegexProgram(node, fullMatch: false)
             let full = try RegexProgram(node, fullMatch: true)
-            if !Self.icuAcceptedPatterns.contains(pattern) { try RegexFoundationEngine.validate(pattern) }
+            if !Self.icuAcceptedPatterns.contains(pattern) { try RegexICUEngine.validate(pattern) }
             let searchMachine = RegexMachine(search, fixedLength: node.fixedLength)
             let fullMachine = RegexMachine(full, fixedLength: nil)
             compiled = Compiled(
@@ -112,7 +116,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
                 searchDFA: searchMachine.dfa, fullMatchDFA: fullMachine.dfa)
         } catch is RegexUnsupported {
             compiled = Compiled(
-                pattern: pattern, engine: .foundation(try RegexFoundationEngine(pattern: pattern)),
+                pattern: pattern, engine: .icu(try RegexICUEngine(pattern: pattern)),
                 searchDFA: nil, fullMatchDFA: nil)
         } catch let error as CSEError {
             throw error
@@ -155,7 +159,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             let lower = utf8.index(utf8.startIndex, offsetBy: found.lowerBound)
             let upper = utf8.index(lower, offsetBy: found.count)
             return lower..<upper
-        case .foundation(let regex):
+        case .icu(let regex):
             guard let found = try regex.firstMatch(in: value) else { return nil }
             let utf16 = value.utf16
             let lower = utf16.index(utf16.startIndex, offsetBy: found.lowerBound)
@@ -204,7 +208,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         switch engine {
         case .builtin(let program, _):
             return Self.run(program, on: value, limit: limit, strategy: strategy, countOnly: true)
-        case .foundation(let regex): return try regex.numberOfMatches(in: value, limit: limit)
+        case .icu(let regex): return try regex.numberOfMatches(in: value, limit: limit)
         }
     }
 
@@ -214,7 +218,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         switch engine {
         case .builtin(_, let program):
             return Self.run(program, on: value, limit: 1, strategy: strategy, countOnly: true) == 1
-        case .foundation(let regex): return try regex.matchesWhole(value)
+        case .icu(let regex): return try regex.matchesWhole(value)
         }
     }
 
@@ -247,7 +251,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
                     .regexInputTooLong, "the value is too long for the regular expression engine",
                     context: ["length": String(length), "limit": String(Self.maximumInputLength)])
             }
-        case .foundation:
+        case .icu:
             let length = value.utf16.count
             guard length <= Self.maximumFallbackInputLength else {
                 throw CSEError(

@@ -11,7 +11,9 @@ import CSECore
 /// is a thrown ``CSEError`` when the validator is created, that is when the definition is loaded.
 /// A value beyond the engine's input limit (see ``RegexPattern``) is reported as invalid with
 /// `reason: inputTooLong`, never matched; a value on which an ICU-fallback pattern backtracks
-/// past ``RegexPattern/maximumFallbackProgressReports`` is invalid with `reason: stepLimit`.
+/// past ``RegexPattern/maximumFallbackProgressReports`` (or past ICU's backtracking stack) is
+/// invalid with `reason: stepLimit`; if ICU fails while matching (out of memory), the value is
+/// invalid with `reason: engineUnavailable`. A verdict is never "valid" by default.
 public struct RegularExpressionValidator: FieldValidator {
     /// How a match decides validity.
     public struct MatchMode: Hashable, Sendable, CustomStringConvertible {
@@ -70,6 +72,13 @@ public struct RegularExpressionValidator: FieldValidator {
                 [
                     "regularExpression": .string(pattern.pattern),
                     ValidationReason.parameterName: .reason(.stepLimit),
+                ])
+        } catch let error where error.code == .regexEngineUnavailable {
+            return .invalid(
+                .regularExpression,
+                [
+                    "regularExpression": .string(pattern.pattern),
+                    ValidationReason.parameterName: .reason(.engineUnavailable),
                 ])
         } catch {
             return .invalid(
