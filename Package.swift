@@ -3,7 +3,7 @@
 // CSEKit: client-side encryption (JOSE/JWE) and field validation of payment customer input, for Linux.
 //
 // Layers (see docs/ARCHITECTURE.md):
-//   C targets (COpenSSL, CGMP, CCurl, CCSEShims, CMontgomeryIFMA; CICURegex opens ICU on first use)
+//   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA; CCurl and CICURegex open their libraries on first use)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
@@ -30,7 +30,7 @@ let package = Package(
         // MARK: C layer. Never products; Swift modules `internal import` them.
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
@@ -39,11 +39,8 @@ let package = Package(
             providers: [.apt(["libgmp-dev"])]
         ),
         .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl (Debian libcurl4-openssl-dev headers), opened with dlopen on the first transport.
+        .target(name: "CCurl"),
         // ICU's regex C API, opened with dlopen on first use (the regex fallback; no link-time dependency).
         .target(name: "CICURegex"),
         // The AVX-512 IFMA kernel for RSA e = 65537 (one C file, no dependencies).
@@ -105,7 +102,7 @@ let package = Package(
 )
 
 // Standard settings for every Swift target.
-let cTargets: Set = ["CCSEShims", "CMontgomeryIFMA", "CICURegex"]
+let cTargets: Set = ["CCSEShims", "CMontgomeryIFMA", "CICURegex", "CCurl"]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

@@ -32,7 +32,7 @@ export ASAN_OPTIONS="malloc_context_size=96${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CICURegex)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
@@ -82,7 +82,8 @@ link_target() {
         -I "$BUILD/release/Modules" \
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CGMP/module.modulemap \
-        -Xcc -fmodule-map-file=Sources/CCurl/module.modulemap \
+        -Xcc -fmodule-map-file="$BUILD/release/CCurl.build/module.modulemap" \
+        -Xcc -ISources/CCurl/include \
         -Xcc -fmodule-map-file="$BUILD/release/CICURegex.build/module.modulemap" \
         -Xcc -ISources/CICURegex/include \
         -Xcc -fmodule-map-file="$BUILD/release/CCSEShims.build/module.modulemap" \
@@ -90,7 +91,7 @@ link_target() {
         -Xcc -fmodule-map-file="$BUILD/release/CMontgomeryIFMA.build/module.modulemap" \
         -Xcc -ISources/CMontgomeryIFMA/include \
         Fuzz/Support/*.swift "Fuzz/$target.swift" $(extra_sources "$target") \
-        "${objects[@]}" -lssl -lcrypto -lgmp -lcurl \
+        "${objects[@]}" -lcrypto -lgmp \
         -o "$BUILD/bin/$target"
 }
 

@@ -31,11 +31,14 @@ public struct CurlTransport: HTTPTransport {
 
     /// A transport trusting `trust`.
     /// - Throws: `http.tls` when a CA file cannot be read or holds no PEM certificate;
-    ///   `http.transport` when libcurl cannot be initialised.
+    ///   `http.transport` when libcurl (`libcurl.so.4`, opened on the first transport of the
+    ///   process, with `curl_global_init`) cannot be loaded or initialised.
     public init(trust: TLSTrust = .system) throws(CSEError) {
-        guard CurlGlobal.initialized == CURLE_OK else {
-            throw CSEError(
-                .httpTransport, "libcurl could not be initialised", context: ["curlCode": String(CurlGlobal.initialized.rawValue)])
+        let loaded = CCurl_load()
+        guard loaded == CURLE_OK else {
+            var context = ["curlCode": String(loaded.rawValue), "library": String(cString: CCurl_library_name())]
+            if let reason = CCurl_load_error() { context["reason"] = String(cString: reason) }
+            throw CSEError(.httpTransport, "libcurl could not be loaded or initialised", context: context)
         }
         if let path = trust.caFilePath { try Self.checkCAFile(path) }
         self.trust = trust
@@ -83,12 +86,6 @@ public struct CurlTransport: HTTPTransport {
             (0...(contents.count - marker.count)).contains(where: { contents[$0..<($0 + marker.count)].elementsEqual(marker) })
         else { throw failure }
     }
-}
-
-/// `curl_global_init`, once per process (thread-safe in libcurl ≥ 7.84 with the `threadsafe`
-/// feature; Swift's `static let` runs it once regardless).
-enum CurlGlobal {
-    static let initialized: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 }
 
 /// Runs a closure on a new detached POSIX thread.
@@ -139,11 +136,11 @@ final class CurlAttempt: @unchecked Sendable {
     init(request: HTTPRequest, timeout: Duration, maxResponseBytes: Int, trust: TLSTrust) throws(CSEError) {
         errorContext = ["method": request.method.rawValue, "host": request.url.host, "path": request.url.path]
         self.maxResponseBytes = maxResponseBytes
-        guard let easy = curl_easy_init() else {
+        guard let easy = CCurl_easy_init() else {
             throw CSEError(.httpTransport, "libcurl could not create a handle", context: errorContext)
         }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
+        guard let multi = CCurl_multi_init() else {
+            CCurl_easy_cleanup(easy)
             throw CSEError(.httpTransport, "libcurl could not create a handle", context: errorContext)
         }
         self.easy = easy
@@ -151,22 +148,22 @@ final class CurlAttempt: @unchecked Sendable {
         requestBody = .allocate(byteCount: max(request.body.count, 1), alignment: 1)
         request.body.withUnsafeBytes { requestBody.copyMemory(from: $0) }
         try configure(request, timeout: timeout, trust: trust)
-        guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        guard CCurl_multi_add_handle(multi, easy) == CURLM_OK else {
             throw CSEError(.httpTransport, "libcurl could not start the transfer", context: errorContext)
         }
     }
 
     deinit {
-        curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
+        CCurl_multi_remove_handle(multi, easy)
+        CCurl_easy_cleanup(easy)
+        CCurl_multi_cleanup(multi)
         // Header lines hold the Authorization value: cleansed before libcurl frees them.
         var node = headerList
         while let current = node {
             if let line = current.pointee.data { OPENSSL_cleanse(line, strlen(line)) }
             node = current.pointee.next
         }
-        curl_slist_free_all(headerList)
+        CCurl_slist_free_all(headerList)
         // The body may carry card digits (getIINdetails, surcharge): cleansed before it is freed.
         OPENSSL_cleanse(requestBody.baseAddress, requestBody.count)
         requestBody.deallocate()
@@ -176,7 +173,7 @@ final class CurlAttempt: @unchecked Sendable {
     /// wakes, the progress callback when libcurl is inside a transfer step.
     func cancel() {
         cancelled.store(true, ordering: .sequentiallyConsistent)
-        curl_multi_wakeup(multi)
+        CCurl_multi_wakeup(multi)
     }
 
     static func cancelledError(_ request: HTTPRequest) -> CSEError {
@@ -188,15 +185,15 @@ final class CurlAttempt: @unchecked Sendable {
     // MARK: Options
 
     private func set(_ option: CURLoption, _ value: Int) throws(CSEError) {
-        try check(ccurl_setopt_long(easy, option, value), option)
+        try check(CCurl_setopt_long(easy, option, value), option)
     }
 
     private func set(_ option: CURLoption, _ value: String?) throws(CSEError) {
         let code: CURLcode
         if let value {
-            code = value.withCString { ccurl_setopt_pointer(easy, option, $0) }  // libcurl copies strings
+            code = value.withCString { CCurl_setopt_pointer(easy, option, $0) }  // libcurl copies strings
         } else {
-            code = ccurl_setopt_pointer(easy, option, nil)
+            code = CCurl_setopt_pointer(easy, option, nil)
         }
         try check(code, option)
     }
@@ -233,12 +230,12 @@ final class CurlAttempt: @unchecked Sendable {
         try set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
         try set(CURLOPT_MAXFILESIZE_LARGE, maxResponseBytes)
 
-        try check(ccurl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody), CURLOPT_WRITEFUNCTION)
-        try check(ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, userData), CURLOPT_WRITEDATA)
-        try check(ccurl_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader), CURLOPT_HEADERFUNCTION)
-        try check(ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, userData), CURLOPT_HEADERDATA)
-        try check(ccurl_setopt_xferinfo_callback(easy, curlProgress), CURLOPT_XFERINFOFUNCTION)
-        try check(ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, userData), CURLOPT_XFERINFODATA)
+        try check(CCurl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteBody), CURLOPT_WRITEFUNCTION)
+        try check(CCurl_setopt_pointer(easy, CURLOPT_WRITEDATA, userData), CURLOPT_WRITEDATA)
+        try check(CCurl_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlWriteHeader), CURLOPT_HEADERFUNCTION)
+        try check(CCurl_setopt_pointer(easy, CURLOPT_HEADERDATA, userData), CURLOPT_HEADERDATA)
+        try check(CCurl_setopt_xferinfo_callback(easy, curlProgress), CURLOPT_XFERINFOFUNCTION)
+        try check(CCurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, userData), CURLOPT_XFERINFODATA)
         try set(CURLOPT_NOPROGRESS, 0)
 
         // GET and DELETE without a body send no Content-Length; every other request (POST, PUT,
@@ -247,8 +244,8 @@ final class CurlAttempt: @unchecked Sendable {
             try set(CURLOPT_HTTPGET, 1)
         } else {
             try set(CURLOPT_POST, 1)
-            try check(ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
-            try check(ccurl_setopt_pointer(easy, CURLOPT_POSTFIELDS, requestBody.baseAddress), CURLOPT_POSTFIELDS)
+            try check(CCurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)), CURLOPT_POSTFIELDSIZE_LARGE)
+            try check(CCurl_setopt_pointer(easy, CURLOPT_POSTFIELDS, requestBody.baseAddress), CURLOPT_POSTFIELDS)
         }
         if request.method != .get && request.method != .post { try set(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
         if request.method == .get && !request.body.isEmpty { try set(CURLOPT_CUSTOMREQUEST, "GET") }
@@ -262,12 +259,12 @@ final class CurlAttempt: @unchecked Sendable {
             lines.append("Content-Type:")  // no default application/x-www-form-urlencoded
         }
         for line in lines {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = CCurl_slist_append(headerList, line) else {
                 throw CSEError(.httpTransport, "libcurl could not build the header list", context: errorContext)
             }
             headerList = appended
         }
-        try check(ccurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
+        try check(CCurl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList), CURLOPT_HTTPHEADER)
     }
 
     // MARK: Callbacks (on the transfer thread)
@@ -317,13 +314,13 @@ final class CurlAttempt: @unchecked Sendable {
         var running: Int32 = 1
         while true {
             if isCancelled { return .failure(CSEError(.httpCancelled, "the task was cancelled", context: errorContext)) }
-            let performed = curl_multi_perform(multi, &running)
+            let performed = CCurl_multi_perform(multi, &running)
             guard performed == CURLM_OK else {
                 return .failure(
                     CSEError(.httpTransport, "libcurl failed to drive the transfer", context: curlContext(Int(performed.rawValue))))
             }
             if running == 0 { break }
-            let polled = curl_multi_poll(multi, nil, 0, 1000, nil)
+            let polled = CCurl_multi_poll(multi, nil, 0, 1000, nil)
             guard polled == CURLM_OK else {
                 return .failure(
                     CSEError(.httpTransport, "libcurl failed to wait for the transfer", context: curlContext(Int(polled.rawValue))))
@@ -331,7 +328,7 @@ final class CurlAttempt: @unchecked Sendable {
         }
         var remaining: Int32 = 0
         var result: CURLcode?
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = CCurl_multi_info_read(multi, &remaining) {
             if message.pointee.msg == CURLMSG_DONE { result = message.pointee.data.result }
         }
         guard let result else {
@@ -339,7 +336,7 @@ final class CurlAttempt: @unchecked Sendable {
         }
         guard result == CURLE_OK else { return .failure(error(for: result)) }
         var status = 0
-        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        _ = CCurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         return .success(HTTPResponse(status: status, headers: headers, body: body))
     }
 
@@ -352,7 +349,7 @@ final class CurlAttempt: @unchecked Sendable {
     /// server data) is never used.
     private func error(for code: CURLcode) -> CSEError {
         let context = curlContext(Int(code.rawValue))
-        let described = String(cString: curl_easy_strerror(code))
+        let described = String(cString: CCurl_easy_strerror(code))
         switch code {
         case CURLE_ABORTED_BY_CALLBACK where isCancelled:
             return CSEError(.httpCancelled, "the task was cancelled", context: context)
@@ -368,7 +365,7 @@ final class CurlAttempt: @unchecked Sendable {
             return CSEError(.httpConnectionFailed, "the connection closed before the whole body arrived", context: context)
         case CURLE_PEER_FAILED_VERIFICATION:
             var verify = 0
-            _ = ccurl_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verify)
+            _ = CCurl_getinfo_long(easy, CURLINFO_SSL_VERIFYRESULT, &verify)
             // libcurl (7.88, OpenSSL backend) checks the host name before it reads OpenSSL's verify
             // result, and starts from 1 (`!X509_V_OK`): 0 or 1 here means the chain verified, or was
             // never consulted because the name check failed first. Both are the name check.
