@@ -27,20 +27,27 @@ def main():
             lines = open(os.path.join(directory, name), encoding="utf-8").read().split("\n")
             suite = None
             pending = None  # "suite" or "test" when a tagged attribute waits for its declaration
+            attribute = None  # (kind, text so far) of an attribute that spans several lines
             for line in lines:
                 stripped = line.strip()
-                if stripped.startswith("@Suite") and tag.search(stripped):
-                    pending = "suite"
-                elif stripped.startswith("@Test") and tag.search(stripped):
-                    pending = "test"
+                if stripped.startswith("@Suite") or stripped.startswith("@Test"):
+                    attribute = ("suite" if stripped.startswith("@Suite") else "test", "")
+                if attribute is not None:
+                    attribute = (attribute[0], attribute[1] + " " + stripped)
+                    if tag.search(attribute[1]):
+                        pending = attribute[0]
+                        attribute = None
                 declared = re.match(r"(?:\w+\s+)*struct\s+(\w+)", stripped)
                 if declared and not line.startswith(" "):
+                    attribute = None
                     suite = declared.group(1)
                     if pending == "suite":
                         selected.append(suite)
                         pending = None
                     continue
                 function = re.match(r"(?:\w+\s+)*func\s+(\w+)", stripped)
+                if function:
+                    attribute = None
                 if function and pending == "test":
                     selected.append("%s/%s" % (suite, function.group(1)))
                     pending = None

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unicode/uregex.h>
 #include <unicode/utypes.h>
@@ -93,6 +94,8 @@ struct CICURegex_regex {
     URegularExpression *regex;
     CICURegex_progress progress;
     void *context;
+    /// 1 while a search holds this expression (CICURegex_acquire).
+    atomic_int in_use;
 };
 
 static CICURegex_regex *wrap(URegularExpression *regex, UErrorCode *status) {
@@ -130,6 +133,33 @@ CICURegex_regex *CICURegex_clone(const CICURegex_regex *original, int32_t *statu
     CICURegex_regex *box = wrap(regex, &code);
     *status = (int32_t)code;
     return box;
+}
+
+CICURegex_regex *CICURegex_acquire(CICURegex_regex *regex, int32_t *status) {
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&regex->in_use, &expected, 1)) {
+        *status = U_ZERO_ERROR;
+        return regex;
+    }
+    return CICURegex_clone(regex, status);
+}
+
+void CICURegex_release(CICURegex_regex *regex, CICURegex_regex *used) {
+    if (used != regex) {
+        CICURegex_close(used);
+        return;
+    }
+    // Nothing of the finished search stays reachable: not the caller's text, not its budget.
+    static const UChar empty[1] = {0};
+    UErrorCode code = U_ZERO_ERROR;
+    icu.setText(regex->regex, empty, 0, &code);
+    code = U_ZERO_ERROR;
+    icu.setMatchCallback(regex->regex, NULL, NULL, &code);
+    code = U_ZERO_ERROR;
+    icu.setFindProgressCallback(regex->regex, NULL, NULL, &code);
+    regex->progress = NULL;
+    regex->context = NULL;
+    atomic_store(&regex->in_use, 0);
 }
 
 void CICURegex_close(CICURegex_regex *regex) {

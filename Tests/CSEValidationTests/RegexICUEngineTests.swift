@@ -1,6 +1,7 @@
 import CSECore
 @testable import CSEValidation
 import Foundation
+import TestSupport
 import Testing
 
 /// The ICU fallback calls ICU's C API from Debian's libicu, opened on first use (issue #16), in
@@ -44,7 +45,9 @@ struct RegexICUEngineTests {
         #expect(try RegexPattern("[0-9]{4}").usesBuiltinEngine)
     }
 
-    @Test("searches share one compiled pattern across threads (each works on its own clone)")
+    @Test(
+        "searches share one compiled pattern across threads (one holds it, the others work on clones)",
+        .tags(.concurrency))
     func concurrentSearches() async throws {
         let regex = try RegexPattern("(?<=a)b+(?=c)")
         #expect(!regex.usesBuiltinEngine)

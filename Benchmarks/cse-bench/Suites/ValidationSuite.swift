@@ -19,6 +19,14 @@ enum ValidationSuite {
         return zip(patterns, samples).map { ($0, $1) }
     }()
 
+    /// Patterns outside the built-in subset (lookahead, back-reference), on the ICU fallback: the
+    /// cost of ICU's C API as CSEKit calls it (a clone per search, the stepwise budget form)
+    /// against `NSRegularExpression` on the plain pattern, as the Worldline SDK calls it.
+    static let fallbackCases: [(pattern: String, values: [String])] = [
+        ("^(?=.*[0-9])[A-Za-z0-9]{6,12}$", ["abc123", "abcdef", "a1", "abcdefghijk9", "abc-123"]),
+        ("(\\d)\\1", ["1123", "1234", "99", "a", "1212"]),
+    ]
+
     static let card = "4567350000427977"
     static let ibans: [(label: String, value: String)] = [
         ("DE", "DE89370400440532013000"),
@@ -30,6 +38,10 @@ enum ValidationSuite {
         var all: [Definition] = [
             Definition("regex-validate") { _ in regexValidate() },
             Definition("foundation/nsregularexpression") { _ in foundationRegex() },
+            Definition("regex-fallback") { _ in regexFallback() },
+            Definition("foundation/nsregularexpression-fallback") { _ in
+                foundationRegex(fallbackCases, name: "foundation/nsregularexpression-fallback")
+            },
             Definition("luhn/16-digits") { _ in
                 guard LuhnValidator.hasValidCheckDigit(card), !LuhnValidator.hasValidCheckDigit("4567350000427978") else {
                     fatalError("luhn setup: wrong verdicts")
@@ -100,13 +112,46 @@ enum ValidationSuite {
         }
     }
 
+    /// The ICU fallback (`RegexICUEngine` over ICU's C API), with the verdicts checked against
+    /// `NSRegularExpression` in setup.
+    static func regexFallback() -> Benchmark {
+        let validators = fallbackCases.map { entry in
+            mustSucceed { () throws(CSEError) in try RegularExpressionValidator(pattern: entry.pattern) }
+        }
+        var cases: [(RegularExpressionValidator, String)] = []
+        for (index, entry) in fallbackCases.enumerated() {
+            guard !validators[index].pattern.usesBuiltinEngine else {
+                fatalError("regex-fallback: \(entry.pattern) is on the built-in engine")
+            }
+            let oracle = mustSucceed { try NSRegularExpression(pattern: entry.pattern) }
+            for value in entry.values {
+                let ours = mustSucceed { () throws(CSEError) in try validators[index].matches(value) }
+                if ours != foundationMatches(oracle, value) {
+                    fatalError("regex-fallback setup: verdicts differ for /\(entry.pattern)/ on \(value)")
+                }
+                cases.append((validators[index], value))
+            }
+        }
+        return Benchmark("regex-fallback", extras: [("matches_per_op", Double(cases.count))]) { iterations in
+            cases.withUnsafeBufferPointer { cases in
+                for _ in 0..<iterations {
+                    for index in cases.indices {
+                        blackHole(mustSucceed { () throws(CSEError) in try cases[index].0.matches(cases[index].1) })
+                    }
+                }
+            }
+        }
+    }
+
     /// `NSRegularExpression` compiled once, `numberOfMatches == 1` over the whole value (the Worldline SDK).
-    static func foundationRegex() -> Benchmark {
-        let cases = regexCases.flatMap { entry in
+    static func foundationRegex(
+        _ entries: [(pattern: String, values: [String])] = regexCases, name: String = "foundation/nsregularexpression"
+    ) -> Benchmark {
+        let cases = entries.flatMap { entry in
             let regex = mustSucceed { try NSRegularExpression(pattern: entry.pattern) }
             return entry.values.map { (regex, $0) }
         }
-        return Benchmark("foundation/nsregularexpression", extras: [("matches_per_op", Double(cases.count))]) { iterations in
+        return Benchmark(name, extras: [("matches_per_op", Double(cases.count))]) { iterations in
             cases.withUnsafeBufferPointer { cases in
                 for _ in 0..<iterations {
                     for index in cases.indices { blackHole(foundationMatches(cases[index].0, cases[index].1)) }

@@ -16,7 +16,8 @@
 #include <stdint.h>
 
 /// One compiled ICU regular expression (a URegularExpression and the progress hook of its
-/// current search). Not thread-safe: share the compiled form only through CICURegex_clone.
+/// current search). A search changes its state: share the compiled form only through
+/// CICURegex_acquire (or CICURegex_clone).
 typedef struct CICURegex_regex CICURegex_regex;
 
 /// Called every 10,000 backtracking steps of a match attempt and whenever a search moves its start
@@ -45,6 +46,13 @@ int CICURegex_is_stack_overflow(int32_t status);
 CICURegex_regex *CICURegex_open(const uint16_t *pattern, int32_t length, int32_t *status);
 /// An independent copy for one search (uregex_clone is safe on a shared original).
 CICURegex_regex *CICURegex_clone(const CICURegex_regex *regex, int32_t *status);
+/// The expression to run one search on: `regex` itself when no other search holds it (an atomic
+/// flag, as CFRegularExpression checks out its expression), else a clone. Pass the result back to
+/// CICURegex_release. NULL on failure, with *status set.
+CICURegex_regex *CICURegex_acquire(CICURegex_regex *regex, int32_t *status);
+/// Ends a search begun with CICURegex_acquire: clears the text and callbacks of `regex` and frees
+/// it for the next search, or closes the clone.
+void CICURegex_release(CICURegex_regex *regex, CICURegex_regex *used);
 /// Frees a compiled expression (NULL is allowed).
 void CICURegex_close(CICURegex_regex *regex);
 /// The number of capture groups of the pattern.

@@ -30,8 +30,8 @@ import CSECore
 /// search, with every report (steps or start positions) counted against the same budget, so it
 /// fails closed on long values.
 ///
-/// The compiled expressions are never searched directly: each search works on its own
-/// `uregex_clone`, which ICU allows on a shared original, so the engine is `Sendable`.
+/// A search holds a compiled expression through an atomic flag, or works on a `uregex_clone` of
+/// it when another search holds it (as CFRegularExpression does), so the engine is `Sendable`.
 final class RegexICUEngine: Sendable {
     /// The stepwise search form (see above), or the pattern itself when it uses `\G`.
     private let searchRegex: ICURegex
@@ -189,7 +189,8 @@ final class RegexICUEngine: Sendable {
         return found
     }
 
-    /// Runs `regex` over `units` from `from` on a clone of its own, with ICU's progress reports
+    /// Runs `regex` over `units` from `from` (on `regex` itself, or on a clone when another search
+    /// holds it), with ICU's progress reports
     /// charged to `budget`, calling `onMatch` with the ranges of the match and of `groups` until it
     /// returns `false`; the search stops when the budget is spent. The bound is a deterministic
     /// step count (not a clock), so a verdict does not depend on machine load.
@@ -198,8 +199,8 @@ final class RegexICUEngine: Sendable {
         _ onMatch: ([Range<Int>]) -> Bool
     ) throws(CSEError) {
         if budget.exceeded { return }
-        let search = try regex.clone()
-        defer { CICURegex_close(search) }
+        let search = try regex.acquire()
+        defer { regex.release(search) }
         try units.withUnsafeBufferPointer { (text) throws(CSEError) in
             try withUnsafeMutablePointer(to: &budget) { (budget) throws(CSEError) in
                 let progress: CICURegex_progress = { context in
@@ -229,8 +230,9 @@ final class RegexICUEngine: Sendable {
 
 /// One compiled ICU expression (`uregex_open`, no flags), the owner of its C handle.
 final class ICURegex: @unchecked Sendable {
-    // @unchecked: the handle is only read after init (clone, group count), which ICU allows from
-    // any thread; searches run on clones.
+    // @unchecked: a search runs on the handle only while it holds the handle's atomic flag
+    // (`acquire`), and on a clone otherwise; cloning only reads the compiled pattern, which ICU
+    // allows from any thread while the original matches elsewhere.
     private let handle: OpaquePointer
     /// The number of capture groups.
     let groupCount: Int
@@ -261,12 +263,16 @@ final class ICURegex: @unchecked Sendable {
 
     deinit { CICURegex_close(handle) }
 
-    /// A copy for one search; the caller closes it.
-    func clone() throws(CSEError) -> OpaquePointer {
+    /// The expression one search runs on: the handle itself when no other search holds it, else
+    /// a clone (as `NSRegularExpression` checks out its expression). Give it back with ``release(_:)``.
+    func acquire() throws(CSEError) -> OpaquePointer {
         var status: Int32 = 0
-        guard let copy = CICURegex_clone(handle, &status), status <= 0 else { throw Self.failure(status) }
-        return copy
+        guard let held = CICURegex_acquire(handle, &status), status <= 0 else { throw Self.failure(status) }
+        return held
     }
+
+    /// Ends a search begun with ``acquire()``.
+    func release(_ held: OpaquePointer) { CICURegex_release(handle, held) }
 
     /// An ICU failure during a search: ICU's backtracking stack limit is the same verdict as the
     /// step budget; anything else (memory) is the engine's.
