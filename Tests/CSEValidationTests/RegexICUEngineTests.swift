@@ -39,8 +39,9 @@ struct RegexICUEngineTests {
 
     @Test("a built-in-subset pattern outside the built-in products is still checked by ICU")
     func validityStillICUs() throws {
-        // `\x{110000}` is outside Unicode: the built-in parser would not accept it either, but
-        // `[a-\d]` is the case the ICU check exists for (a range ending in a class).
+        // `[a-\d]` (a range ending in a class) is rejected by ICU, whichever engine would run it;
+        // `[0-9]{4}`, which is not in the built-in products' list, passes ICU's check and then
+        // runs on the built-in engine.
         #expect(throws: CSEError(.regexInvalidPattern, "")) { try RegexPattern("[a-\\d]") }
         #expect(try RegexPattern("[0-9]{4}").usesBuiltinEngine)
     }

@@ -209,15 +209,20 @@ final class RegexICUEngine: Sendable {
                 var status = CICURegex_prepare(
                     search, text.baseAddress, Int32(text.count), Int32(from), progress, UnsafeMutableRawPointer(budget))
                 guard status <= 0 else { throw ICURegex.failure(status) }
+                /// The current match's range of `group` (0: the whole match), -1 ..< -1 when the
+                /// group did not take part.
+                func range(of group: Int) throws(CSEError) -> Range<Int> {
+                    var status: Int32 = 0
+                    let start = CICURegex_start(search, Int32(group), &status)
+                    let end = CICURegex_end(search, Int32(group), &status)
+                    guard status <= 0 else { throw ICURegex.failure(status) }
+                    return start >= 0 && end >= start ? Int(start)..<Int(end) : -1 ..< -1
+                }
                 while CICURegex_find_next(search, &status) != 0 {
                     var ranges = [Range<Int>]()
                     ranges.reserveCapacity(groups.count + 1)
-                    for group in [0] + groups {
-                        let start = CICURegex_start(search, Int32(group), &status)
-                        let end = CICURegex_end(search, Int32(group), &status)
-                        guard status <= 0 else { throw ICURegex.failure(status) }
-                        ranges.append(start >= 0 && end >= start ? Int(start)..<Int(end) : -1 ..< -1)
-                    }
+                    ranges.append(try range(of: 0))
+                    for group in groups { ranges.append(try range(of: group)) }
                     if !onMatch(ranges) { return }
                 }
                 // A search stopped by the budget ends with U_REGEX_STOPPED_BY_CALLER; the caller's
