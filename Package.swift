@@ -6,7 +6,8 @@
 //   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA; CCurl and CICURegex open their libraries on first use)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
-//     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules)
+//     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules),
+//        CSEWallets (Apple Pay and Google Pay tokens: verify and decrypt)
 //     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import Foundation
@@ -53,6 +54,8 @@ let package = Package(
         .target(name: "CSEValidation", dependencies: ["CSECore", "CICURegex"]),
         .target(name: "CSEPayments", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation"]),
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
+        // Apple Pay and Google Pay payment tokens: verify and decrypt on the merchant's server (no network I/O).
+        .target(name: "CSEWallets", dependencies: ["CSECore", "CSECrypto", "COpenSSL", "CCSEShims"]),
 
         // MARK: Platform clients (the only modules that do network I/O).
         .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
@@ -65,7 +68,8 @@ let package = Package(
         .target(
             name: "CSEKit",
             dependencies: [
-                "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI",
+                "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP", "CSEClientAPI",
+                "CSEServerAPI",
             ]),
 
         // MARK: Tools.
@@ -98,6 +102,7 @@ let package = Package(
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
         .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEKit", "TestSupport"]),
     ]
 )
 

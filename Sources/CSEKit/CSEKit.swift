@@ -5,6 +5,7 @@
 @_exported import CSEValidation
 @_exported import CSEPayments
 @_exported import CSEGateways
+@_exported import CSEWallets
 @_exported import CSEHTTP
 @_exported import CSEClientAPI
 @_exported import CSEServerAPI
