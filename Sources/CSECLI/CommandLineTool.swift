@@ -58,7 +58,7 @@ extension AsyncCLICommand {
 enum AsyncBridge {
     private final class Outcome<T>: @unchecked Sendable {
         // Written once by the task before it signals; read after the wait returns.
-        var result: Result<T, CSEError> = .failure(CSEError(.init("cli.internal"), "the task did not finish"))
+        var result: Result<T, CSEError> = .failure(CSEError(.cliInternal, "the task did not finish"))
     }
 
     /// Runs `body` as a task and returns its result (also for a synchronous command that makes

@@ -3,11 +3,11 @@ public import CSEHTTP
 public import CSEPayments
 
 /// The Client API calls, for per-endpoint settings such as the API version.
-public struct ClientAPIEndpoint: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct ClientAPIEndpoint: StableStringValue {
     /// The path after `{version}/{customerId}/`, with `{id}` for a product id.
     public let rawValue: String
     /// Creates an endpoint from its path template.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// `GET crypto/publickey`.
     public static let publicKey = Self(rawValue: "crypto/publickey")
@@ -24,8 +24,6 @@ public struct ClientAPIEndpoint: Hashable, Sendable, RawRepresentable, CustomStr
     /// `POST services/surchargecalculation` (lower case, as WL-Swift, WL-Android and the server API).
     public static let surchargeCalculation = Self(rawValue: "services/surchargecalculation")
 
-    /// The path template.
-    public var description: String { rawValue }
 }
 
 /// How a ``ClientAPISession`` talks to the platform.

@@ -13,7 +13,7 @@ extension CSEError.Code {
     /// The platform answered with a status outside 2xx. The context carries the `status`, the
     /// method and path, and from the decoded `ApiError` body its `errorId` and each item's
     /// `errorCode`, `id`, `propertyName` and `retriable` (joined by `,` in item order). The
-    /// decoded body is also available as `ClientAPIError`.
+    /// decoded body is also available as ``CSEError/clientAPIError``.
     public static let clientAPIHTTPStatus = Self("clientAPI.httpStatus")
     /// HTTP 401 or 403: the session is missing, expired or not valid for this customer. Same
     /// context as ``clientAPIHTTPStatus``.

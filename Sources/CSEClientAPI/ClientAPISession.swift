@@ -180,8 +180,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
             } catch {
                 var context = error.context
                 context["endpoint"] = reader.endpoint
-                context["cause"] = error.code.rawValue
-                throw CSEError(.clientAPIMalformedResponse, error.reason, context: context)
+                throw CSEError(.clientAPIMalformedResponse, error.reason, context: context, underlying: error)
             }
             entry = CachedProduct(product: product, wallet: ProductRules.wallet(basic))
             products.store(entry, for: cacheKey)
@@ -318,7 +317,8 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// The typed error of a non-2xx answer, with the decoded `ApiError` when the body is one.
     static func statusError(_ response: HTTPResponse, endpoint: ClientAPIEndpoint, method: HTTPMethod) -> CSEError {
         var context = ["status": String(response.status), "method": method.rawValue, "endpoint": endpoint.rawValue]
-        if let apiError = try? APIError(json: response.body) {
+        let apiError = try? APIError(json: response.body)
+        if let apiError {
             context.merge(apiError.context) { current, _ in current }
         } else {
             context["body"] = response.body.isEmpty ? "empty" : "not an ApiError"
@@ -329,6 +329,6 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
             unauthorized
                 ? "the platform refused the session (HTTP \(response.status)); it may have expired"
                 : "the platform answered HTTP \(response.status)",
-            context: context)
+            context: context, detail: apiError?.redactingMessages())
     }
 }

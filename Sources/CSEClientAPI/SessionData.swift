@@ -51,7 +51,7 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
         do {
             value = try JSONValue.parse(json, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
         } catch {
-            throw CSEError(.clientAPIInvalidSession, "the session data is not valid JSON", context: ["json": error.code.rawValue])
+            throw CSEError(.clientAPIInvalidSession, "the session data is not valid JSON", underlying: error)
         }
         try self.init(jsonValue: value)
     }

@@ -111,7 +111,8 @@ struct JWECompactParts {
                     try Base64.decode(UnsafeRawBufferPointer(rebasing: compact[start..<end]), alphabet: .url, padding: .forbidden))
             } catch {
                 throw CSEError(
-                    .jweMalformed, "segment is not strict base64url", context: ["segment": String(index + 1), "cause": error.code.rawValue])
+                    .jweMalformed, "segment is not strict base64url", context: ["segment": String(index + 1)],
+                    underlying: error)
             }
         }
         guard !decoded[0].isEmpty else { throw CSEError(.jweMalformed, "empty protected header") }

@@ -52,7 +52,7 @@ public struct JWEHeader: Hashable, Sendable {
         do throws(CSEError) {
             value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: 8_192, maxDepth: 8))
         } catch {
-            throw CSEError(.jweMalformed, "protected header is not valid JSON", context: ["cause": error.code.rawValue])
+            throw CSEError(.jweMalformed, "protected header is not valid JSON", underlying: error)
         }
         guard case .object(let object) = value else { throw CSEError(.jweMalformed, "protected header is not a JSON object") }
         guard case .string(let alg)? = object["alg"] else { throw CSEError(.jweMalformed, "protected header has no string alg") }

@@ -41,28 +41,10 @@ extension CSEError.Code {
     public static let apsUndocumentedMessage = Self("aps.message.undocumented")
 
     /// The error of a documented APS message code `NNN` (the last three digits of
-    /// `response_code`): `aps.message.NNN`, for example `aps.message.008` (Signature mismatch).
+    /// `response_code`): `aps.message.NNN`, for example `apsMessage("008")` (Signature mismatch),
+    /// `apsMessage("068")` (SDK service is inactive). The documented codes and their texts are the
+    /// table `Vectors/gateways/aps-response-codes.json` (``APSResponseCode/messageDescription``).
     public static func apsMessage(_ message: String) -> Self { Self("aps.message." + message) }
-    /// `aps.message.001`: Missing parameter.
-    public static let apsMissingParameter = Self("aps.message.001")
-    /// `aps.message.002`: Invalid parameter format.
-    public static let apsInvalidParameterFormat = Self("aps.message.002")
-    /// `aps.message.006`: Technical problem.
-    public static let apsTechnicalProblem = Self("aps.message.006")
-    /// `aps.message.008`: Signature mismatch (APS refused the request signature).
-    public static let apsSignatureMismatch = Self("aps.message.008")
-    /// `aps.message.009`: Invalid merchant identifier.
-    public static let apsInvalidMerchantIdentifier = Self("aps.message.009")
-    /// `aps.message.010`: Invalid access code.
-    public static let apsInvalidAccessCode = Self("aps.message.010")
-    /// `aps.message.032`: Invalid parameter length.
-    public static let apsInvalidParameterLength = Self("aps.message.032")
-    /// `aps.message.051`: Technical error.
-    public static let apsTechnicalError = Self("aps.message.051")
-    /// `aps.message.068`: SDK service is inactive.
-    public static let apsSDKServiceInactive = Self("aps.message.068")
-    /// `aps.message.070`: device_id mismatch.
-    public static let apsDeviceIDMismatch = Self("aps.message.070")
 
     /// Mastercard Gateway `error.cause` `INVALID_REQUEST`: the request is malformed or fails
     /// validation (the context gives `field`, `validationType` and the explanation).

@@ -97,6 +97,29 @@ struct ClientAPISessionTests {
         #expect(try await session.paymentProduct(id: "1", for: context).id == "1")
     }
 
+    @Test("a non-2xx answer hands the caller the decoded ApiError, with a message that echoes a card number redacted")
+    func decodedAPIErrorReachesTheCaller() async throws {
+        let answers = Answers()
+        answers.set(
+            "/products/3", 400,
+            #"{"errorId":"e-3","errors":[{"errorCode":"1008","id":"INVALID_VALUE","propertyName":"cardNumber","message":"value 4111.1111.1111.1111 is invalid","retriable":false},{"errorCode":"1009","message":"amount is too large"}]}"#
+        )
+        answers.set("/products/4", 502, "<html>bad gateway</html>")
+        let (session, _) = try makeSession(answers)
+        let context = try SessionFixtures.context()
+        let error = await caught { () async throws(CSEError) in try await session.paymentProduct(id: "3", for: context) }
+        let apiError = try #require(error?.clientAPIError)
+        #expect(apiError.errorID == "e-3")
+        #expect(apiError.errors.map(\.errorCode) == ["1008", "1009"])
+        #expect(apiError.errors.map(\.propertyName) == ["cardNumber", nil])
+        #expect(apiError.errors[1].message == "amount is too large")
+        #expect(!apiError.errors[0].message.contains("1111"))
+        #expect(error.map { !String(describing: $0).contains("1111") } == true)
+        let notAnAPIError = await caught { () async throws(CSEError) in try await session.paymentProduct(id: "4", for: context) }
+        #expect(notAnAPIError?.code == .clientAPIHTTPStatus)
+        #expect(notAnAPIError?.clientAPIError == nil)
+    }
+
     @Test("the unsupported products fail clearly without a call; a wallet without the predicate is unavailable")
     func unsupported() async throws {
         let answers = Answers()

@@ -65,7 +65,7 @@ struct SessionDataTests {
 
     @Test("not JSON, not an object, a bad invalidTokens")
     func refusesShapes() {
-        #expect(Self.error { try SessionData(json: Array("{".utf8)) }?.context["json"] == "json.syntax")
+        #expect(Self.error { try SessionData(json: Array("{".utf8)) }?.underlying?.code == .jsonSyntax)
         #expect(Self.error { try SessionData(json: Array("[]".utf8)) }?.code == .clientAPIInvalidSession)
         let badTokens = Self.valid.replacingOccurrences(of: #"["tok-1"]"#, with: "[1]")
         #expect(Self.error { try SessionData(json: Array(badTokens.utf8)) }?.context["member"] == "invalidTokens")

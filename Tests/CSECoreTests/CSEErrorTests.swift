@@ -12,6 +12,18 @@ struct CSEErrorTests {
         #expect(a.debugDescription == "CSEError(demo.code: first (limit=9, line=3))")
     }
 
+    @Test("an error carries the lower layer's error that caused it, typed, and prints it after its own")
+    func underlyingError() throws {
+        let header = Array(#"{"alg":"#.utf8) + Array(repeating: UInt8(ascii: "["), count: 20) + Array("]".utf8)
+        let parse = try #require(throws: CSEError.self) { try JSONValue.parse(header, limits: JSONLimits(maxBytes: 100, maxDepth: 8)) }
+        let outer = CSEError(.init("demo.malformed"), "the header is not valid JSON", context: ["segment": "1"], underlying: parse)
+        #expect(outer.underlying?.code == .jsonTooDeep)
+        #expect(outer.underlying?.underlying == nil)
+        #expect(outer.description == "demo.malformed: the header is not valid JSON (segment=1); caused by \(parse.description)")
+        #expect(outer == CSEError(.init("demo.malformed"), "another reason"), "equality stays by code only")
+        #expect(CSEError(.init("demo.code"), "no cause").underlying == nil)
+    }
+
     @Test(
         "a PAN is masked to first 6 and last 4",
         arguments: [

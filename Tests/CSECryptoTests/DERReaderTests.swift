@@ -2,7 +2,8 @@
 import CSECore
 import Testing
 
-/// The strict DER reader (X.690 §10) on hand-made encodings: each violation has its own code.
+/// The strict DER reader (X.690 §10) on hand-made encodings: each violation is refused with one of
+/// the three codes a caller can act on, and a reason that names the rule.
 @Suite("DER reader")
 struct DERReaderTests {
     static func readInteger(_ bytes: [UInt8]) throws(CSEError) -> [UInt8] {
@@ -15,21 +16,23 @@ struct DERReaderTests {
     @Test(
         "lengths must be definite, minimal and at most four octets",
         arguments: [
-            ([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], "der.nonMinimalLength"),  // long form for 5
-            ([0x04, 0x82, 0x00, 0x80] + [UInt8](repeating: 0, count: 128), "der.nonMinimalLength"),  // leading zero octet
-            ([0x30, 0x80, 0x00, 0x00], "der.indefiniteLength"),
-            ([0x04, 0x85, 1, 0, 0, 0, 0], "der.lengthTooLarge"),
-            ([0x04, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], "der.truncated"),  // declared but absent
-            ([0x04, 0x82, 0x01], "der.truncated"),  // length field cut
-            ([0x04], "der.truncated"),
-            ([], "der.truncated"),
-            ([0x1F, 0x22, 0x00], "der.unsupportedTag"),
-        ] as [([UInt8], String)])
-    func lengths(bytes: [UInt8], code: String) {
-        #expect(throws: CSEError(.init(code), "")) {
+            ([0x04, 0x81, 0x05, 1, 2, 3, 4, 5], "der.malformed", "below 128 uses the long form"),  // long form for 5
+            ([0x04, 0x82, 0x00, 0x80] + [UInt8](repeating: 0, count: 128), "der.malformed", "starts with a zero octet"),
+            ([0x30, 0x80, 0x00, 0x00], "der.malformed", "indefinite length"),
+            ([0x04, 0x85, 1, 0, 0, 0, 0], "der.tooLarge", "longer than four octets"),
+            ([0x04, 0x84, 0x7F, 0xFF, 0xFF, 0xFF], "der.truncated", "ends inside"),  // declared but absent
+            ([0x04, 0x82, 0x01], "der.truncated", "ends inside"),  // length field cut
+            ([0x04], "der.truncated", "ends inside"),
+            ([], "der.truncated", "ends inside"),
+            ([0x1F, 0x22, 0x00], "der.malformed", "high-tag-number"),
+        ] as [([UInt8], String, String)])
+    func lengths(bytes: [UInt8], code: String, rule: String) throws {
+        let error = try #require(throws: CSEError.self) {
             var reader = DERReader(bytes)
             _ = try reader.readAny()
         }
+        #expect(error.code.rawValue == code)
+        #expect(error.reason.contains(rule), "\(error.reason)")
     }
 
     @Test("a 128-byte value uses the two-octet long form and reads back")
@@ -43,16 +46,18 @@ struct DERReaderTests {
     @Test(
         "INTEGERs must be minimal and non-negative",
         arguments: [
-            ([0x02, 0x00], "der.nonMinimalInteger"),
-            ([0x02, 0x02, 0x00, 0x01], "der.nonMinimalInteger"),
-            ([0x02, 0x02, 0xFF, 0x80], "der.nonMinimalInteger"),
-            ([0x02, 0x01, 0x80], "der.negativeInteger"),
-            ([0x02, 0x02, 0xFF, 0x7F], "der.negativeInteger"),
-            ([0x04, 0x01, 0x01], "der.unexpectedTag"),
-            ([0x02, 0x01, 0x01, 0x00], "der.trailingBytes"),
+            ([0x02, 0x00], "no content octets"),
+            ([0x02, 0x02, 0x00, 0x01], "redundant leading octet"),
+            ([0x02, 0x02, 0xFF, 0x80], "redundant leading octet"),
+            ([0x02, 0x01, 0x80], "is negative"),
+            ([0x02, 0x02, 0xFF, 0x7F], "is negative"),
+            ([0x04, 0x01, 0x01], "unexpected ASN.1 tag"),
+            ([0x02, 0x01, 0x01, 0x00], "bytes follow the end"),
         ] as [([UInt8], String)])
-    func integerRejects(bytes: [UInt8], code: String) {
-        #expect(throws: CSEError(.init(code), "")) { try Self.readInteger(bytes) }
+    func integerRejects(bytes: [UInt8], rule: String) throws {
+        let error = try #require(throws: CSEError.self) { try Self.readInteger(bytes) }
+        #expect(error.code == .derMalformed)
+        #expect(error.reason.contains(rule), "\(error.reason)")
     }
 
     @Test(
@@ -69,13 +74,13 @@ struct DERReaderTests {
 
     @Test("NULL must be empty and a key BIT STRING must have no unused bits")
     func nullAndBitString() throws {
-        #expect(throws: CSEError(.derBadNull, "")) {
+        #expect(throws: CSEError(.derMalformed, "")) {
             var r = DERReader([0x05, 0x01, 0x00]); try r.readNull()
         }
-        #expect(throws: CSEError(.derBadBitString, "")) {
+        #expect(throws: CSEError(.derMalformed, "")) {
             var r = DERReader([0x03, 0x00]); _ = try r.readOctetAlignedBitString()
         }
-        #expect(throws: CSEError(.derBadBitString, "")) {
+        #expect(throws: CSEError(.derMalformed, "")) {
             var r = DERReader([0x03, 0x02, 0x01, 0xFE]); _ = try r.readOctetAlignedBitString()
         }
         var reader = DERReader([0x03, 0x03, 0x00, 0xAB, 0xCD])
@@ -87,7 +92,7 @@ struct DERReaderTests {
         var bytes: [UInt8] = []
         for _ in 0...DERReader.maximumDepth { bytes = [0x30, UInt8(bytes.count)] + bytes }
         var reader = DERReader(bytes)
-        #expect(throws: CSEError(.derTooDeep, "")) {
+        #expect(throws: CSEError(.derTooLarge, "")) {
             var current = try reader.readConstructed()
             while true { current = try current.readConstructed() }
         }

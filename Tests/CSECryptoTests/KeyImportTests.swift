@@ -207,7 +207,7 @@ struct KeyImportTests {
     func clientAPIRequiresSPKI() {
         let key = GeneratedKeys.rsa2048.publicKey
         let body = #"{"keyId":"k","publicKey":"\#(Base64.encode(key.pkcs1DERRepresentation))"}"#
-        #expect(throws: CSEError(.derUnexpectedTag, "")) { try PublicKeyResponse(json: Array(body.utf8)) }
+        #expect(throws: CSEError(.derMalformed, "")) { try PublicKeyResponse(json: Array(body.utf8)) }
     }
 
     // MARK: Policy rejects
@@ -266,16 +266,16 @@ struct KeyImportTests {
     @Test("trailing bytes after a DER key are refused, at the top level and inside the BIT STRING")
     func trailingBytes() throws {
         let key = GeneratedKeys.rsa2048
-        #expect(throws: CSEError(.derTrailingBytes, "")) { try RSAPublicKey(derRepresentation: key.publicKey.derRepresentation + [0]) }
-        #expect(throws: CSEError(.derTrailingBytes, "")) { try RSAPublicKey(derRepresentation: key.publicKey.pkcs1DERRepresentation + [0]) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPublicKey(derRepresentation: key.publicKey.derRepresentation + [0]) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPublicKey(derRepresentation: key.publicKey.pkcs1DERRepresentation + [0]) }
         let pkcs8 = try key.derRepresentation.unsafeCopyToArray()
-        #expect(throws: CSEError(.derTrailingBytes, "")) { try RSAPrivateKey(derRepresentation: pkcs8 + [0x05, 0x00]) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPrivateKey(derRepresentation: pkcs8 + [0x05, 0x00]) }
         // SPKI whose BIT STRING holds the PKCS#1 key plus one extra byte (lengths adjusted).
         let pkcs1 = key.publicKey.pkcs1DERRepresentation + [0x00]
         var inner: [UInt8] = [0x30, 0x0D, 0x06, 0x09] + [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01] + [0x05, 0x00]
         inner += [0x03, 0x82, UInt8((pkcs1.count + 1) >> 8), UInt8((pkcs1.count + 1) & 0xFF), 0x00] + pkcs1
         let spki = [0x30, 0x82, UInt8(inner.count >> 8), UInt8(inner.count & 0xFF)] + inner
-        #expect(throws: CSEError(.derTrailingBytes, "")) { try RSAPublicKey(derRepresentation: spki) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPublicKey(derRepresentation: spki) }
     }
 
     @Test("an SPKI of another algorithm, or with absent parameters, is refused")
@@ -360,10 +360,10 @@ struct KeyImportTests {
         // A PKCS#1 body under the PKCS#8 label (and the reverse) is refused.
         let pkcs1Body = key.publicKey.pkcs1DERRepresentation
         let mislabelled = "-----BEGIN PUBLIC KEY-----\n\(Base64.encode(pkcs1Body))\n-----END PUBLIC KEY-----\n"
-        #expect(throws: CSEError(.derUnexpectedTag, "")) { try RSAPublicKey(pemRepresentation: mislabelled) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPublicKey(pemRepresentation: mislabelled) }
         let spkiUnderPKCS1 =
             "-----BEGIN RSA PUBLIC KEY-----\n\(Base64.encode(key.publicKey.derRepresentation))\n-----END RSA PUBLIC KEY-----\n"
-        #expect(throws: CSEError(.derUnexpectedTag, "")) { try RSAPublicKey(pemRepresentation: spkiUnderPKCS1) }
+        #expect(throws: CSEError(.derMalformed, "")) { try RSAPublicKey(pemRepresentation: spkiUnderPKCS1) }
     }
 
     static let n =

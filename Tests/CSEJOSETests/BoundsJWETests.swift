@@ -40,10 +40,10 @@ struct BoundsJWETests {
         let big = #"{"alg":"RSA-OAEP","enc":"A256GCM","x":""# + String(repeating: "a", count: 8_192) + #""}"#
         let error = #expect(throws: CSEError.self) { try decryptor.decrypt(Base64URL.encode(Array(big.utf8)) + rest) }
         #expect(error?.code == .jweMalformed)
-        #expect(error?.context["cause"] == "json.tooLarge")
+        #expect(error?.underlying?.code == .jsonTooLarge)
         let deep = #"{"alg":"RSA-OAEP","enc":"A256GCM","x":"# + String(repeating: "[", count: 8) + String(repeating: "]", count: 8) + "}"
         let deepError = #expect(throws: CSEError.self) { try decryptor.decrypt(Base64URL.encode(Array(deep.utf8)) + rest) }
-        #expect(deepError?.context["cause"] == "json.tooDeep")
+        #expect(deepError?.underlying?.code == .jsonTooDeep)
     }
 
 }

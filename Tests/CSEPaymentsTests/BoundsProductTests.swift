@@ -22,7 +22,7 @@ struct BoundsProductTests {
             try PaymentProduct(json: Fixtures.product(fields: #"{"id": "f", "displayHints": {"mask": "\#(mask)"}}"#))
         }
         #expect(error?.code == .productInvalidMask)
-        #expect(error?.context["cause"] == "mask.tooLong")
+        #expect(error?.underlying?.code == .maskTooLong)
     }
 
     @Test("a pattern over RegexPattern.maximumPatternLength is product.invalidRegex")
@@ -36,7 +36,7 @@ struct BoundsProductTests {
                         """#))
         }
         #expect(error?.code == .productInvalidRegex)
-        #expect(error?.context["cause"] == "regex.patternTooLong")
+        #expect(error?.underlying?.code == .regexPatternTooLong)
         #expect(error.map { !$0.description.contains(pattern) } == true, "the error does not echo the pattern in full")
     }
 }

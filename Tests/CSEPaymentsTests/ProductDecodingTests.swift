@@ -146,7 +146,7 @@ struct ProductDecodingTests {
         }
         #expect(field?.code == .productInvalidMask)
         #expect(field?.context["field"] == "cvv" && field?.context["product"] == "p1")
-        #expect(field?.context["cause"] == "mask.invalidPlaceholder")
+        #expect(field?.underlying?.code == .maskInvalidPlaceholder)
         let aof = #"[{"id": 5, "attributes": [], "displayHints": {"labelTemplate": [{"attributeKey": "cardNumber", "mask": "{{99"}]}}]"#
         let label = caught { () throws(CSEError) in try PaymentProduct(json: Fixtures.product(fields: "", accountsOnFile: aof)) }
         #expect(label?.code == .productInvalidMask)

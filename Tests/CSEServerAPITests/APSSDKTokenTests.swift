@@ -85,11 +85,11 @@ struct APSSDKTokenTests {
     @Test(
         "documented failures map to aps.message.NNN naming the message",
         arguments: [
-            ("00008", "00", CSEError.Code.apsSignatureMismatch), ("21001", "21", .apsMissingParameter),
-            ("21010", "21", .apsInvalidAccessCode), ("21009", "21", .apsInvalidMerchantIdentifier),
-            ("21068", "21", .apsSDKServiceInactive), ("21070", "21", .apsDeviceIDMismatch),
-            ("21032", "21", .apsInvalidParameterLength), ("21006", "21", .apsTechnicalProblem),
-            ("21051", "21", .apsTechnicalError), ("21002", "21", .apsInvalidParameterFormat),
+            ("00008", "00", CSEError.Code.apsMessage("008")), ("21001", "21", .apsMessage("001")),
+            ("21010", "21", .apsMessage("010")), ("21009", "21", .apsMessage("009")),
+            ("21068", "21", .apsMessage("068")), ("21070", "21", .apsMessage("070")),
+            ("21032", "21", .apsMessage("032")), ("21006", "21", .apsMessage("006")),
+            ("21051", "21", .apsMessage("051")), ("21002", "21", .apsMessage("002")),
             ("22013", "22", .apsMessage("013")),
         ])
     func failures(code: String, status: String, expected: CSEError.Code) async throws {

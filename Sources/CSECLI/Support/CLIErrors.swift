@@ -15,4 +15,6 @@ extension CSEError.Code {
     static let cliMissingEnvironment = Self("cli.missingEnvironment")
     /// `demo`: a step did not give the expected result.
     static let cliDemoFailed = Self("cli.demoFailed")
+    /// An asynchronous command's task ended without a result (a defect of `cse`, never of the input).
+    static let cliInternal = Self("cli.internal")
 }

@@ -82,6 +82,24 @@ public struct APIError: Hashable, Sendable {
         self.init(errorID: try reader.requiredIdentifier(object, "errorId"), errors: items)
     }
 
+    /// This body with every item's message made safe to hand to a caller (``safeMessage(_:)``).
+    package func redactingMessages() -> APIError {
+        APIError(
+            errorID: errorID,
+            errors: errors.map {
+                APIErrorItem(
+                    errorCode: $0.errorCode, category: $0.category, code: $0.code, httpStatusCode: $0.httpStatusCode, id: $0.id,
+                    message: Self.safeMessage($0.message), propertyName: $0.propertyName, retriable: $0.retriable)
+            })
+    }
+
+    /// A platform message made safe to hand to a caller: redacted whole when it holds a run of 12
+    /// or more digits (any non-letter between them), which could be a card number the platform
+    /// echoed; otherwise printable ASCII (others become `?`), at most 512 characters.
+    static func safeMessage(_ text: String) -> String {
+        safeText(text, limit: 512, breaksDigitRun: { $0.properties.isAlphabetic }, isKept: { _ in true })
+    }
+
     /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,
     /// `propertyName` and `retriable`, joined by `,` in item order (an absent value is empty).
     /// Messages are left out: the platform may echo request input in them.
@@ -100,19 +118,28 @@ public struct APIError: Hashable, Sendable {
     /// included), which could be a card number. Error codes (`50001111`) and error ids (UUIDs)
     /// pass unchanged.
     static func echo(_ text: String) -> String {
+        safeText(text, limit: 64, breaksDigitRun: { $0 != " " }, isKept: { $0 != "," })
+    }
+
+    /// `text` redacted whole when it holds 12 or more digits with only `breaksDigitRun`-false
+    /// scalars between them; otherwise its first `limit` scalars, each outside printable ASCII or
+    /// not `isKept` replaced by `?`.
+    private static func safeText(
+        _ text: String, limit: Int, breaksDigitRun: (Unicode.Scalar) -> Bool, isKept: (Unicode.Scalar) -> Bool
+    ) -> String {
         var run = 0
         for scalar in text.unicodeScalars {
             if scalar.value >= 0x30 && scalar.value <= 0x39 {
                 run += 1
                 if run >= 12 { return SecretMasking.redact(text) }
-            } else if scalar != " " {
+            } else if breaksDigitRun(scalar) {
                 run = 0
             }
         }
         return String(
             String.UnicodeScalarView(
-                text.unicodeScalars.prefix(64).map {
-                    $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && $0 != "," ? $0 : "?"
+                text.unicodeScalars.prefix(limit).map {
+                    $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && isKept($0) ? $0 : "?"
                 }))
     }
 }

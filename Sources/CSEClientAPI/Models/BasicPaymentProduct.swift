@@ -82,8 +82,7 @@ public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
             } catch {
                 var context = error.context
                 context["endpoint"] = reader.endpoint
-                context["cause"] = error.code.rawValue
-                throw CSEError(.clientAPIMalformedResponse, error.reason, context: context)
+                throw CSEError(.clientAPIMalformedResponse, error.reason, context: context, underlying: error)
             }
         }
         accountsOnFile = accounts

@@ -22,9 +22,10 @@ struct ResponseReader: JSONMemberReader {
         do {
             return try JSONValue.parse(body, limits: Self.limits)
         } catch {
-            var context = ["endpoint": endpoint, "json": error.code.rawValue]
+            var context = ["endpoint": endpoint]
             if let offset = error.context["offset"] { context["offset"] = offset }
-            throw CSEError(.clientAPIMalformedResponse, "the response body is not valid JSON", context: context)
+            throw CSEError(
+                .clientAPIMalformedResponse, "the response body is not valid JSON", context: context, underlying: error)
         }
     }
 

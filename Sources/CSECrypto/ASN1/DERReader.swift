@@ -49,7 +49,7 @@ struct DERReader {
         let tag = bytes[index]
         guard tag & 0x1F != 0x1F else {
             throw CSEError(
-                .derUnsupportedTag, "high-tag-number identifiers are not supported",
+                .derMalformed, "high-tag-number identifiers are not supported",
                 context: ["offset": "\(index)"])
         }
         index += 1
@@ -61,19 +61,19 @@ struct DERReader {
             length = Int(first)
         } else if first == 0x80 {
             throw CSEError(
-                .derIndefiniteLength, "the indefinite length form is not DER",
+                .derMalformed, "the indefinite length form is not DER",
                 context: ["offset": "\(index - 1)"])
         } else {
             let octets = Int(first & 0x7F)
             guard octets <= 4 else {
                 throw CSEError(
-                    .derLengthTooLarge, "length fields longer than four octets are not supported",
+                    .derTooLarge, "length fields longer than four octets are not supported",
                     context: ["octets": "\(octets)"])
             }
             guard bytes.endIndex - index >= octets else { throw Self.truncated("a long-form length") }
             guard bytes[index] != 0 else {
                 throw CSEError(
-                    .derNonMinimalLength, "a long-form length starts with a zero octet",
+                    .derMalformed, "a long-form length starts with a zero octet",
                     context: ["offset": "\(index)"])
             }
             for _ in 0..<octets {
@@ -82,7 +82,7 @@ struct DERReader {
             }
             guard length >= 0x80 else {
                 throw CSEError(
-                    .derNonMinimalLength, "a length below 128 uses the long form",
+                    .derMalformed, "a length below 128 uses the long form",
                     context: ["length": "\(length)"])
             }
         }
@@ -100,7 +100,7 @@ struct DERReader {
         let (tag, value) = try readAny()
         guard tag == expected else {
             throw CSEError(
-                .derUnexpectedTag, "unexpected ASN.1 tag",
+                .derMalformed, "unexpected ASN.1 tag",
                 context: ["expected": Self.hex(expected), "found": Self.hex(tag)])
         }
         return value
@@ -112,7 +112,7 @@ struct DERReader {
     mutating func readConstructed(tag: UInt8 = DERTag.sequence) throws(CSEError) -> DERReader {
         guard depth < Self.maximumDepth else {
             throw CSEError(
-                .derTooDeep, "ASN.1 values are nested too deeply",
+                .derTooLarge, "ASN.1 values are nested too deeply",
                 context: ["limit": "\(Self.maximumDepth)"])
         }
         return DERReader(try read(tag: tag), depth: depth + 1)
@@ -125,15 +125,15 @@ struct DERReader {
     mutating func readUnsignedInteger() throws(CSEError) -> ArraySlice<UInt8> {
         let content = try read(tag: DERTag.integer)
         guard let first = content.first else {
-            throw CSEError(.derNonMinimalInteger, "an INTEGER has no content octets")
+            throw CSEError(.derMalformed, "an INTEGER has no content octets")
         }
         if content.count > 1 {
             let second = content[content.startIndex + 1]
             if (first == 0x00 && second < 0x80) || (first == 0xFF && second >= 0x80) {
-                throw CSEError(.derNonMinimalInteger, "an INTEGER has a redundant leading octet")
+                throw CSEError(.derMalformed, "an INTEGER has a redundant leading octet")
             }
         }
-        guard first < 0x80 else { throw CSEError(.derNegativeInteger, "an INTEGER is negative") }
+        guard first < 0x80 else { throw CSEError(.derMalformed, "an INTEGER is negative") }
         return first == 0 ? content.dropFirst() : content
     }
 
@@ -142,7 +142,7 @@ struct DERReader {
     mutating func readSmallInteger() throws(CSEError) -> Int {
         let magnitude = try readUnsignedInteger()
         guard magnitude.count <= 4 else {
-            throw CSEError(.derLengthTooLarge, "a version INTEGER is too large")
+            throw CSEError(.derTooLarge, "a version INTEGER is too large")
         }
         return magnitude.reduce(0) { $0 << 8 | Int($1) }
     }
@@ -151,7 +151,7 @@ struct DERReader {
     /// - Throws: `der.badNull`, plus the errors of ``read(tag:)``.
     mutating func readNull() throws(CSEError) {
         guard try read(tag: DERTag.null).isEmpty else {
-            throw CSEError(.derBadNull, "a NULL has content octets")
+            throw CSEError(.derMalformed, "a NULL has content octets")
         }
     }
 
@@ -160,10 +160,10 @@ struct DERReader {
     mutating func readOctetAlignedBitString() throws(CSEError) -> ArraySlice<UInt8> {
         let content = try read(tag: DERTag.bitString)
         guard let unused = content.first else {
-            throw CSEError(.derBadBitString, "a BIT STRING has no content octets")
+            throw CSEError(.derMalformed, "a BIT STRING has no content octets")
         }
         guard unused == 0 else {
-            throw CSEError(.derBadBitString, "a BIT STRING has unused bits", context: ["unused": "\(unused)"])
+            throw CSEError(.derMalformed, "a BIT STRING has unused bits", context: ["unused": "\(unused)"])
         }
         return content.dropFirst()
     }
@@ -173,7 +173,7 @@ struct DERReader {
     func finish() throws(CSEError) {
         guard bytes.isEmpty else {
             throw CSEError(
-                .derTrailingBytes, "bytes follow the end of an ASN.1 value",
+                .derMalformed, "bytes follow the end of an ASN.1 value",
                 context: ["count": "\(bytes.count)", "depth": "\(depth)"])
         }
     }

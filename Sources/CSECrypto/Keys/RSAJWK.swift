@@ -46,7 +46,7 @@ enum RSAJWK {
         do {
             return try JSONValue.parse(json, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
         } catch {
-            throw CSEError(.jwkMalformed, "the JWK is not valid JSON", context: ["json": error.code.rawValue])
+            throw CSEError(.jwkMalformed, "the JWK is not valid JSON", underlying: error)
         }
     }
 

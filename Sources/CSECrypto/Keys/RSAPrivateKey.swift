@@ -92,7 +92,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
         let isPKCS8 = outer.peekTag == DERTag.sequence
         guard isPKCS8 == document.label.isByteEqual(to: "PRIVATE KEY") else {
             throw CSEError(
-                .derUnexpectedTag, "the PEM label does not match the key structure",
+                .derMalformed, "the PEM label does not match the key structure",
                 context: ["label": SecretMasking.echoName(document.label)])
         }
         try self.init(components: components, enforcingPolicy: true)

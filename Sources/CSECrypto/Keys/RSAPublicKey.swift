@@ -104,11 +104,11 @@ public struct RSAPublicKey: Sendable, Hashable, CustomStringConvertible, CustomR
         case "RSA PUBLIC KEY":
             var top = DERReader(document.derBytes)
             guard top.peekTag == DERTag.sequence else {
-                throw CSEError(.derUnexpectedTag, "an RSA PUBLIC KEY block must hold an RSAPublicKey SEQUENCE")
+                throw CSEError(.derMalformed, "an RSA PUBLIC KEY block must hold an RSAPublicKey SEQUENCE")
             }
             var probe = try top.readConstructed()
             guard probe.peekTag == DERTag.integer else {
-                throw CSEError(.derUnexpectedTag, "an RSA PUBLIC KEY block must hold an RSAPublicKey, not a SubjectPublicKeyInfo")
+                throw CSEError(.derMalformed, "an RSA PUBLIC KEY block must hold an RSAPublicKey, not a SubjectPublicKeyInfo")
             }
             _ = try probe.readAny()
             components = try RSAKeyStructures.readPublicKey(document.derBytes[...])

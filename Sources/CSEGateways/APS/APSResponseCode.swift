@@ -7,11 +7,11 @@ public import CSECore
 public struct APSResponseCode: Hashable, Sendable, CustomStringConvertible {
     /// How a status ends the transaction, in CSEKit's classification (see
     /// `Vectors/gateways/aps-response-codes.json`).
-    public struct Outcome: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    public struct Outcome: StableStringValue {
         /// The table spelling.
         public let rawValue: String
         /// Creates an outcome from its table spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// The operation succeeded.
         public static let success = Outcome(rawValue: "success")
         /// The operation failed.
@@ -21,8 +21,6 @@ public struct APSResponseCode: Hashable, Sendable, CustomStringConvertible {
         public static let pending = Outcome(rawValue: "pending")
         /// A status the table does not know; treat as not successful.
         public static let unknown = Outcome(rawValue: "unknown")
-        /// The table spelling.
-        public var description: String { rawValue }
     }
 
     /// The two status digits, for example `14`.

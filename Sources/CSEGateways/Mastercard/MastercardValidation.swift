@@ -21,11 +21,11 @@ package enum MastercardValidation {
 /// the mobile SDK's `recommendation`).
 public struct MastercardRecommendation: Hashable, Sendable, CustomStringConvertible {
     /// What to do next.
-    public struct Action: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    public struct Action: StableStringValue {
         /// The table spelling.
         public let rawValue: String
         /// Creates an action from its table spelling.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// Continue with the payment.
         public static let proceed = Action(rawValue: "proceed")
         /// Do not continue (before API version 70).
@@ -36,8 +36,6 @@ public struct MastercardRecommendation: Hashable, Sendable, CustomStringConverti
         public static let abandonOrder = Action(rawValue: "abandonOrder")
         /// A value not defined for the API version: do not continue (fail closed).
         public static let unrecognized = Action(rawValue: "unrecognized")
-        /// The table spelling.
-        public var description: String { rawValue }
     }
 
     /// The value as received.

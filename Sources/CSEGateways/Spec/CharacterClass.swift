@@ -1,3 +1,4 @@
+import CSECore
 /// The characters a gateway parameter may contain: a base class (the tables' "Alpha",
 /// "Alphanumeric", "Numeric") plus an explicit set of allowed special characters.
 ///
@@ -6,7 +7,7 @@
 /// so Arabic-Indic digits are rejected where a gateway expects numbers.
 package struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
     /// The base class of a parameter.
-    package struct Base: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct Base: StableStringValue {
         /// The table spelling: `alpha`, `alphanumeric`, `numeric` or `any`.
         package let rawValue: String
         /// Creates a base class from its table spelling.
@@ -21,8 +22,6 @@ package struct CharacterClass: Hashable, Sendable, CustomStringConvertible {
         /// Any Unicode scalar except control characters (the tables' "String" without a list).
         package static let any = Base(rawValue: "any")
 
-        /// The table spelling.
-        package var description: String { rawValue }
     }
 
     /// The base class.

@@ -1,3 +1,4 @@
+import CSECore
 /// A value format a parameter must have beyond its characters and length: an e-mail address, an
 /// IP address, an amount in minor units, a card number, and so on.
 ///
@@ -6,7 +7,7 @@
 /// card number of a security code).
 package struct ParameterFormat: Hashable, Sendable, CustomStringConvertible {
     /// A format name as the tables spell it.
-    package struct Kind: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct Kind: StableStringValue {
         /// The table spelling.
         package let rawValue: String
         /// Creates a kind from its table spelling.
@@ -54,8 +55,6 @@ package struct ParameterFormat: Hashable, Sendable, CustomStringConvertible {
             .integer, .month, .basicCredentials, .applePayPaymentData, .hex,
         ]
 
-        /// The table spelling.
-        package var description: String { rawValue }
     }
 
     /// The format.

@@ -1,3 +1,5 @@
+import CSECore
+
 import CSEValidation
 
 /// The rules for one gateway parameter, as one row of a spec table in `Vectors/gateways/`.
@@ -8,7 +10,7 @@ import CSEValidation
 /// further (see docs/GATEWAYS.md, "Empty values").
 package struct ParameterSpec: Hashable, Sendable {
     /// The JSON types a parameter value may have.
-    package struct ValueType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct ValueType: StableStringValue {
         /// The table spelling.
         package let rawValue: String
         /// Creates a value type from its table spelling.
@@ -23,12 +25,10 @@ package struct ParameterSpec: Hashable, Sendable {
         /// `true` or `false` only.
         package static let boolean = ValueType(rawValue: "boolean")
 
-        /// The table spelling.
-        package var description: String { rawValue }
     }
 
     /// What kind of secret a value is, so that no error, limit or description carries it.
-    package struct Sensitivity: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+    package struct Sensitivity: StableStringValue {
         /// The table spelling.
         package let rawValue: String
         /// Creates a sensitivity from its table spelling.
@@ -43,8 +43,6 @@ package struct ParameterSpec: Hashable, Sendable {
         /// A credential such as an API key.
         package static let credential = Sensitivity(rawValue: "credential")
 
-        /// The table spelling.
-        package var description: String { rawValue }
     }
 
     /// The parameter name; a dotted path (`billingDetails.zip`) for nested JSON.

@@ -28,7 +28,7 @@ public struct PublicKeyResponse: Sendable, Hashable {
         do {
             value = try JSONValue.parse(json, limits: JSONLimits(maxBytes: 64 * 1024, maxDepth: 8))
         } catch {
-            throw CSEError(.keyResponseMalformed, "the public-key response is not valid JSON", context: ["json": error.code.rawValue])
+            throw CSEError(.keyResponseMalformed, "the public-key response is not valid JSON", underlying: error)
         }
         guard let object = value.objectValue else {
             throw CSEError(.keyResponseMalformed, "the public-key response is not a JSON object")

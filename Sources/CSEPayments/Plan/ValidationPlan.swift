@@ -76,9 +76,8 @@ public struct ValidationPlan: Sendable {
                 do {
                     mask = try Mask(pattern)
                 } catch {
-                    var context = reader.context(member: "displayHints.mask")
-                    context["cause"] = error.code.rawValue
-                    throw CSEError(.productInvalidMask, "the field mask does not parse", context: context)
+                    let context = reader.context(member: "displayHints.mask")
+                    throw CSEError(.productInvalidMask, "the field mask does not parse", context: context, underlying: error)
                 }
             }
             let definitions = productField.dataRestrictions.validators

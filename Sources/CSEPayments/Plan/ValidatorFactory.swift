@@ -58,18 +58,18 @@ enum ValidatorFactory {
         for key in ["regularExpression", "regex", "pattern"] where pattern == nil {
             pattern = try reader.optionalString(p, key)
         }
-        var context = reader.context(member: "validators.regularExpression")
+        let context = reader.context(member: "validators.regularExpression")
         guard let pattern else {
-            context["cause"] = "missingPattern"
             throw CSEError(.productInvalidRegex, "the regularExpression rule has no pattern", context: context)
         }
         do {
             return try RegularExpressionValidator(pattern: pattern)
         } catch {
-            context["cause"] = error.code.rawValue
+            // The compile error's context names the pattern, which comes from an untrusted product
+            // and could be anything (a card number pasted into it): only its code and reason go on.
             throw CSEError(
                 .productInvalidRegex, "the regularExpression pattern does not compile: \(error.reason)",
-                context: context)
+                context: context, underlying: CSEError(error.code, error.reason))
         }
     }
 }

@@ -4,7 +4,7 @@ public import CSEValidation
 /// Whether a request may change an account-on-file attribute. An open set; the Client API
 /// spellings are static members. Decoding maps an unknown status to ``readOnly``, as the
 /// Worldline SDK does.
-public struct AccountOnFileAttributeStatus: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct AccountOnFileAttributeStatus: StableStringValue {
     /// The JSON spelling, for example `READ_ONLY`.
     public let rawValue: String
     /// Creates a status from its JSON spelling.
@@ -17,8 +17,6 @@ public struct AccountOnFileAttributeStatus: Hashable, Sendable, RawRepresentable
     /// The request must supply a value (for example a new CVV); none is a `required` error.
     public static let mustWrite = Self(rawValue: "MUST_WRITE")
 
-    /// The JSON spelling.
-    public var description: String { rawValue }
 }
 
 /// One stored attribute of an account on file, for example the obfuscated card number.
@@ -146,8 +144,8 @@ public struct AccountOnFile: Hashable, Sendable, Identifiable {
                 } catch {
                     var context = reader.context(member: "labelTemplate.mask")
                     context["attribute"] = key
-                    context["cause"] = error.code.rawValue
-                    throw CSEError(.productInvalidMask, "a label-template mask does not parse", context: context)
+                    throw CSEError(
+                        .productInvalidMask, "a label-template mask does not parse", context: context, underlying: error)
                 }
             }
             items.append(LabelTemplateItem(attributeKey: key, mask: mask))

@@ -2,7 +2,7 @@ import CSECore
 
 /// The kind of form element a field is shown with (`displayHints.formElement.type`). An open set:
 /// the Client API values are static members, and an unknown value is kept as written.
-public struct FormElementType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct FormElementType: StableStringValue {
     /// The JSON spelling, for example `text`.
     public let rawValue: String
     /// Creates a type from its JSON spelling.
@@ -19,12 +19,10 @@ public struct FormElementType: Hashable, Sendable, RawRepresentable, CustomStrin
     /// A date picker.
     public static let date = Self(rawValue: "date")
 
-    /// The JSON spelling.
-    public var description: String { rawValue }
 }
 
 /// The keyboard a field asks for (`displayHints.preferredInputType`). An open set.
-public struct PreferredInputType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct PreferredInputType: StableStringValue {
     /// The JSON spelling, for example `IntegerKeyboard`.
     public let rawValue: String
     /// Creates a type from its JSON spelling.
@@ -41,8 +39,6 @@ public struct PreferredInputType: Hashable, Sendable, RawRepresentable, CustomSt
     /// A date keyboard.
     public static let dateKeyboard = Self(rawValue: "DateKeyboard")
 
-    /// The JSON spelling.
-    public var description: String { rawValue }
 }
 
 /// How a field is presented (`fields[].displayHints`, reference §5).

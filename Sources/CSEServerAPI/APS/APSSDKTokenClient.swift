@@ -89,7 +89,7 @@ public struct APSSDKTokenClient: Sendable {
     /// - Returns: The verified token.
     /// - Throws: ``CSEError/Code/apsResponseSignature`` (unsigned or wrongly signed response),
     ///   ``CSEError/Code/apsResponseMismatch`` (a signed response for another request),
-    ///   `aps.message.NNN` for a documented failure (for example ``CSEError/Code/apsSignatureMismatch``
+    ///   `aps.message.NNN` for a documented failure (for example `apsMessage("008")`
     ///   when APS refused the request signature), ``CSEError/Code/apsUndocumentedMessage``,
     ///   ``CSEError/Code/apsResponseMalformed``, a transport error, or
     ///   ``CSEError/Code/serverAPIUnexpectedStatus`` / ``CSEError/Code/serverAPIAuthenticationFailed``

@@ -2,15 +2,13 @@ import CSECore
 
 /// The stable code of a validation failure. The spellings follow the JSON keys of the Worldline
 /// Client API (`luhn`, `expirationDate`, …) so they can be shown to integrators unchanged.
-public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct ValidationCode: StableStringValue {
     /// The stable string form, for example `luhn`.
     public let rawValue: String
     /// Creates a code from its stable string form.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a code from its stable string form.
     package init(_ rawValue: String) { self.rawValue = rawValue }
-    /// The stable string form.
-    public var description: String { rawValue }
 
     /// A required value is missing.
     public static let required = Self("required")
@@ -58,11 +56,11 @@ public struct ValidationCode: Hashable, Sendable, RawRepresentable, CustomString
 
 /// Why a rule failed, when its code alone does not say: the `reason` parameter of a
 /// ``ValidationFailure``. Every reason CSEKit writes is declared here, once.
-public struct ValidationReason: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct ValidationReason: StableStringValue {
     /// The stable string form, for example `past`.
     public let rawValue: String
     /// Creates a reason from its stable string form.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// The name of the parameter that carries the reason: `reason`.
     public static let parameterName = "reason"
@@ -90,8 +88,6 @@ public struct ValidationReason: Hashable, Sendable, RawRepresentable, CustomStri
     /// A gateway amount in a currency that has no minor units.
     public static let currencyHasNoMinorUnits = Self(rawValue: "currencyHasNoMinorUnits")
 
-    /// The raw value.
-    public var description: String { rawValue }
 }
 
 /// A parameter of a validation failure, such as the broken limit.

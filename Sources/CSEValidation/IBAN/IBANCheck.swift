@@ -1,10 +1,11 @@
+public import CSECore
 /// Why a value is not a valid IBAN. An open set of stable codes; the spellings appear as the
 /// `reason` parameter of an `iban` validation failure.
-public struct IBANFailureReason: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct IBANFailureReason: StableStringValue {
     /// The stable string form, for example `checksum`.
     public let rawValue: String
     /// Creates a reason from its stable string form.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
     /// The first two characters are not the code of a country in the table (or the country is
     /// experimental and experimental countries were not accepted).
@@ -18,8 +19,6 @@ public struct IBANFailureReason: Hashable, Sendable, RawRepresentable, CustomStr
     /// ISO 13616-1 never assigns.
     public static let checksum = IBANFailureReason(rawValue: "checksum")
 
-    /// The stable string form.
-    public var description: String { rawValue }
 }
 
 /// The outcome of ``IBAN/check(_:acceptsExperimentalCountries:)``. It holds no part of the

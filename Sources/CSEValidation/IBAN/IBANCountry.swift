@@ -1,5 +1,7 @@
+import CSECore
+
 /// The character class of one BBAN group, in SWIFT IBAN Registry notation.
-package struct IBANCharacterClass: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+package struct IBANCharacterClass: StableStringValue {
     /// The registry letter: `n`, `a` or `c`.
     package let rawValue: String
     /// Creates a class from its registry letter; returns `nil` for anything but `n`, `a` or `c`.
@@ -16,8 +18,6 @@ package struct IBANCharacterClass: Hashable, Sendable, RawRepresentable, CustomS
     /// `c`: digits or letters.
     package static let alphanumerics = IBANCharacterClass(letter: "c")
 
-    /// The registry letter.
-    package var description: String { rawValue }
 
     /// The compact code used by the validator's lookup table.
     var tableCode: UInt8 { rawValue == "n" ? 0 : rawValue == "a" ? 1 : 2 }

@@ -1,6 +1,7 @@
+public import CSECore
 /// The outcome class of an IIN lookup (reference §4, `IINStatus`). An open set of stable codes;
 /// the raw values are the Worldline encoder's spellings.
-public struct IINStatus: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct IINStatus: StableStringValue {
     /// The stable string form, for example `SUPPORTED`.
     public let rawValue: String
     /// Creates a status from its stable string form.
@@ -15,13 +16,11 @@ public struct IINStatus: Hashable, Sendable, RawRepresentable, CustomStringConve
     /// A product was found but is not allowed in the caller's context.
     public static let existingButNotAllowed = IINStatus(rawValue: "EXISTING_BUT_NOT_ALLOWED")
 
-    /// The stable string form.
-    public var description: String { rawValue }
 }
 
 /// The kind of card: an open set whose known members follow reference §4 (`Credit`, `Debit`,
 /// `Prepaid`). BIN files may carry other kinds, which keep their own spelling.
-public struct CardType: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+public struct CardType: StableStringValue {
     /// The spelling, for example `Debit`.
     public let rawValue: String
     /// Creates a card type. The three known kinds are recognised case-insensitively and stored
@@ -42,8 +41,6 @@ public struct CardType: Hashable, Sendable, RawRepresentable, CustomStringConver
     /// A prepaid card.
     public static let prepaid = CardType(rawValue: "Prepaid")
 
-    /// The spelling.
-    public var description: String { rawValue }
 }
 
 /// Another product the same card number belongs to (a co-brand, reference §4 `coBrands`).
