@@ -1,3 +1,4 @@
+import Synchronization
 import CSECore
 internal import CCSEShims
 #if canImport(Glibc)
@@ -135,30 +136,18 @@ enum StandardStreams {
 }
 
 /// The first of several errors, recorded from any thread.
-private final class FirstFailure: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var error: CSEError?
-    private var lock = pthread_mutex_t()
-
-    init() { pthread_mutex_init(&lock, nil) }
+private final class FirstFailure: Sendable {
+    private let error = Mutex<CSEError?>(nil)
 
     func record(_ failure: CSEError) {
-        pthread_mutex_lock(&lock)
-        if error == nil { error = failure }
-        pthread_mutex_unlock(&lock)
+        error.withLock { if $0 == nil { $0 = failure } }
     }
 
     func reset() {
-        pthread_mutex_lock(&lock)
-        error = nil
-        pthread_mutex_unlock(&lock)
+        error.withLock { $0 = nil }
     }
 
-    var first: CSEError? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return error
-    }
+    var first: CSEError? { error.withLock { $0 } }
 }
 
 /// Reads standard input line by line in fixed-size chunks, so memory stays bounded however large
