@@ -1,5 +1,6 @@
 import CSECore
 import CSECrypto
+import CSEHTTP
 import CSEServerAPI
 import Testing
 
