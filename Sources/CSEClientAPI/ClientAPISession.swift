@@ -305,7 +305,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         query: [(name: String, value: String)] = [], body: [UInt8] = [], retry: HTTPRetryPolicy? = nil,
         acceptNotFound: Bool = false
     ) async throws(CSEError) -> HTTPResponse {
-        var url = baseURL.appending(pathSegments: [try configuration.version(of: endpoint), sessionData.customerID] + path)
+        var url = try baseURL.appending(pathSegments: [try configuration.version(of: endpoint), sessionData.customerID] + path)
         if !query.isEmpty { url = url.settingQuery(query) }
         var requestHeaders = headers
         if !body.isEmpty { requestHeaders.add(name: "Content-Type", value: "application/json") }

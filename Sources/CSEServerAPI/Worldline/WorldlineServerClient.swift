@@ -67,7 +67,7 @@ public struct WorldlineServerClient: Sendable {
 
     /// Signs and sends a request to `/v2/{merchantId}/<path>`.
     func send(_ method: HTTPMethod, path: [String], body: JSONValue?) async throws(CSEError) -> HTTPResponse {
-        let url = baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
+        let url = try baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
         // The signed headers come first: Content-Type (with a body), Date and X-GCS-*.
         var headers = HTTPHeaders()
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
