@@ -26,12 +26,10 @@ package enum PlatformProductIDs {
     /// - Throws: The errors of ``sealedBrand(for:)``, for the built-in card product only.
     package static func sealedProductID(for request: PaymentRequest) throws(CSEError) -> String {
         guard request.product.id == BuiltinProducts.cardProductID else { return request.product.id }
-        let brand = try sealedBrand(for: request)
-        // `sealedBrand` returns only brands with an id.
-        return productID(for: brand) ?? brand.id
+        return try sealedBrand(for: request).productID
     }
 
-    /// The brand a built-in card request seals, for co-badged cards too (a mada card that is
+    /// The brand a built-in card request seals, and its platform id, for co-badged cards too (a mada card that is
     /// also a Visa card, for example):
     /// 1. the payer's choice, ``PaymentRequest/cardBrand``, when given (the EU Interchange Fee
     ///    Regulation, (EU) 2015/751 Art. 8(6), lets the payer choose the brand of a co-badged
@@ -43,7 +41,7 @@ package enum PlatformProductIDs {
     ///   the card's brands; ``CSEError/Code/paymentsUnknownCardBrand`` when no brand is detected
     ///   or given, or when neither the chosen brand nor any of the card's brands has a platform
     ///   id. The context names brand ids (`brand`, `cardBrands`), never a digit of the card.
-    package static func sealedBrand(for request: PaymentRequest) throws(CSEError) -> CardBrand {
+    package static func sealedBrand(for request: PaymentRequest) throws(CSEError) -> (brand: CardBrand, productID: String) {
         let detected = request.detectedCardBrands
         let detectedIDs = detected.map(\.id).joined(separator: ",")
         if let chosen = request.cardBrand {
@@ -52,12 +50,12 @@ package enum PlatformProductIDs {
                     .paymentsCardBrandMismatch, "the chosen card brand is not one of the card's brands",
                     context: ["brand": SecretMasking.echoName(chosen.id, limit: 64), "cardBrands": detectedIDs])
             }
-            guard productID(for: chosen) != nil else {
+            guard let id = productID(for: chosen) else {
                 var context = ["brand": SecretMasking.echoName(chosen.id, limit: 64)]
                 if !detected.isEmpty { context["cardBrands"] = detectedIDs }
                 throw CSEError(.paymentsUnknownCardBrand, "the chosen card brand has no Worldline platform product id", context: context)
             }
-            return chosen
+            return (chosen, id)
         }
         guard let first = detected.first else {
             throw CSEError(
@@ -65,12 +63,12 @@ package enum PlatformProductIDs {
                 "the built-in card product needs the card brand to name the platform product; none was detected (set cardBrand for an account on file)"
             )
         }
-        guard let sealed = detected.first(where: { productID(for: $0) != nil }) else {
-            throw CSEError(
-                .paymentsUnknownCardBrand, "no brand of the card has a Worldline platform product id",
-                context: ["brand": first.id, "cardBrands": detectedIDs])
+        for brand in detected {
+            if let id = productID(for: brand) { return (brand, id) }
         }
-        return sealed
+        throw CSEError(
+            .paymentsUnknownCardBrand, "no brand of the card has a Worldline platform product id",
+            context: ["brand": first.id, "cardBrands": detectedIDs])
     }
 }
 
