@@ -4,7 +4,8 @@
 // absoluteString parses back to an equal URL, whose scheme is https or http to loopback, whose
 // description hides the query; building (appending a segment, setting a query, replacing the
 // origin) always gives a URL that parses back to itself, adds exactly one path segment, and
-// percent-decodes back to the inputs. A header that validates cannot inject a line (no CR, LF or
+// percent-decodes back to the inputs; an empty, `.` or `..` segment is refused with
+// http.invalidPathSegment (RFC 3986 §5.2.4 would remove it or climb, even percent-encoded). A header that validates cannot inject a line (no CR, LF or
 // NUL) and splits back into its name and value; a header that does not gives http.invalidHeader
 // without the value in the error.
 import CSECore
@@ -35,16 +36,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     checkParsed(url)
     require(url.scheme == "https" || (url.scheme == "http" && url.isLoopback), "http to a non-loopback host was accepted")
 
-    let appended = url.appending(pathSegments: [segment])
-    checkParsed(appended)
-    let base = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
-    require(appended.path.hasPrefix(base + "/"), "appending changed the existing path")
-    let added = appended.path.dropFirst(base.utf8.count + 1)
-    require(!added.contains("/"), "a segment added more than one level")
-    require(added != "." && added != "..", "a dot segment was added literally")
-    if segment != "." && segment != ".." {
-        require(percentDecoded(String(added)) == Array(segment.utf8), "the segment does not decode back")
-    }
+    checkAppended(url, segment)
 
     let queried = url.settingQuery([(name: queryName, value: queryValue)])
     checkParsed(queried)
@@ -56,6 +48,27 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     require(url.replacingOrigin(with: url) == url, "replacingOrigin with itself is not the identity")
     return 0
+}
+
+/// Appending one segment adds exactly one level that decodes back, or refuses an empty, `.` or
+/// `..` segment with http.invalidPathSegment.
+private func checkAppended(_ url: HTTPURL, _ segment: String) {
+    let appended: HTTPURL
+    do throws(CSEError) {
+        appended = try url.appending(pathSegments: [segment])
+        require(!HTTPURL.isUnsafePathSegment(segment), "an empty, . or .. segment was appended")
+    } catch {
+        require(error.code == .httpInvalidPathSegment, "unexpected code \(error.code)")
+        require(HTTPURL.isUnsafePathSegment(segment), "a segment that is not empty, . or .. was refused")
+        return
+    }
+    checkParsed(appended)
+    let base = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+    require(appended.path.hasPrefix(base + "/"), "appending changed the existing path")
+    let added = appended.path.dropFirst(base.utf8.count + 1)
+    require(!added.contains("/"), "a segment added more than one level")
+    require(added != "." && added != ".." && !added.isEmpty, "a dot or empty segment was added")
+    require(percentDecoded(String(added)) == Array(segment.utf8), "the segment does not decode back")
 }
 
 /// `absoluteString` parses back to an equal URL; the description shows no query.

@@ -25,6 +25,10 @@ extension CSEError.Code {
     /// 5700 Intersolve, 5772 Sodexo Sport & Culture, 5784 VVV Giftcard), or a wallet product
     /// (302 Apple Pay, 320 Google Pay) the availability predicate says this host cannot use.
     public static let clientAPIProductUnavailable = Self("clientAPI.productUnavailable")
+    /// `GET products/{id}` answered with another product than the one requested (ids compared as
+    /// numbers when they are digits). The context gives the `requested` and `returned` ids. The
+    /// product is never used, so a request for `1` can never seal `117`.
+    public static let clientAPIProductMismatch = Self("clientAPI.productMismatch")
     /// A card number for an IIN, DCC or surcharge call is not 6 to 19 digits (spaces allowed).
     /// The context gives the digit count, never a digit.
     public static let clientAPIInvalidCardNumber = Self("clientAPI.invalidCardNumber")

@@ -158,13 +158,17 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
 
     /// One product with its fields (`GET products/{id}`), ready for a ``PaymentRequest``:
     /// fields in display order, `expiryDate` as text, the SDK default masks. Cached by id and
-    /// context.
+    /// context. An all-digit id is compared as a number (`0117` is 117) and sent without leading
+    /// zeros.
     /// - Throws: ``CSEError/Code/clientAPIProductUnavailable`` for 117, 5700, 5772, 5784
-    ///   (without a call) and for a wallet the rules say this host cannot use; the HTTP and
+    ///   (without a call) and for a wallet the rules say this host cannot use;
+    ///   ``CSEError/Code/clientAPIProductMismatch`` when the platform returns another product
+    ///   than the one requested; the HTTP and
     ///   status errors; ``CSEError/Code/clientAPIMalformedResponse`` (the context's `cause` names
     ///   the `product.*` error).
     public func paymentProduct(id: String, for context: PaymentContext) async throws(CSEError) -> PaymentProduct {
-        try configuration.productRules.checkRequestable(productID: id)
+        // The canonical id (`0117` → `117`): the one requested, cached and compared.
+        let id = try configuration.productRules.checkRequestable(productID: id)
         let cacheKey = ProductKey(id: id, context: context)
         let entry: CachedProduct
         if let cached = products.value(for: cacheKey) {
@@ -174,6 +178,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
             let reader = ResponseReader(endpoint: "products/{id}")
             let value = try reader.parse(response.body)
             let basic = try BasicPaymentProduct(value, reader)
+            try ProductRules.checkReturned(productID: basic.id, requested: id)
             let product: PaymentProduct
             do {
                 product = try PaymentProduct(jsonValue: value)
@@ -193,7 +198,8 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/clientAPIProductUnavailable`` for 117, 5700, 5772, 5784; the
     ///   HTTP and status errors; ``CSEError/Code/clientAPIMalformedResponse``.
     public func paymentProductNetworks(id: String, for context: PaymentContext) async throws(CSEError) -> PaymentProductNetworks {
-        try configuration.productRules.checkRequestable(productID: id)
+        // The canonical id (`0117` → `117`): the one requested, cached and compared.
+        let id = try configuration.productRules.checkRequestable(productID: id)
         let cacheKey = ProductKey(id: id, context: context)
         if let cached = networks.value(for: cacheKey) { return cached }
         let response = try await send(.networks, path: ["products", id, "networks"], method: .get, query: context.queryItems)
@@ -304,7 +310,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         query: [(name: String, value: String)] = [], body: [UInt8] = [], retry: HTTPRetryPolicy? = nil,
         acceptNotFound: Bool = false
     ) async throws(CSEError) -> HTTPResponse {
-        var url = baseURL.appending(pathSegments: [try configuration.version(of: endpoint), sessionData.customerID] + path)
+        var url = try baseURL.appending(pathSegments: [try configuration.version(of: endpoint), sessionData.customerID] + path)
         if !query.isEmpty { url = url.settingQuery(query) }
         var requestHeaders = headers
         if !body.isEmpty { requestHeaders.add(name: "Content-Type", value: "application/json") }

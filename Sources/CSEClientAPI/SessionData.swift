@@ -1,4 +1,5 @@
 public import CSECore
+import CSEHTTP
 
 /// The four strings (and the invalid tokens) a merchant server hands to the client after
 /// CreateSession (`POST /v2/{merchantId}/sessions`, WL-Java `SessionResponse`; research note §1.1).
@@ -35,6 +36,11 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
     ) throws(CSEError) {
         try Self.checkIdentifier(clientSessionID, member: "clientSessionId")
         try Self.checkIdentifier(customerID, member: "customerId")
+        // The customer id is the path segment after the API version (RFC 3986 §5.2.4).
+        guard !HTTPURL.isUnsafePathSegment(customerID) else {
+            throw CSEError(
+                .clientAPIInvalidSession, "customerId cannot be '.' or '..' (it is a URL path segment)", context: ["member": "customerId"])
+        }
         self.clientSessionID = clientSessionID
         self.customerID = customerID
         self.clientAPIURL = try Self.normalisedClientAPIURL(clientAPIURL)

@@ -8,6 +8,10 @@ extension CSEError.Code {
     /// path or query, userinfo, a fragment, dot segments, or over the length limit. The reason
     /// names the component, never its text.
     public static let httpInvalidURL = Self("http.invalidURL")
+    /// A path segment built from a value (a merchant id, a customer id, a session id) is empty,
+    /// `.` or `..`: RFC 3986 §5.2.4 would remove it or climb to the parent resource, even
+    /// percent-encoded (§6.2.2.2). The context gives the segment's position, never its text.
+    public static let httpInvalidPathSegment = Self("http.invalidPathSegment")
     /// A request header name is not an RFC 9110 §5.1 token, or its value holds CR, LF, NUL or
     /// another control character (RFC 9110 §5.5). The value is never shown.
     public static let httpInvalidHeader = Self("http.invalidHeader")

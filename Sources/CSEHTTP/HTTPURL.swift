@@ -109,20 +109,36 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends path segments, each percent-encoded (RFC 3986 §3.3), joined with single slashes:
     /// a trailing `/` of the current path is not doubled. Every byte but the unreserved set
-    /// (RFC 3986 §2.3) is encoded, `/` included, so a segment never adds a level; a segment that
-    /// is `.` or `..` has its dots encoded (`%2E`), so it never climbs. The query is kept.
-    package func appending(pathSegments: [String]) -> HTTPURL {
+    /// (RFC 3986 §2.3) is encoded, `/` included, so a segment never adds a level.
+    ///
+    /// A segment that is empty, `.` or `..` is refused: encoding its dots (`%2E%2E`) does not
+    /// help, because RFC 3986 §6.2.2.2 decodes percent-encoded unreserved characters and §5.2.4
+    /// then removes the segment or climbs to the parent resource, and an empty segment (`//`) is
+    /// merged away by many servers. Every path segment CSEKit builds from a value (a merchant id,
+    /// a customer id, a session id, a product id) goes through here, so this is the one check.
+    /// - Throws: ``CSEError/Code/httpInvalidPathSegment`` naming the segment's position (never
+    ///   its text).
+    package func appending(pathSegments: [String]) throws(CSEError) -> HTTPURL {
         var newPath = path
         if newPath.hasSuffix("/") { newPath.removeLast() }
-        for segment in pathSegments {
-            newPath += "/"
-            if segment == "." || segment == ".." {
-                newPath += String(repeating: "%2E", count: segment.count)
-            } else {
-                newPath += Self.percentEncode(segment)
+        for (index, segment) in pathSegments.enumerated() {
+            guard !Self.isUnsafePathSegment(segment) else {
+                throw CSEError(
+                    .httpInvalidPathSegment,
+                    "a path segment built from a value is empty, '.' or '..' (RFC 3986 §5.2.4 would remove it or climb to the parent)",
+                    context: ["segment": String(index + 1)])
             }
+            newPath += "/"
+            newPath += Self.percentEncode(segment)
         }
         return HTTPURL(scheme: scheme, host: host, port: port, path: newPath, query: query)
+    }
+
+    /// Whether `value` cannot be one path segment as it stands: it is empty, `.` or `..`
+    /// (RFC 3986 §3.3, §5.2.4). The identifiers that become path segments (merchant ids,
+    /// customer ids, session ids) refuse such values where they are read, with this test.
+    package static func isUnsafePathSegment(_ value: String) -> Bool {
+        value.isEmpty || value == "." || value == ".."
     }
 
     /// Returns a copy with the query set from ordered name/value pairs (RFC 3986 §3.4): each

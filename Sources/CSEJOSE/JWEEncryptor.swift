@@ -31,13 +31,19 @@ public struct JWEEncryptor: Sendable {
     ///   - algorithm: `RSA-OAEP` (default, the Worldline wire format) or `RSA-OAEP-256`.
     ///   - encryption: `A256CBC-HS512` (default) or another allowed `enc`.
     ///   - limits: Size bounds.
-    /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits.
+    /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits,
+    ///   ``CSEError/Code/jweKeyIDTooLong`` for a key id over ``JWELimits/maxKeyIDBytes``.
     public init(
         publicKey: RSAPublicKey, keyID: String?, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, limits: JWELimits = .default
     ) throws(CSEError) {
         guard publicKey.bitCount >= 2048 else {
             throw CSEError(.jweKeyTooSmall, "RSA keys under 2048 bits are refused", context: ["bits": String(publicKey.bitCount)])
+        }
+        if let keyID, keyID.utf8.count > JWELimits.maxKeyIDBytes {
+            throw CSEError(
+                .jweKeyIDTooLong, "the key id is longer than the JWE header allows",
+                context: ["limit": String(JWELimits.maxKeyIDBytes), "bytes": String(keyID.utf8.count)])
         }
         self.publicKey = publicKey
         self.limits = limits
@@ -52,7 +58,8 @@ public struct JWEEncryptor: Sendable {
     package var protectedHeaderJSON: String { String(decoding: header.jsonBytes, as: UTF8.self) }
 
     /// Encrypts `plaintext` into a JWE compact serialization.
-    /// - Throws: ``CSEError/Code/jweTooLarge``, or ``CSEError/Code/randomFailure`` when the CSPRNG
+    /// - Throws: ``CSEError/Code/jweTooLarge`` (a plaintext over ``JWELimits/maxPlaintextBytes``
+    ///   or an output over ``JWELimits/maxCompactBytes``), or ``CSEError/Code/randomFailure`` when the CSPRNG
     ///   fails (there is no fallback).
     @usableFromInline
     package func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
@@ -89,6 +96,14 @@ public struct JWEEncryptor: Sendable {
             throw CSEError(.jweTooLarge, "plaintext exceeds the limit", context: ["limit": String(limits.maxPlaintextBytes)])
         }
         let enc = header.encryption.algorithm
+        // What we write must be what we read: refuse, before any RSA work, an output the
+        // decryptor with these limits would refuse.
+        let outputCount = compactByteCount(
+            encryptedKeyCount: publicKey.byteCount, ivCount: iv.count,
+            ciphertextCount: enc.ciphertextByteCount(plaintextByteCount: plaintext.count))
+        guard outputCount <= limits.maxCompactBytes else {
+            throw CSEError(.jweTooLarge, "the JWE would exceed the compact size limit", context: ["limit": String(limits.maxCompactBytes)])
+        }
         let encryptedKey = try cek.withUnsafeBytes { (key) throws(CSEError) in
             try publicKey.encryptOAEP(key, hash: header.algorithm.oaepHash, freshSeed: oaepSeed, engine: rsaEngine)
         }
@@ -109,17 +124,21 @@ public struct JWEEncryptor: Sendable {
         }
     }
 
+    /// The length of the compact serialization: four dots and five unpadded base64url segments.
+    private func compactByteCount(encryptedKeyCount: Int, ivCount: Int, ciphertextCount: Int) -> Int {
+        encodedHeader.count + 4
+            + Base64.encodedLength(of: encryptedKeyCount, padding: false)
+            + Base64.encodedLength(of: ivCount, padding: false)
+            + Base64.encodedLength(of: ciphertextCount, padding: false)
+            + Base64.encodedLength(of: header.encryption.algorithm.tagByteCount, padding: false)
+    }
+
     /// The five segments, written straight into the String's storage: no intermediate array.
     private func compact(
         encryptedKey: [UInt8], iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
         tag: UnsafeRawBufferPointer
     ) -> String {
-        let total =
-            encodedHeader.count + 4
-            + Base64.encodedLength(of: encryptedKey.count, padding: false)
-            + Base64.encodedLength(of: iv.count, padding: false)
-            + Base64.encodedLength(of: ciphertext.count, padding: false)
-            + Base64.encodedLength(of: tag.count, padding: false)
+        let total = compactByteCount(encryptedKeyCount: encryptedKey.count, ivCount: iv.count, ciphertextCount: ciphertext.count)
         return String(unsafeUninitializedCapacity: total) { buffer in
             let out = UnsafeMutableRawBufferPointer(buffer)
             var offset = 0

@@ -50,7 +50,7 @@ public struct JWEHeader: Hashable, Sendable {
     package init(json bytes: some Collection<UInt8>) throws(CSEError) {
         let value: JSONValue
         do throws(CSEError) {
-            value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: 8_192, maxDepth: 8))
+            value = try JSONValue.parse(bytes, limits: JSONLimits(maxBytes: JWELimits.maxProtectedHeaderBytes, maxDepth: 8))
         } catch {
             throw CSEError(.jweMalformed, "protected header is not valid JSON", underlying: error)
         }

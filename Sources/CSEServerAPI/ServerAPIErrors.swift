@@ -20,8 +20,9 @@ extension CSEError.Code {
     /// Worldline answered with its error body (`errorId`, `errors[]`); the context gives the
     /// status, the `errorId` and the first error's `id`, `code` and `propertyName`.
     public static let worldlineAPIError = Self("worldline.apiError")
-    /// Worldline refused the payment (HTTP 402, or a `paymentResult` in an error body): the context
-    /// gives the payment id and its status.
+    /// Worldline refused the payment: HTTP 402, a `paymentResult` in an error body, or a 2xx
+    /// answer whose payment's `statusCategory` is `UNSUCCESSFUL` (`REJECTED`, `CANCELLED`, …). The
+    /// context gives the payment id and its status (and category when sent).
     public static let worldlinePaymentRejected = Self("worldline.paymentRejected")
     /// A webhook lacks the `X-GCS-Signature` or `X-GCS-KeyId` header, or carries one twice.
     public static let worldlineWebhookHeader = Self("worldline.webhook.header")

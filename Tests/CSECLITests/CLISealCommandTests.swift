@@ -40,6 +40,29 @@ struct CLISealCommandTests {
         #expect(meta["sdkIdentifier"]?.stringValue?.hasPrefix("CSEKit/") == true)
     }
 
+    @Test("a co-badged mada card seals its Visa id; a cardBrand member chooses the brand, and one the card lacks is refused")
+    func coBadgedCardBrand() throws {
+        let arguments = ["seal", "--product", "builtin:card", "--key", "@PUBLICJSON", "--session-id", "s", "--now", CLIFixtures.now]
+        let card = #"{"cardNumber":"4407 9500 0000 0007","expiryDate":"12/35","cvv":"123","cardholderName":"Ada Lovelace""#
+        let detected = try CLIFixtures.run(arguments, card + "}")
+        #expect(detected.status == 0, "\(detected.err)")
+        let jwe = try #require(try CLIFixtures.json(detected.out)["encryptedCustomerInput"]?.stringValue)
+        #expect(try open(jwe)["paymentProductId"] == .number("1"))
+        let chosen = try CLIFixtures.run(arguments, card + #","cardBrand":"visa"}"#)
+        #expect(chosen.status == 0, "\(chosen.err)")
+        let chosenJWE = try #require(try CLIFixtures.json(chosen.out)["encryptedCustomerInput"]?.stringValue)
+        let payload = try open(chosenJWE)
+        #expect(payload["paymentProductId"] == .number("1"))
+        #expect(payload["paymentValues"]?.serialized.contains("cardBrand") == false)
+        let refused = try CLIFixtures.run(arguments, card + #","cardBrand":"mastercard"}"#)
+        #expect(refused.status == 1 && refused.err.contains("payments.cardBrandMismatch") && refused.err.contains("cardBrands=mada,visa"))
+        #expect(!refused.err.contains("4407"))
+        let unknown = try CLIFixtures.run(arguments, card + #","cardBrand":"no-such-brand"}"#)
+        #expect(unknown.status == 1 && unknown.err.contains("payments.unknownCardBrand"))
+        let notString = try CLIFixtures.run(arguments, card + #","cardBrand":1}"#)
+        #expect(notString.status == 1 && notString.err.contains("cli.fieldNotString"))
+    }
+
     @Test("a clientSessionId member overrides --session-id; --kid overrides the key file; a PEM without kid needs --kid")
     func sessionAndKid() throws {
         let input = #"{"iban":"DE89 3704 0044 0532 0130 00","accountHolderName":"Ada","clientSessionId":"from-input"}"#

@@ -162,6 +162,23 @@ struct ServerCommandTests {
         Self.checkCanaries(result)
     }
 
+    @Test(
+        "a 201 answer with a REJECTED or CANCELLED payment exits 1 with worldline.paymentRejected, as docs/CLI.md says",
+        arguments: ["REJECTED", "CANCELLED"])
+    func worldlineRefusedWithSuccessStatus(status: String) throws {
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--mode", "2xx-" + status])
+        defer { server.stop() }
+        let result = try CommandRunner.run(
+            [
+                "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials",
+                try Self.worldlineCredentials(), "--endpoint", server.baseURL,
+            ],
+            stdin: Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8))
+        #expect(result.status == 1 && result.err.contains("worldline.paymentRejected") && result.err.contains(status))
+        #expect(result.err.contains("UNSUCCESSFUL") && result.out.isEmpty)
+        Self.checkCanaries(result)
+    }
+
     @Test("worldline sign prints the server SDK's known answers")
     func worldlineSign() throws {
         let text = "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\n/v2/1/tokens/2\n"

@@ -227,6 +227,19 @@ struct ClientAPISessionTests {
         #expect(!CardSource.card(number: canaryPAN, paymentProductID: nil).description.contains(canaryPAN))
     }
 
+    @Test("a key id over 1,024 bytes is refused when the platform's key is imported, so no JWE with a header over 8 KiB is written")
+    func overlongKeyIDRefusedAtImport() async throws {
+        let der = DemoKeys.testOnlyPublicKey.derRepresentation
+        for (length, refused) in [(1_024, false), (1_025, true), (8_150, true)] {
+            let answers = Answers()
+            answers.set(
+                "/crypto/publickey", 200, #"{"keyId":"\#(String(repeating: "k", count: length))","publicKey":"\#(Base64.encode(der))"}"#)
+            let (session, _) = try makeSession(answers)
+            let error = await caught { () async throws(CSEError) in try await session.publicKey() }
+            #expect((error?.code == .jweKeyIDTooLong) == refused && (refused || error == nil), "\(length)")
+        }
+    }
+
     @Test("encrypt: the offline sealer's output shape, the session id in the payload, the header's meta info; key fetched once, droppable")
     func encrypt() async throws {
         let answers = Answers()

@@ -80,6 +80,15 @@ struct SessionDataTests {
         }
     }
 
+    @Test("a customer id of '.' or '..' is refused: it is the path segment after the API version", arguments: [".", ".."])
+    func refusesDotSegmentCustomerIDs(id: String) {
+        #expect(throws: CSEError(.clientAPIInvalidSession, "")) {
+            try SessionData(clientSessionID: "s", customerID: id, clientAPIURL: "https://x.example", assetURL: "https://a.example")
+        }
+        let json = #"{"clientSessionId":"s","customerId":"\#(id)","clientApiUrl":"https://x.example","assetUrl":"https://a.example"}"#
+        #expect(Self.error { try SessionData(json: Array(json.utf8)) }?.context["member"] == "customerId")
+    }
+
     @Test("description, debugDescription and the mirror never show the session id in full")
     func masksTheSessionID() throws {
         let session = try SessionData(json: Array(Self.valid.utf8))

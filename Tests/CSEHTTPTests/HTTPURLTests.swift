@@ -107,24 +107,32 @@ struct HTTPURLTests {
     @Test("appending percent-encodes each segment and joins with single slashes")
     func appending() throws {
         let base = try HTTPURL("https://example.com/client/")
-        #expect(base.appending(pathSegments: ["v1", "cust/omer id", "ä"]).path == "/client/v1/cust%2Fomer%20id/%C3%A4")
+        #expect(try base.appending(pathSegments: ["v1", "cust/omer id", "ä"]).path == "/client/v1/cust%2Fomer%20id/%C3%A4")
         #expect(try HTTPURL("https://example.com").appending(pathSegments: ["v1"]).path == "/v1")
         #expect(try HTTPURL("https://example.com/").appending(pathSegments: ["v1"]).path == "/v1")
         #expect(try HTTPURL("https://example.com/a?x=1").appending(pathSegments: ["b"]).absoluteString == "https://example.com/a/b?x=1")
     }
 
-    @Test("a . or .. segment is encoded so that it never climbs, and ? # % are encoded")
+    @Test("an empty, . or .. segment is refused, encoded or not it would climb or vanish (RFC 3986 §5.2.4, §6.2.2.2)")
     func appendingDots() throws {
         let base = try HTTPURL("https://example.com/v1")
-        #expect(base.appending(pathSegments: ["..", "products"]).path == "/v1/%2E%2E/products")
-        #expect(base.appending(pathSegments: ["."]).path == "/v1/%2E")
-        #expect(base.appending(pathSegments: ["a?b#c%d"]).path == "/v1/a%3Fb%23c%25d")
-        #expect(base.appending(pathSegments: ["..."]).path == "/v1/...")
+        for segments in [["..", "products"], ["."], ["customer", ""], ["a", "..", "b"]] {
+            #expect(throws: CSEError(.httpInvalidPathSegment, "")) { try base.appending(pathSegments: segments) }
+        }
+        do throws(CSEError) {
+            _ = try base.appending(pathSegments: ["ok", ".."])
+            Issue.record("a .. segment was accepted")
+        } catch {
+            #expect(error.context == ["segment": "2"])
+        }
+        #expect(try base.appending(pathSegments: ["a?b#c%d"]).path == "/v1/a%3Fb%23c%25d")
+        #expect(try base.appending(pathSegments: ["..."]).path == "/v1/...")
+        #expect(try base.appending(pathSegments: ["%2E%2E"]).path == "/v1/%252E%252E")
     }
 
     @Test("an appended URL parses back to itself")
     func appendedRoundTrip() throws {
-        let built = try HTTPURL("https://example.com/client").appending(pathSegments: ["v1", "..", "x y", "~ok-._"])
+        let built = try HTTPURL("https://example.com/client").appending(pathSegments: ["v1", "...", "x y", "~ok-._"])
             .settingQuery([(name: "a b", value: "c&d=e")])
         #expect(try HTTPURL(built.absoluteString) == built)
     }

@@ -48,7 +48,16 @@ def args():
 
 # ---------------------------------------------------------------------------------------------
 # Worldline: GCS v1HMAC (the Worldline server SDKs' V1HmacAuthenticator, re-implemented here).
-# MODES: normal, reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500).
+# MODES: normal, reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500),
+#        2xx-STATUS (CreatePayment answers 201 with that payment status and the statusCategory the
+#        Direct API groups it under, e.g. 2xx-REJECTED, 2xx-CANCELLED), 2xx-STATUS-uncategorised
+#        (the same without statusOutput.statusCategory).
+
+# The Direct API's status categories of the statuses the emulator can answer with.
+STATUS_CATEGORIES = {
+    "REJECTED": "UNSUCCESSFUL", "CANCELLED": "UNSUCCESSFUL", "REJECTED_CAPTURE": "UNSUCCESSFUL",
+    "PENDING_CAPTURE": "PENDING_MERCHANT", "CAPTURED": "COMPLETED", "REDIRECTED": "PENDING_PAYMENT",
+}
 
 def worldline_string_to_sign(request):
     content_type, date, gcs = "", "", []
@@ -127,6 +136,13 @@ def worldline_routes():
             payment.update({"status": "REJECTED", "statusOutput": {"statusCode": 2, "isAuthorized": False}})
             return emulator.Response.json({"errorId": "e-402", "errors": [
                 {"code": "30511001", "message": "VALUE 4111111111111111 DECLINED"}], "paymentResult": {"payment": payment}}, 402)
+        if args().mode.startswith("2xx-"):
+            status = args().mode[4:].removesuffix("-uncategorised")
+            output = {"statusCode": 2, "isAuthorized": False}
+            if not args().mode.endswith("-uncategorised"):
+                output["statusCategory"] = STATUS_CATEGORIES[status]
+            payment.update({"status": status, "statusOutput": output})
+            return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
         payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
             "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
         return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)

@@ -134,8 +134,11 @@ public struct BasicPaymentProducts: Hashable, Sendable {
     /// Every account on file of every product, in list order.
     public var accountsOnFile: [AccountOnFile] { paymentProducts.flatMap(\.accountsOnFile) }
 
-    /// The product with this id.
-    public func product(id: String) -> BasicPaymentProduct? { paymentProducts.first { $0.id == id } }
+    /// The product with this id (all-digit ids compared as numbers: `01` finds product `1`).
+    public func product(id: String) -> BasicPaymentProduct? {
+        let wanted = ProductRules.canonicalID(id)
+        return paymentProducts.first { ProductRules.canonicalID($0.id) == wanted }
+    }
 
     /// Decodes a response body as received, without applying any rule.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.

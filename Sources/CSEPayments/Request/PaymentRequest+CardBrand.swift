@@ -11,6 +11,16 @@ extension PaymentRequest {
         return CardBrandTable.embedded.brand(forPartialNumber: number)
     }
 
+    /// The brands of the unmasked `cardNumber` value in ``CardBrandTable/embedded``: the most
+    /// specific first, then brands sharing its range and its co-badges (for example mada, then
+    /// Visa). Empty without a number or when no brand claims it.
+    var detectedCardBrands: [CardBrand] {
+        guard let numberIndex = product.validationPlan.fields.firstIndex(where: { $0.cardRole == .number }),
+            let number = unmaskedValue(at: numberIndex), !number.isEmpty
+        else { return [] }
+        return CardBrandTable.embedded.brands(forPartialNumber: number)
+    }
+
     /// The brand's own checks for a card field: PAN length and check digit for `cardNumber`
     /// (``CardBrand/validatePAN(_:)``), exact CVC length for `cvv`
     /// (``CardBrand/validateSecurityCode(_:)``). The caller drops failures whose code a product

@@ -37,7 +37,7 @@ public struct APSSDKTokenClient: Sendable {
         /// `test` or `production`.
         public var description: String { name }
         /// The `FortAPI/paymentApi` URL.
-        public var url: HTTPURL { (try? HTTPURL(origin))!.appending(pathSegments: ["FortAPI", "paymentApi"]) }
+        public var url: HTTPURL { (try? HTTPURL(origin + "/FortAPI/paymentApi"))! }
     }
 
     /// The credentials.

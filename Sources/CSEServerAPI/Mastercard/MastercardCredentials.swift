@@ -14,7 +14,7 @@ public struct MastercardCredentials: Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/serverAPICredentials`` for an empty member or a merchant id with
     ///   characters other than letters, digits, `-`, `_` and `.`.
     public init(merchantID: String, apiPassword: SecureBytes) throws(CSEError) {
-        try ServerIdentifier.check(merchantID, member: "merchantId", limit: 40)
+        try ServerIdentifier.check(merchantID, member: "merchantId", limit: 40, isPathSegment: true)
         guard apiPassword.count > 0 else {
             throw CSEError(.serverAPICredentials, "a credentials member is empty", context: ["member": "apiPassword"])
         }

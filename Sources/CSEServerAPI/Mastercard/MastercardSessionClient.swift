@@ -128,7 +128,9 @@ public struct MastercardSessionClient: Sendable {
         }
         self.credentials = credentials
         self.apiVersion = apiVersion
-        self.baseURL = origin.appending(pathSegments: ["api", "rest", "version", String(apiVersion), "merchant", credentials.merchantID])
+        self.baseURL = try origin.appending(pathSegments: [
+            "api", "rest", "version", String(apiVersion), "merchant", credentials.merchantID,
+        ])
         self.http = http
     }
 
@@ -185,9 +187,10 @@ public struct MastercardSessionClient: Sendable {
     }
 
     static func checkSessionID(_ id: String) throws(CSEError) {
-        guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+        guard !HTTPURL.isUnsafePathSegment(id), id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
+        else {
             throw CSEError(
-                .serverAPIInvalidArgument, "a session id is 1 to 64 letters, digits, '-', '_' or '.'",
+                .serverAPIInvalidArgument, "a session id is 1 to 64 letters, digits, '-', '_' or '.', and not '.' or '..'",
                 context: ["argument": "sessionId"])
         }
     }
@@ -196,7 +199,7 @@ public struct MastercardSessionClient: Sendable {
         _ method: HTTPMethod, path: [String], body: JSONValue?, retry: HTTPRetryPolicy? = nil
     ) async throws(CSEError) -> MastercardSession {
         let response = try await ServerRequest.send(
-            http, method, url: baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
+            http, method, url: try baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
             body: body, retry: retry)
         guard response.isSuccess else { throw Self.error(of: response) }
         let object = try ServerResponse.object(response, platform: "mastercard")

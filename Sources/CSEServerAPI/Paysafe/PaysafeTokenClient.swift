@@ -115,7 +115,7 @@ public struct PaysafeTokenClient: Sendable {
                 context: ["argument": "card.cardExpiry"])
         }
         let response = try await ServerRequest.send(
-            http, .post, url: origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"]),
+            http, .post, url: try origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"]),
             headers: ["Authorization": credentials.basicAuthorization()], body: .object(JSONObject([("card", .object(card))])))
         guard response.isSuccess else { throw Self.error(of: response) }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))

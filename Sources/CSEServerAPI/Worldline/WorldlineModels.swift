@@ -114,6 +114,19 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         merchantActionType = response["merchantAction"]?["actionType"]?.stringValue
     }
 
+    /// The statuses `statusOutput.statusCategory` `UNSUCCESSFUL` groups (the Direct API's
+    /// status list): the payment was refused or cancelled and will not go on.
+    static let unsuccessfulStatuses: [String] = ["CANCELLED", "REJECTED", "REJECTED_CAPTURE", "REJECTED_CREDIT"]
+
+    /// Whether the platform refused or cancelled the payment, whatever the HTTP status said:
+    /// `statusOutput.statusCategory` is `UNSUCCESSFUL`, or, when the platform sent no category,
+    /// `status` is `CANCELLED`, `REJECTED`, `REJECTED_CAPTURE` or `REJECTED_CREDIT`. The category decides when present (new
+    /// statuses get added; the Direct documentation says to use the category for logic).
+    public var isUnsuccessful: Bool {
+        if let statusCategory { return statusCategory == "UNSUCCESSFUL" }
+        return Self.unsuccessfulStatuses.contains(status)
+    }
+
     /// The fields as JSON, card number masked.
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]

@@ -56,18 +56,35 @@ public struct WorldlineServerClient: Sendable {
 
     /// CreatePayment: `POST /v2/{merchantId}/payments` with the encrypted customer input, the
     /// order amount and currency and the merchant reference.
-    /// - Returns: The created payment (its id and status).
+    ///
+    /// The outcome is decided from the payment's status category, not from the HTTP status: a
+    /// 2xx answer whose payment is ``WorldlinePayment/isUnsuccessful`` (`statusCategory`
+    /// `UNSUCCESSFUL`: `REJECTED`, `CANCELLED`, …) is a refusal, exactly like a 402.
+    /// - Returns: The created payment (its id and status); never an unsuccessful one.
     /// - Throws: ``CSEError/Code/worldlinePaymentRejected`` when the platform refuses the payment
-    ///   (the context gives the payment id and status), and the errors of ``createSession(tokens:)``.
+    ///   (the context gives the payment id, its status and category, and the HTTP status), and the
+    ///   errors of ``createSession(tokens:)``.
     public func createPayment(_ request: WorldlinePaymentRequest) async throws(CSEError) -> WorldlinePayment {
         let response = try await send(.post, path: ["payments"], body: request.json)
         guard response.isSuccess else { throw Self.error(of: response) }
-        return try WorldlinePayment(response: try ServerResponse.object(response, platform: "worldline"))
+        let payment = try WorldlinePayment(response: try ServerResponse.object(response, platform: "worldline"))
+        guard !payment.isUnsuccessful else { throw Self.refusal(payment, status: response.status) }
+        return payment
+    }
+
+    /// `worldline.paymentRejected` for a payment the platform refused, whatever the HTTP status.
+    static func refusal(_ payment: WorldlinePayment, status: Int) -> CSEError {
+        var context = [
+            "status": String(status), "paymentId": SafeText.of(payment.id, limit: 64),
+            "paymentStatus": SafeText.of(payment.status, limit: 64),
+        ]
+        if let category = payment.statusCategory { context["statusCategory"] = SafeText.of(category, limit: 64) }
+        return CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context)
     }
 
     /// Signs and sends a request to `/v2/{merchantId}/<path>`.
     func send(_ method: HTTPMethod, path: [String], body: JSONValue?) async throws(CSEError) -> HTTPResponse {
-        let url = baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
+        let url = try baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
         // The signed headers come first: Content-Type (with a body), Date and X-GCS-*.
         var headers = HTTPHeaders()
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }

@@ -1,5 +1,6 @@
 public import CSECore
 public import CSECrypto
+import CSEHTTP
 
 /// The credentials of the Worldline server API: the merchant id (PSPID), the API key id and the
 /// secret API key. The secret stays in a wiping buffer; it never appears in a description.
@@ -12,10 +13,11 @@ public struct WorldlineServerCredentials: Sendable, CustomStringConvertible {
     let secretAPIKey: SecureBytes
 
     /// Creates credentials.
-    /// - Throws: ``CSEError/Code/serverAPICredentials`` when a member is empty, or the merchant id
-    ///   or key id holds characters other than letters, digits, `-`, `_` and `.`.
+    /// - Throws: ``CSEError/Code/serverAPICredentials`` when a member is empty, the merchant id
+    ///   or key id holds characters other than letters, digits, `-`, `_` and `.`, or the merchant
+    ///   id (a path segment) is `.` or `..`.
     public init(merchantID: String, apiKeyID: String, secretAPIKey: SecureBytes) throws(CSEError) {
-        try ServerIdentifier.check(merchantID, member: "merchantId")
+        try ServerIdentifier.check(merchantID, member: "merchantId", isPathSegment: true)
         try ServerIdentifier.check(apiKeyID, member: "apiKeyId")
         guard secretAPIKey.count > 0 else {
             throw CSEError(.serverAPICredentials, "a credentials member is empty", context: ["member": "secretApiKey"])
@@ -39,9 +41,15 @@ public struct WorldlineServerCredentials: Sendable, CustomStringConvertible {
 
 /// Checks for identifiers that go into paths and headers (merchant ids, key ids, access codes).
 enum ServerIdentifier {
-    static func check(_ value: String, member: String, limit: Int = 64) throws(CSEError) {
+    /// - Parameter isPathSegment: The value becomes a path segment: `.` and `..` are refused
+    ///   (RFC 3986 §5.2.4; see `HTTPURL.appending(pathSegments:)`).
+    static func check(_ value: String, member: String, limit: Int = 64, isPathSegment: Bool = false) throws(CSEError) {
         guard !value.isEmpty else {
             throw CSEError(.serverAPICredentials, "a credentials member is empty", context: ["member": member])
+        }
+        if isPathSegment && HTTPURL.isUnsafePathSegment(value) {
+            throw CSEError(
+                .serverAPICredentials, "an identifier that goes into a URL path cannot be '.' or '..'", context: ["member": member])
         }
         guard value.utf8.count <= limit, value.utf8.allSatisfy({ isIdentifierByte($0) }) else {
             throw CSEError(
