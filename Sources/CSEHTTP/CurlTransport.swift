@@ -20,7 +20,8 @@ internal import Musl
 /// says (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` are ignored); no cookies, netrc, alt-svc or HSTS
 /// state; no compression negotiated; `timeout` for the whole attempt (connect included); the body
 /// limit enforced from `Content-Length` and again while streaming; response header block at most
-/// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`. The path is sent as given (`CURLOPT_PATH_AS_IS`):
+/// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`; no TLS key log, whatever `SSLKEYLOGFILE` says; a
+/// server certificate must name its host in subjectAltName (no common-name fallback). The path is sent as given (`CURLOPT_PATH_AS_IS`):
 /// ``HTTPURL`` has already refused dot segments. See docs/CLIENT-API.md, "Transport".
 public struct CurlTransport: HTTPTransport {
     /// The largest response header block accepted, in bytes.
@@ -40,8 +41,29 @@ public struct CurlTransport: HTTPTransport {
             if let reason = CCurl_load_error() { context["reason"] = String(cString: reason) }
             throw CSEError(.httpTransport, "libcurl could not be loaded or initialised", context: context)
         }
+        let version = CCurl_version_number()
+        guard Self.isSupported(libcurlVersion: version) else {
+            throw CSEError(
+                .httpTransport, "libcurl is older than \(Self.minimumLibcurlVersion), the first with CURLOPT_PROTOCOLS_STR",
+                context: ["library": String(cString: CCurl_library_name()), "version": Self.versionText(version)])
+        }
         if let path = trust.caFilePath { try Self.checkCAFile(path) }
         self.trust = trust
+    }
+
+    /// The oldest libcurl the transport runs on: 7.85.0 added `CURLOPT_PROTOCOLS_STR` and
+    /// `CURLOPT_REDIR_PROTOCOLS_STR`, which limit every attempt to http and https. The .deb
+    /// depends on `libcurl4 (>= 7.85)` (Scripts/package-deb.sh).
+    package static let minimumLibcurlVersion = "7.85.0"
+
+    /// Whether a `curl_version_info` version number (0xXXYYZZ) is at least ``minimumLibcurlVersion``.
+    package static func isSupported(libcurlVersion: UInt32) -> Bool {
+        libcurlVersion >= 0x07_55_00
+    }
+
+    /// "7.88.1" for 0x075801.
+    package static func versionText(_ number: UInt32) -> String {
+        "\(number >> 16).\((number >> 8) & 0xFF).\(number & 0xFF)"
     }
 
     /// Performs one attempt (see the type's documentation for the rules).
@@ -221,6 +243,8 @@ final class CurlAttempt: @unchecked Sendable {
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         try set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        // No key log whatever SSLKEYLOGFILE says, and a subjectAltName required (Sources/CCurl).
+        try check(CCurl_setopt_tls_hardening(easy), CURLOPT_SSL_CTX_FUNCTION)
         if let path = trust.caFilePath {
             try set(CURLOPT_CAINFO, path)
             try set(CURLOPT_CAPATH, nil)  // the bundle replaces the system store, not adds to it
@@ -371,6 +395,11 @@ final class CurlAttempt: @unchecked Sendable {
             // never consulted because the name check failed first. Both are the name check.
             if verify == 0 || verify == 1 {
                 return CSEError(.httpTLS, "the server certificate does not match the host name", context: context)
+            }
+            if verify == Int(X509_V_ERR_APPLICATION_VERIFICATION) {  // set by the CCurl TLS hook only
+                return CSEError(
+                    .httpTLS, "the server certificate names no DNS name or IP address in subjectAltName (the common name is not used)",
+                    context: context.merging(["x509Error": String(verify)]) { a, _ in a })
             }
             let reason = String(cString: X509_verify_cert_error_string(verify))
             return CSEError(
