@@ -1,4 +1,5 @@
 // See include/CCurl.h.
+#define _GNU_SOURCE  // pthread_setname_np
 #include "CCurl.h"
 
 #include <openssl/ssl.h>
@@ -193,3 +194,5 @@ static CURLcode harden_ssl_context(CURL *handle, void *context, void *user) {
 CURLcode CCurl_setopt_tls_hardening(CURL *handle) {
     return curl.easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, harden_ssl_context);
 }
+
+void CCurl_name_current_thread(const char *name) { (void)pthread_setname_np(pthread_self(), name); }

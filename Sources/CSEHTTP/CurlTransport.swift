@@ -13,7 +13,8 @@ internal import Musl
 /// Each attempt gets its own libcurl easy handle, owned by one `final class`, and runs on a
 /// dedicated thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). The
 /// handle is driven through a multi handle so that task cancellation wakes the wait at once
-/// (`curl_multi_wakeup`); the progress callback also aborts a transfer in flight.
+/// (`curl_multi_wakeup`); the progress callback also aborts a transfer in flight. At most
+/// ``maximumConcurrentTransfers`` attempts run at once in the process; the others wait their turn.
 ///
 /// Every attempt: HTTP/1.1 only; `http` and `https` only; TLS 1.2 or later with peer and host name
 /// verification on; no redirects followed (a 3xx is returned); no proxy, whatever the environment
@@ -30,11 +31,19 @@ public struct CurlTransport: HTTPTransport {
     /// Where TLS trust comes from.
     public let trust: TLSTrust
 
+    /// The gate this transport's attempts pass: ``sharedGate`` unless a test gave its own.
+    let gate: TransferGate
+
     /// A transport trusting `trust`.
     /// - Throws: `http.tls` when a CA file cannot be read or holds no PEM certificate;
     ///   `http.transport` when libcurl (`libcurl.so.4`, opened on the first transport of the
     ///   process, with `curl_global_init`) cannot be loaded or initialised.
     public init(trust: TLSTrust = .system) throws(CSEError) {
+        try self.init(trust: trust, gate: Self.sharedGate)
+    }
+
+    /// A transport whose attempts pass `gate` instead of the process-wide one (tests).
+    package init(trust: TLSTrust = .system, gate: TransferGate) throws(CSEError) {
         let loaded = CCurl_load()
         guard loaded == CURLE_OK else {
             var context = ["curlCode": String(loaded.rawValue), "library": String(cString: CCurl_library_name())]
@@ -49,6 +58,7 @@ public struct CurlTransport: HTTPTransport {
         }
         if let path = trust.caFilePath { try Self.checkCAFile(path) }
         self.trust = trust
+        self.gate = gate
     }
 
     /// The oldest libcurl the transport runs on: 7.85.0 added `CURLOPT_PROTOCOLS_STR` and
@@ -76,7 +86,18 @@ public struct CurlTransport: HTTPTransport {
             throw CSEError(.httpInvalidConfiguration, "the attempt timeout and the body limit must be positive")
         }
         guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
-        let attempt = try CurlAttempt(request: request, timeout: timeout, maxResponseBytes: maxResponseBytes, trust: trust)
+        let arrived = ContinuousClock.now
+        switch await gate.enter(timeout: timeout) {
+        case .admitted: break
+        case .timedOut: throw queueTimeoutError(request)
+        case .cancelled: throw CurlAttempt.cancelledError(request)
+        }
+        defer { gate.leave() }
+        // The wait for a slot counts against the attempt's timeout.
+        let remaining = timeout - (ContinuousClock.now - arrived)
+        guard remaining > .zero else { throw queueTimeoutError(request) }
+        guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
+        let attempt = try CurlAttempt(request: request, timeout: remaining, maxResponseBytes: maxResponseBytes, trust: trust)
         let result: Result<HTTPResponse, CSEError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 do throws(CSEError) {
@@ -89,6 +110,24 @@ public struct CurlTransport: HTTPTransport {
             attempt.cancel()
         }
         return try result.get()
+    }
+
+    /// The most attempts in flight at once in the process, over every transport: each holds one
+    /// thread and one connection while it runs. Further attempts wait in arrival order (never
+    /// fail) for a free slot; the wait counts against their timeout (`http.timeout` when it runs
+    /// out first) and ends at once on task cancellation (`http.cancelled`).
+    public static let maximumConcurrentTransfers = 64
+
+    /// The gate every attempt of the process passes.
+    static let sharedGate = TransferGate(limit: maximumConcurrentTransfers)
+
+    private func queueTimeoutError(_ request: HTTPRequest) -> CSEError {
+        CSEError(
+            .httpTimeout, "the attempt timed out waiting for a transfer slot",
+            context: [
+                "method": request.method.rawValue, "host": request.url.host, "path": request.url.path,
+                "maximumConcurrentTransfers": String(gate.limit),
+            ])
     }
 
     /// Reads at most 16 MiB of `path` and checks it holds a PEM certificate.
@@ -110,8 +149,12 @@ public struct CurlTransport: HTTPTransport {
     }
 }
 
-/// Runs a closure on a new detached POSIX thread.
+/// Runs a closure on a new detached POSIX thread, named ``name`` (in `/proc/<pid>/task/*/comm`,
+/// `top -H`, debuggers).
 enum DedicatedThread {
+    /// The name of every transfer thread (at most 15 bytes).
+    static let name = "cse-http"
+
     private final class Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -127,6 +170,7 @@ enum DedicatedThread {
         let status = pthread_create(
             &thread, &attributes,
             { raw in
+                CCurl_name_current_thread(DedicatedThread.name)
                 Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
                 return nil
             }, work)

@@ -61,4 +61,9 @@ unsigned int CCurl_version_number(void);
 ///   CA/Browser Forum baseline requirements retired. The verify mode libcurl chose is kept.
 CURLcode CCurl_setopt_tls_hardening(CURL *handle);
 
+/// Names the calling thread (pthread_setname_np; at most 15 bytes, longer names are ignored):
+/// CSEHTTP names its transfer threads, which Swift cannot do itself (the function needs
+/// _GNU_SOURCE). Needs no CCurl_load.
+void CCurl_name_current_thread(const char *name);
+
 #endif
