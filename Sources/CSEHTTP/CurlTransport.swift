@@ -11,10 +11,11 @@ internal import Musl
 /// The default ``HTTPTransport``: libcurl (the Debian `libcurl4-openssl-dev` build, OpenSSL TLS).
 ///
 /// Each attempt gets its own libcurl easy handle, owned by one `final class`, and runs on a
-/// dedicated thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). The
-/// handle is driven through a multi handle so that task cancellation wakes the wait at once
-/// (`curl_multi_wakeup`); the progress callback also aborts a transfer in flight. At most
-/// ``maximumConcurrentTransfers`` attempts run at once in the process; the others wait their turn.
+/// transfer thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). At most
+/// ``maximumConcurrentTransfers`` transfer threads run in the process; further attempts wait their
+/// turn, and a thread that finishes one takes the next. The handle is driven through a multi
+/// handle so that task cancellation wakes the wait at once (`curl_multi_wakeup`); the progress
+/// callback also aborts a transfer in flight.
 ///
 /// Every attempt: HTTP/1.1 only; `http` and `https` only; TLS 1.2 or later with peer and host name
 /// verification on; no redirects followed (a 3xx is returned); no proxy, whatever the environment
@@ -86,37 +87,37 @@ public struct CurlTransport: HTTPTransport {
             throw CSEError(.httpInvalidConfiguration, "the attempt timeout and the body limit must be positive")
         }
         guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
-        let arrived = ContinuousClock.now
-        switch await gate.enter(timeout: timeout) {
-        case .admitted: break
-        case .timedOut: throw queueTimeoutError(request)
-        case .cancelled: throw CurlAttempt.cancelledError(request)
-        }
-        defer { gate.leave() }
-        // The wait for a slot counts against the attempt's timeout.
-        let remaining = timeout - (ContinuousClock.now - arrived)
-        guard remaining > .zero else { throw queueTimeoutError(request) }
-        guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
-        let attempt = try CurlAttempt(request: request, timeout: remaining, maxResponseBytes: maxResponseBytes, trust: trust)
+        let transfer = CurlTransfer(
+            request: request, expiry: ContinuousClock.now + timeout, maxResponseBytes: maxResponseBytes, trust: trust,
+            queueTimeoutError: queueTimeoutError(request))
+        let id = gate.makeID()
         let result: Result<HTTPResponse, CSEError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                let job = TransferGate.Job(
+                    id: id, run: { continuation.resume(returning: transfer.run()) },
+                    withdrawn: { reason in
+                        continuation.resume(
+                            returning: .failure(reason == .timedOut ? transfer.queueTimeoutError : CurlAttempt.cancelledError(request)))
+                    })
                 do throws(CSEError) {
-                    try DedicatedThread.start { continuation.resume(returning: attempt.run()) }
+                    if try gate.submit(job) { transfer.startQueueTimer(gate: gate, id: id) }
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
             }
         } onCancel: {
-            attempt.cancel()
+            transfer.cancel()
+            gate.withdraw(id, .cancelled)
         }
+        transfer.stopQueueTimer()
         return try result.get()
     }
 
     /// The most attempts in flight at once in the process, over every transport: each holds one
-    /// thread and one connection while it runs. Further attempts wait in arrival order (never
-    /// fail) for a free slot; the wait counts against their timeout (`http.timeout` when it runs
-    /// out first) and ends at once on task cancellation (`http.cancelled`).
-    public static let maximumConcurrentTransfers = 64
+    /// transfer thread and one connection while it runs. Further attempts wait in arrival order
+    /// (never fail) for a free thread; the wait counts against their timeout (`http.timeout` when
+    /// it runs out first) and ends at once on task cancellation (`http.cancelled`).
+    public static let maximumConcurrentTransfers = 32
 
     /// The gate every attempt of the process passes.
     static let sharedGate = TransferGate(limit: maximumConcurrentTransfers)
@@ -146,6 +147,76 @@ public struct CurlTransport: HTTPTransport {
         guard contents.count >= marker.count,
             (0...(contents.count - marker.count)).contains(where: { contents[$0..<($0 + marker.count)].elementsEqual(marker) })
         else { throw failure }
+    }
+}
+
+/// One attempt from the caller's side: made when `perform` is called, run on a transfer thread
+/// when the gate admits it. The libcurl handles are created only then (a waiting attempt holds
+/// none) with the time left until `expiry`, so the wait counts against the attempt's timeout.
+final class CurlTransfer: Sendable {
+    private struct State {
+        var attempt: CurlAttempt?
+        var cancelled = false
+        var queueTimer: Task<Void, Never>?
+    }
+
+    private let request: HTTPRequest
+    private let expiry: ContinuousClock.Instant
+    private let maxResponseBytes: Int
+    private let trust: TLSTrust
+    /// The error of an attempt whose timeout passed before it could start.
+    let queueTimeoutError: CSEError
+    private let state = Mutex(State())
+
+    init(request: HTTPRequest, expiry: ContinuousClock.Instant, maxResponseBytes: Int, trust: TLSTrust, queueTimeoutError: CSEError) {
+        self.request = request
+        self.expiry = expiry
+        self.maxResponseBytes = maxResponseBytes
+        self.trust = trust
+        self.queueTimeoutError = queueTimeoutError
+    }
+
+    /// On the transfer thread: the whole attempt, with the time left.
+    func run() -> Result<HTTPResponse, CSEError> {
+        let remaining = expiry - ContinuousClock.now
+        guard remaining > .zero else { return .failure(queueTimeoutError) }
+        let attempt: CurlAttempt
+        do {
+            attempt = try CurlAttempt(request: request, timeout: remaining, maxResponseBytes: maxResponseBytes, trust: trust)
+        } catch {
+            return .failure(error)
+        }
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.attempt = attempt }
+            return state.cancelled
+        }
+        guard !cancelled else { return .failure(CurlAttempt.cancelledError(request)) }
+        let result = attempt.run()
+        state.withLock { $0.attempt = nil }  // the handles are freed on this thread, now
+        return result
+    }
+
+    /// From any thread: stops the attempt if it runs, or keeps it from starting.
+    func cancel() {
+        let attempt = state.withLock { state in
+            state.cancelled = true
+            return state.attempt
+        }
+        attempt?.cancel()
+    }
+
+    /// Withdraws the job from `gate` when the timeout passes before it starts.
+    func startQueueTimer(gate: TransferGate, id: UInt64) {
+        let expiry = expiry
+        let timer = Task {
+            try? await Task.sleep(until: expiry, clock: .continuous)
+            gate.withdraw(id, .timedOut)
+        }
+        state.withLock { $0.queueTimer = timer }
+    }
+
+    func stopQueueTimer() {
+        state.withLock { $0.queueTimer }?.cancel()
     }
 }
 
@@ -182,7 +253,7 @@ enum DedicatedThread {
 }
 
 /// One attempt: the owner of one libcurl easy handle, the multi handle that drives it, the
-/// request header list and a copy of the request body (cleansed in `deinit`). Created on the calling task, run on one
+/// request header list and a copy of the request body (cleansed in `deinit`). Created and run on one
 /// dedicated thread; only ``cancel()`` is called from elsewhere (it touches the atomic flag and
 /// the thread-safe `curl_multi_wakeup`).
 final class CurlAttempt: @unchecked Sendable {

@@ -1,113 +1,116 @@
+internal import CSECore
 internal import Synchronization
 
-/// At most ``limit`` transfers in flight in the process; the others wait their turn in arrival
-/// order (never failing because the gate is full). A wait ends early when its timeout passes or
-/// its task is cancelled; a slot freed by ``leave()`` goes straight to the oldest waiter.
+/// Runs transfers on at most ``limit`` threads in the process; the others wait their turn in
+/// arrival order (never failing because every thread is busy).
 ///
-/// `CurlTransport` passes every attempt through one process-wide gate, so the number of transfer
-/// threads and open sockets stays at most ``limit`` whatever the number of concurrent calls
-/// (docs/CLIENT-API.md, "Transport").
+/// A transfer thread that finishes a job takes the oldest waiting one itself, and exits when none
+/// waits, so the number of transfer threads never exceeds ``limit`` and a freed slot is used at
+/// once, on that thread: no hand-over goes through the Swift concurrency pool, which a busy
+/// process can starve for seconds. A waiting job leaves the queue when ``withdraw(_:_:)`` is
+/// called for it (its timeout passed, or its task was cancelled); a started job always runs to
+/// its end.
+///
+/// `CurlTransport` passes every attempt through one process-wide gate (docs/CLIENT-API.md,
+/// "Transport").
 package final class TransferGate: Sendable {
-    /// How a wait ended.
-    enum Admission: Sendable, Equatable {
-        /// The caller holds a slot and must call ``leave()`` exactly once.
-        case admitted
-        /// The timeout passed first; the caller holds no slot.
+    /// Why a waiting job left the queue without running.
+    enum Withdrawal: Sendable {
         case timedOut
-        /// The task was cancelled first; the caller holds no slot.
         case cancelled
     }
 
-    private struct Waiter {
+    /// One transfer: `run` on a transfer thread, or `withdrawn` if it leaves the queue first.
+    /// Exactly one of the two is called, once.
+    struct Job: Sendable {
         let id: UInt64
-        let continuation: CheckedContinuation<Admission, Never>
+        let run: @Sendable () -> Void
+        let withdrawn: @Sendable (Withdrawal) -> Void
     }
 
     private struct State {
-        var inFlight = 0
+        var running = 0
         var peak = 0
-        var waiters: [Waiter] = []
+        var queue: [Job] = []
         var nextID: UInt64 = 0
-
-        mutating func admit() {
-            inFlight += 1
-            peak = max(peak, inFlight)
-        }
     }
 
-    /// The most transfers in flight at once.
+    /// The most transfer threads at once.
     let limit: Int
     private let state = Mutex(State())
 
-    /// A gate with `limit` slots.
+    /// A gate with `limit` threads.
     package init(limit: Int) {
-        precondition(limit > 0, "a transfer gate needs at least one slot")
+        precondition(limit > 0, "a transfer gate needs at least one thread")
         self.limit = limit
     }
 
-    /// The most slots held at once since the gate was made (tests).
-    var peakInFlight: Int { state.withLock { $0.peak } }
+    /// The most jobs running at once since the gate was made (tests).
+    var peakRunning: Int { state.withLock { $0.peak } }
 
-    /// How many callers are waiting now (tests).
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
+    /// How many jobs run now (tests).
+    var runningCount: Int { state.withLock { $0.running } }
 
-    /// Takes a slot, waiting at most `timeout` for one.
-    func enter(timeout: Duration) async -> Admission {
-        let limit = limit
-        let waiting: UInt64? = state.withLock { state in
-            if state.inFlight < limit && state.waiters.isEmpty {
-                state.admit()
-                return nil
-            }
+    /// How many jobs wait now (tests).
+    var waitingCount: Int { state.withLock { $0.queue.count } }
+
+    /// A fresh job id.
+    func makeID() -> UInt64 {
+        state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
-        guard let id = waiting else { return .admitted }
-        let expiry = ContinuousClock.now + timeout
-        let timer = Task { [self] in
-            try? await Task.sleep(until: expiry, clock: .continuous)
-            withdraw(id, .timedOut)
+    }
+
+    /// Runs `job` on a new transfer thread when fewer than ``limit`` run and none waits, else
+    /// queues it. Returns whether it was queued.
+    /// - Throws: `http.transport` when no thread can be started (the job neither runs nor waits).
+    func submit(_ job: Job) throws(CSEError) -> Bool {
+        let limit = limit
+        let start = state.withLock { state in
+            guard state.running < limit && state.queue.isEmpty else {
+                state.queue.append(job)
+                return false
+            }
+            state.running += 1
+            state.peak = max(state.peak, state.running)
+            return true
         }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // Under the lock, so that a cancellation or an expiry that found no waiter yet is
-                // seen here instead: the flag and the clock are set before their handlers run.
-                let settled: Admission? = state.withLock { state in
-                    if Task.isCancelled { return .cancelled }
-                    if ContinuousClock.now >= expiry { return .timedOut }
-                    if state.inFlight < limit && state.waiters.isEmpty {
-                        state.admit()
-                        return .admitted
-                    }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
+        guard start else { return true }
+        do {
+            try DedicatedThread.start { [self] in work(from: job) }
+        } catch {
+            // Nothing started: give the slot back. Jobs queued meanwhile wait for the next thread
+            // that finishes, or for their timeout.
+            state.withLock { $0.running -= 1 }
+            throw error
+        }
+        return false
+    }
+
+    /// Removes the job `id` from the queue, if it still waits, and tells it why.
+    func withdraw(_ id: UInt64, _ reason: Withdrawal) {
+        let job: Job? = state.withLock { state in
+            guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.queue.remove(at: index)
+        }
+        job?.withdrawn(reason)
+    }
+
+    /// A transfer thread: runs `first`, then the oldest waiting job, until none waits.
+    private func work(from first: Job) {
+        var job = first
+        while true {
+            job.run()
+            let next: Job? = state.withLock { state in
+                guard !state.queue.isEmpty else {
+                    state.running -= 1
                     return nil
                 }
-                if let settled { continuation.resume(returning: settled) }
+                return state.queue.removeFirst()
             }
-        } onCancel: {
-            withdraw(id, .cancelled)
+            guard let next else { return }
+            job = next
         }
-    }
-
-    /// Gives a slot back: to the oldest waiter if there is one.
-    func leave() {
-        let next: Waiter? = state.withLock { state in
-            guard !state.waiters.isEmpty else {
-                state.inFlight -= 1
-                return nil
-            }
-            return state.waiters.removeFirst()  // the slot passes on; inFlight is unchanged
-        }
-        next?.continuation.resume(returning: .admitted)
-    }
-
-    /// Ends the wait of `id`, if it is still waiting.
-    private func withdraw(_ id: UInt64, _ reason: Admission) {
-        let waiter: Waiter? = state.withLock { state in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
-        }
-        waiter?.continuation.resume(returning: reason)
     }
 }

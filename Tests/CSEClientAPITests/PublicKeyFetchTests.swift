@@ -40,6 +40,16 @@ struct PublicKeyFetchTests {
         var count: Int { value.load(ordering: .relaxed) }
     }
 
+    /// A fetch that counts its calls and returns `value` once `latch` opens.
+    private static func blockedFetch(_ latch: Latch, _ fetches: Counter, returning value: Int) -> @Sendable () async throws(CSEError) -> Int
+    {
+        { () async throws(CSEError) -> Int in
+            fetches.increment()
+            await latch.wait()
+            return value
+        }
+    }
+
     /// Polls until `fetch` has `count` waiters: at most 5,000 polls of 1 ms.
     private func waitForWaiters(_ fetch: SharedFetch<Int>, _ count: Int) async throws {
         for _ in 0..<5000 where fetch.waitingCount < count { try await Task.sleep(for: .milliseconds(1)) }
@@ -76,11 +86,7 @@ struct PublicKeyFetchTests {
     func waitersShareOneFetch() async throws {
         let fetch = SharedFetch<Int>()
         let latch = Latch(), fetches = Counter()
-        let load: @Sendable () async throws(CSEError) -> Int = { () async throws(CSEError) -> Int in
-            fetches.increment()
-            await latch.wait()
-            return 42
-        }
+        let load = Self.blockedFetch(latch, fetches, returning: 42)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await fetch.value(fetch: load) } }
             try await waitForWaiters(fetch, 7)
@@ -98,11 +104,7 @@ struct PublicKeyFetchTests {
     func cancelledWaiter() async throws {
         let fetch = SharedFetch<Int>()
         let latch = Latch(), fetches = Counter()
-        let load: @Sendable () async throws(CSEError) -> Int = { () async throws(CSEError) -> Int in
-            fetches.increment()
-            await latch.wait()
-            return 7
-        }
+        let load = Self.blockedFetch(latch, fetches, returning: 7)
         let fetcher = Task { try await fetch.value(fetch: load) }
         for _ in 0..<5000 where fetches.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
         let waiter = Task { () async -> CSEError? in await caught { () async throws(CSEError) in try await fetch.value(fetch: load) } }

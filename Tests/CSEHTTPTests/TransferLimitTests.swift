@@ -28,15 +28,15 @@ struct TransferLimitTests {
         return try HTTPClient(configuration: configuration, transport: try CurlTransport(gate: gate))
     }
 
-    @Test("every default transport shares one process-wide gate of 64 slots")
+    @Test("every default transport shares one process-wide gate of 32 transfer threads")
     func oneGatePerProcess() throws {
-        #expect(CurlTransport.maximumConcurrentTransfers == 64)
+        #expect(CurlTransport.maximumConcurrentTransfers == 32)
         #expect(try CurlTransport().gate === CurlTransport.sharedGate)
         #expect(try CurlTransport(trust: .system).gate === (try CurlTransport()).gate)
-        #expect(CurlTransport.sharedGate.limit == 64)
+        #expect(CurlTransport.sharedGate.limit == 32)
     }
 
-    @Test("200 concurrent calls all succeed with at most 64 in service at the server at once and no thread per call")
+    @Test("200 concurrent calls all succeed with at most 32 in service at the server at once and no thread per call")
     func concurrentCallsAreBounded() async throws {
         let calls = 200
         let limit = CurlTransport.maximumConcurrentTransfers
@@ -45,15 +45,9 @@ struct TransferLimitTests {
             try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 150).times(calls))
             let client = try Self.client(gate: gate)
             let baseline = Self.transferThreadCount()
-            let finished = Atomic<Bool>(false)
-            let sampler = Task.detached {
-                var peak = 0
-                while !finished.load(ordering: .relaxed) {
-                    peak = max(peak, Self.transferThreadCount())
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
-                return peak
-            }
+            // Sampled every 2 ms from a POSIX thread of its own (a task could be starved by the
+            // concurrency pool while other suites run).
+            let sampler = ThreadCountSampler(count: Self.transferThreadCount)
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<calls {
                     group.addTask {
@@ -62,8 +56,7 @@ struct TransferLimitTests {
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            finished.store(true, ordering: .relaxed)
-            let peakThreads = await sampler.value
+            let peakThreads = sampler.stop()
             #expect(statuses == Array(repeating: 200, count: calls))
             #expect(try server.requests().count == calls)
             let peakRequests = try server.peakRequestsInService()
@@ -73,68 +66,68 @@ struct TransferLimitTests {
             // below one per call (the old transport ran 200 at once).
             #expect(peakThreads >= 1)
             #expect(peakThreads - baseline <= 2 * limit + 8, "transfer threads: baseline \(baseline), peak \(peakThreads)")
-            #expect(gate.peakInFlight == limit)
+            #expect(gate.peakRunning == limit)
         }
     }
 
-    @Test("a full gate admits the oldest waiter first when a slot is freed")
-    func fifoAdmission() async throws {
-        let gate = TransferGate(limit: 1)
-        #expect(await gate.enter(timeout: .seconds(60)) == .admitted)
-        let order = AdmissionOrder()
-        var waiters: [Task<TransferGate.Admission, Never>] = []
-        for index in 0..<3 {
-            waiters.append(
-                Task {
-                    let admission = await gate.enter(timeout: .seconds(600))
-                    order.append(index)
-                    gate.leave()
-                    return admission
-                })
-            // Let this waiter queue before the next one starts: at most 2,000 polls of 1 ms.
-            for _ in 0..<2000 where gate.waitingCount < index + 1 { try await Task.sleep(for: .milliseconds(1)) }
-            #expect(gate.waitingCount == index + 1)
-        }
-        gate.leave()
-        for waiter in waiters { #expect(await waiter.value == .admitted) }
-        #expect(order.all == [0, 1, 2])
-        #expect(gate.peakInFlight == 1)
+    /// Submits a job that records its index when it runs, then blocks its thread on `latch`.
+    private static func submit(_ gate: TransferGate, _ index: Int, _ log: JobLog, _ latch: ThreadLatch) throws(CSEError) -> (UInt64, Bool) {
+        let id = gate.makeID()
+        let queued = try gate.submit(
+            TransferGate.Job(
+                id: id,
+                run: {
+                    log.append("run \(index)")
+                    latch.wait()
+                }, withdrawn: { reason in log.append("\(reason) \(index)") }))
+        return (id, queued)
     }
 
-    @Test("a wait ends with timedOut when the timeout passes, and with cancelled on task cancellation; neither holds a slot")
-    func waitEnds() async throws {
+    @Test("a full gate queues jobs, and a finishing thread runs the oldest waiting job itself")
+    func fifoOnFinishingThread() async throws {
         let gate = TransferGate(limit: 1)
-        #expect(await gate.enter(timeout: .seconds(60)) == .admitted)
-        #expect(await gate.enter(timeout: .milliseconds(20)) == .timedOut)
-        let waiter = Task { await gate.enter(timeout: .seconds(600)) }
-        for _ in 0..<2000 where gate.waitingCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
-        waiter.cancel()
-        #expect(await waiter.value == .cancelled)
-        let cancelledFirst = await withTaskGroup(of: TransferGate.Admission.self) { group in
-            group.cancelAll()  // the child below starts cancelled
-            group.addTask { await gate.enter(timeout: .seconds(600)) }
-            return await group.next()
-        }
-        #expect(cancelledFirst == .cancelled)
+        let log = JobLog(), latch = ThreadLatch()
+        #expect(try Self.submit(gate, 0, log, latch).1 == false)
+        for index in 1...3 { #expect(try Self.submit(gate, index, log, latch).1 == true) }
+        #expect(gate.waitingCount == 3)
+        latch.open()
+        for _ in 0..<5000 where log.all.count < 4 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(log.all == ["run 0", "run 1", "run 2", "run 3"])
+        #expect(gate.peakRunning == 1 && gate.waitingCount == 0)
+    }
+
+    @Test("a waiting job withdrawn (timeout or cancellation) never runs and does not hold a thread")
+    func withdrawnJobs() async throws {
+        let gate = TransferGate(limit: 1)
+        let log = JobLog(), latch = ThreadLatch()
+        _ = try Self.submit(gate, 0, log, latch)
+        let (first, _) = try Self.submit(gate, 1, log, latch)
+        let (second, _) = try Self.submit(gate, 2, log, latch)
+        gate.withdraw(first, .timedOut)
+        gate.withdraw(second, .cancelled)
+        gate.withdraw(second, .cancelled)  // no longer waiting: nothing happens
         #expect(gate.waitingCount == 0)
-        gate.leave()
-        // The slot is free again: the next caller is admitted at once.
-        #expect(await gate.enter(timeout: .milliseconds(1)) == .admitted)
-        gate.leave()
+        latch.open()
+        for _ in 0..<5000 where !log.all.contains("run 0") { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(Set(log.all) == ["timedOut 1", "cancelled 2", "run 0"])
+        // The thread gave its slot back and exited: a new job starts at once.
+        for _ in 0..<5000 where gate.runningCount > 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(gate.runningCount == 0)
+        #expect(try Self.submit(gate, 3, log, latch).1 == false)
+        for _ in 0..<5000 where !log.all.contains("run 3") { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(log.all.last == "run 3")
     }
 
-    @Test("a call that cannot get a slot before its timeout is http.timeout, and a cancelled waiting call is http.cancelled")
+    @Test("a call that cannot get a transfer thread before its timeout is http.timeout, and a cancelled waiting call is http.cancelled")
     func transportWaitErrors() async throws {
         let gate = TransferGate(limit: 2)
         let transport = try CurlTransport(gate: gate)
         let request = HTTPRequest(method: .get, url: try HTTPURL("http://127.0.0.1:9/never"))
-        // Hold every slot, so the calls have to wait.
-        #expect(await gate.enter(timeout: .seconds(1)) == .admitted)
-        #expect(await gate.enter(timeout: .seconds(1)) == .admitted)
-        defer {
-            gate.leave()
-            gate.leave()
-        }
+        // Hold both transfer threads, so the calls have to wait.
+        let log = JobLog(), latch = ThreadLatch()
+        defer { latch.open() }
+        #expect(try Self.submit(gate, 0, log, latch).1 == false)
+        #expect(try Self.submit(gate, 1, log, latch).1 == false)
         let timedOut = await caught { () async throws(CSEError) in
             try await transport.perform(request, timeout: .milliseconds(50), maxResponseBytes: 1024)
         }
@@ -155,4 +148,64 @@ private final class AdmissionOrder: Sendable {
     private let indices = Mutex<[Int]>([])
     func append(_ index: Int) { indices.withLock { $0.append(index) } }
     var all: [Int] { indices.withLock { $0 } }
+}
+
+/// What the jobs did, in order.
+private final class JobLog: Sendable {
+    private let entries = Mutex<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+/// Blocks transfer threads until opened (a condition variable: the jobs run on POSIX threads).
+private final class ThreadLatch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func wait() {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Samples a count every 2 ms on its own thread until ``stop()``, which returns the peak.
+private final class ThreadCountSampler: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stopping = false
+    private var stopped = false
+    private var peak = 0
+
+    init(count: @escaping @Sendable () -> Int) {
+        Thread { [self] in
+            while true {
+                let now = count()
+                condition.lock()
+                peak = max(peak, now)
+                if stopping {
+                    stopped = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                condition.unlock()
+                usleep(2_000)
+            }
+        }.start()
+    }
+
+    func stop() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        stopping = true
+        while !stopped { condition.wait() }
+        return peak
+    }
 }
