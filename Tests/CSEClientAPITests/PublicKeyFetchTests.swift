@@ -40,12 +40,14 @@ struct PublicKeyFetchTests {
         var count: Int { value.load(ordering: .relaxed) }
     }
 
-    /// A fetch that counts its calls and returns `value` once `latch` opens.
-    private static func blockedFetch(_ latch: Latch, _ fetches: Counter, returning value: Int) -> @Sendable () async throws(CSEError) -> Int
-    {
+    /// A fetch that counts its calls and, once `latch` opens, returns `value` or throws `error`.
+    private static func blockedFetch(
+        _ latch: Latch, _ fetches: Counter, returning value: Int = 0, throwing error: CSEError? = nil
+    ) -> @Sendable () async throws(CSEError) -> Int {
         { () async throws(CSEError) -> Int in
             fetches.increment()
             await latch.wait()
+            if let error { throw error }
             return value
         }
     }
@@ -120,11 +122,7 @@ struct PublicKeyFetchTests {
     func fetcherCancelledOrFailing() async throws {
         let fetch = SharedFetch<Int>()
         let latch = Latch(), fetches = Counter()
-        let cancelledFetch: @Sendable () async throws(CSEError) -> Int = { () async throws(CSEError) -> Int in
-            fetches.increment()
-            await latch.wait()
-            throw CSEError(.httpCancelled, "cancelled")
-        }
+        let cancelledFetch = Self.blockedFetch(latch, fetches, throwing: CSEError(.httpCancelled, "cancelled"))
         let secondFetch: @Sendable () async throws(CSEError) -> Int = { () async throws(CSEError) -> Int in
             fetches.increment()
             return 9
@@ -140,11 +138,7 @@ struct PublicKeyFetchTests {
 
         let failing = SharedFetch<Int>()
         let gate = Latch(), attempts = Counter()
-        let broken: @Sendable () async throws(CSEError) -> Int = { () async throws(CSEError) -> Int in
-            attempts.increment()
-            await gate.wait()
-            throw CSEError(.httpTimeout, "slow platform")
-        }
+        let broken = Self.blockedFetch(gate, attempts, throwing: CSEError(.httpTimeout, "slow platform"))
         let codes = await withTaskGroup(of: CSEError.Code?.self) { group in
             for _ in 0..<4 { group.addTask { await caught { () async throws(CSEError) in try await failing.value(fetch: broken) }?.code } }
             for _ in 0..<5000 where failing.waitingCount < 3 { try? await Task.sleep(for: .milliseconds(1)) }
