@@ -166,7 +166,7 @@ final class CurlTransfer: Sendable {
     private let trust: TLSTrust
     /// The error of an attempt whose timeout passed before it could start.
     let queueTimeoutError: CSEError
-    private let state = Mutex(State())
+    private let state = ThreadLock(State())
 
     init(request: HTTPRequest, expiry: ContinuousClock.Instant, maxResponseBytes: Int, trust: TLSTrust, queueTimeoutError: CSEError) {
         self.request = request

@@ -1,5 +1,4 @@
 internal import CSECore
-internal import Synchronization
 
 /// Runs transfers on at most ``limit`` threads in the process; the others wait their turn in
 /// arrival order (never failing because every thread is busy).
@@ -37,7 +36,7 @@ package final class TransferGate: Sendable {
 
     /// The most transfer threads at once.
     let limit: Int
-    private let state = Mutex(State())
+    private let state = ThreadLock(State())
 
     /// A gate with `limit` threads.
     package init(limit: Int) {
