@@ -71,10 +71,12 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/cse" 2>/dev/null | sed 
 for needed in libssl3 libgmp10; do
     [[ $depends == *"$needed"* ]] || { echo "error: Depends lacks $needed: $depends" >&2; exit 1; }
 done
-# The dlopen'ed libraries (Sources/CCurl, Sources/CICURegex): libcurl.so.4 from libcurl4 (7.84 or
-# later: curl_multi_wakeup and the thread-safe global init), libicui18n.so.NN from libicuNN.
+# The dlopen'ed libraries (Sources/CCurl, Sources/CICURegex): libcurl.so.4 from libcurl4 (7.85 or
+# later: CURLOPT_PROTOCOLS_STR, the newest option the transport sets; 7.84 brought
+# curl_multi_wakeup and the thread-safe global init), libicui18n.so.NN from libicuNN. The transport
+# refuses an older libcurl at run time too (CurlTransport.minimumLibcurlVersion).
 icu_major=$(pkg-config --modversion icu-i18n | cut -d. -f1)
-depends="$depends, libcurl4 (>= 7.84), libicu$icu_major"
+depends="$depends, libcurl4 (>= 7.85), libicu$icu_major"
 
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat > "$root/DEBIAN/control" <<CONTROL

@@ -69,7 +69,8 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         }
     }
 
-    private let key = Mutex<KeyState?>(nil)
+    /// The key, fetched once; concurrent first calls share one request.
+    private let key = SharedFetch<KeyState>()
     private let productLists: ResponseCache<PaymentContext, BasicPaymentProducts>
     private let products: ResponseCache<ProductKey, CachedProduct>
     private let networks: ResponseCache<ProductKey, PaymentProductNetworks>
@@ -109,7 +110,8 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     // MARK: - Public key
 
     /// The platform's encryption key (`GET crypto/publickey`), fetched once per session and
-    /// reused until ``dropPublicKey()``.
+    /// reused until ``dropPublicKey()``. Concurrent calls while no key is held (from here or from
+    /// ``encrypt(_:)``) share one request.
     /// - Throws: The HTTP and status errors; `keyResponse.malformed` and the key-import errors
     ///   for a bad body; `jwe.keyTooSmall` for keys under 2048 bits.
     public func publicKey() async throws(CSEError) -> PublicKeyResponse {
@@ -119,7 +121,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// Forgets the cached public key (for example after the platform reports a decryption
     /// problem); the next call fetches it again.
     public func dropPublicKey() {
-        key.withLock { $0 = nil }
+        key.drop()
     }
 
     /// Forgets every cached product list, product, network list and IIN answer.
@@ -131,14 +133,13 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     }
 
     private func keyState() async throws(CSEError) -> KeyState {
-        if let cached = key.withLock({ $0 }) { return cached }
-        let response = try await send(.publicKey, path: ["crypto", "publickey"], method: .get)
-        let publicKey = try PublicKeyResponse(json: response.body)
-        var options = configuration.sealing
-        options.clientMetaInfo = configuration.clientMetaInfo
-        let state = KeyState(response: publicKey, sealer: try PaymentRequestSealer(publicKeyResponse: publicKey, options: options))
-        key.withLock { $0 = state }
-        return state
+        try await key.value { () async throws(CSEError) in
+            let response = try await send(.publicKey, path: ["crypto", "publickey"], method: .get)
+            let publicKey = try PublicKeyResponse(json: response.body)
+            var options = configuration.sealing
+            options.clientMetaInfo = configuration.clientMetaInfo
+            return KeyState(response: publicKey, sealer: try PaymentRequestSealer(publicKeyResponse: publicKey, options: options))
+        }
     }
 
     // MARK: - Products
@@ -298,7 +299,7 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
     /// Seals with the cached key, or `nil` when none is cached yet (the synchronous fast path
     /// the CLI's batch mode uses after one ``publicKey()`` call).
     package func encryptWithCachedKey(_ request: PaymentRequest) throws(CSEError) -> SealedPaymentRequest? {
-        guard let state = key.withLock({ $0 }) else { return nil }
+        guard let state = key.cached else { return nil }
         return try state.sealer.seal(request, clientSessionID: sessionData.clientSessionID)
     }
 

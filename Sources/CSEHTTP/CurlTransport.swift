@@ -11,16 +11,19 @@ internal import Musl
 /// The default ``HTTPTransport``: libcurl (the Debian `libcurl4-openssl-dev` build, OpenSSL TLS).
 ///
 /// Each attempt gets its own libcurl easy handle, owned by one `final class`, and runs on a
-/// dedicated thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). The
-/// handle is driven through a multi handle so that task cancellation wakes the wait at once
-/// (`curl_multi_wakeup`); the progress callback also aborts a transfer in flight.
+/// transfer thread (never a Swift concurrency pool thread: the transfer blocks in `poll`). At most
+/// ``maximumConcurrentTransfers`` transfer threads run in the process; further attempts wait their
+/// turn, and a thread that finishes one takes the next. The handle is driven through a multi
+/// handle so that task cancellation wakes the wait at once (`curl_multi_wakeup`); the progress
+/// callback also aborts a transfer in flight.
 ///
 /// Every attempt: HTTP/1.1 only; `http` and `https` only; TLS 1.2 or later with peer and host name
 /// verification on; no redirects followed (a 3xx is returned); no proxy, whatever the environment
 /// says (`http_proxy`, `HTTPS_PROXY`, `ALL_PROXY` are ignored); no cookies, netrc, alt-svc or HSTS
 /// state; no compression negotiated; `timeout` for the whole attempt (connect included); the body
 /// limit enforced from `Content-Length` and again while streaming; response header block at most
-/// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`. The path is sent as given (`CURLOPT_PATH_AS_IS`):
+/// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`; no TLS key log, whatever `SSLKEYLOGFILE` says; a
+/// server certificate must name its host in subjectAltName (no common-name fallback). The path is sent as given (`CURLOPT_PATH_AS_IS`):
 /// ``HTTPURL`` has already refused dot segments. See docs/CLIENT-API.md, "Transport".
 public struct CurlTransport: HTTPTransport {
     /// The largest response header block accepted, in bytes.
@@ -29,19 +32,49 @@ public struct CurlTransport: HTTPTransport {
     /// Where TLS trust comes from.
     public let trust: TLSTrust
 
+    /// The gate this transport's attempts pass: ``sharedGate`` unless a test gave its own.
+    let gate: TransferGate
+
     /// A transport trusting `trust`.
     /// - Throws: `http.tls` when a CA file cannot be read or holds no PEM certificate;
     ///   `http.transport` when libcurl (`libcurl.so.4`, opened on the first transport of the
     ///   process, with `curl_global_init`) cannot be loaded or initialised.
     public init(trust: TLSTrust = .system) throws(CSEError) {
+        try self.init(trust: trust, gate: Self.sharedGate)
+    }
+
+    /// A transport whose attempts pass `gate` instead of the process-wide one (tests).
+    package init(trust: TLSTrust = .system, gate: TransferGate) throws(CSEError) {
         let loaded = CCurl_load()
         guard loaded == CURLE_OK else {
             var context = ["curlCode": String(loaded.rawValue), "library": String(cString: CCurl_library_name())]
             if let reason = CCurl_load_error() { context["reason"] = String(cString: reason) }
             throw CSEError(.httpTransport, "libcurl could not be loaded or initialised", context: context)
         }
+        let version = CCurl_version_number()
+        guard Self.isSupported(libcurlVersion: version) else {
+            throw CSEError(
+                .httpTransport, "libcurl is older than \(Self.minimumLibcurlVersion), the first with CURLOPT_PROTOCOLS_STR",
+                context: ["library": String(cString: CCurl_library_name()), "version": Self.versionText(version)])
+        }
         if let path = trust.caFilePath { try Self.checkCAFile(path) }
         self.trust = trust
+        self.gate = gate
+    }
+
+    /// The oldest libcurl the transport runs on: 7.85.0 added `CURLOPT_PROTOCOLS_STR` and
+    /// `CURLOPT_REDIR_PROTOCOLS_STR`, which limit every attempt to http and https. The .deb
+    /// depends on `libcurl4 (>= 7.85)` (Scripts/package-deb.sh).
+    package static let minimumLibcurlVersion = "7.85.0"
+
+    /// Whether a `curl_version_info` version number (0xXXYYZZ) is at least ``minimumLibcurlVersion``.
+    package static func isSupported(libcurlVersion: UInt32) -> Bool {
+        libcurlVersion >= 0x07_55_00
+    }
+
+    /// "7.88.1" for 0x075801.
+    package static func versionText(_ number: UInt32) -> String {
+        "\(number >> 16).\((number >> 8) & 0xFF).\(number & 0xFF)"
     }
 
     /// Performs one attempt (see the type's documentation for the rules).
@@ -54,19 +87,48 @@ public struct CurlTransport: HTTPTransport {
             throw CSEError(.httpInvalidConfiguration, "the attempt timeout and the body limit must be positive")
         }
         guard !Task.isCancelled else { throw CurlAttempt.cancelledError(request) }
-        let attempt = try CurlAttempt(request: request, timeout: timeout, maxResponseBytes: maxResponseBytes, trust: trust)
+        let transfer = CurlTransfer(
+            request: request, expiry: ContinuousClock.now + timeout, maxResponseBytes: maxResponseBytes, trust: trust,
+            queueTimeoutError: queueTimeoutError(request))
+        let id = gate.makeID()
         let result: Result<HTTPResponse, CSEError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
+                let job = TransferGate.Job(
+                    id: id, run: { continuation.resume(returning: transfer.run()) },
+                    withdrawn: { reason in
+                        continuation.resume(
+                            returning: .failure(reason == .timedOut ? transfer.queueTimeoutError : CurlAttempt.cancelledError(request)))
+                    })
                 do throws(CSEError) {
-                    try DedicatedThread.start { continuation.resume(returning: attempt.run()) }
+                    if try gate.submit(job) { transfer.startQueueTimer(gate: gate, id: id) }
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
             }
         } onCancel: {
-            attempt.cancel()
+            transfer.cancel()
+            gate.withdraw(id, .cancelled)
         }
+        transfer.stopQueueTimer()
         return try result.get()
+    }
+
+    /// The most attempts in flight at once in the process, over every transport: each holds one
+    /// transfer thread and one connection while it runs. Further attempts wait in arrival order
+    /// (never fail) for a free thread; the wait counts against their timeout (`http.timeout` when
+    /// it runs out first) and ends at once on task cancellation (`http.cancelled`).
+    public static let maximumConcurrentTransfers = 32
+
+    /// The gate every attempt of the process passes.
+    static let sharedGate = TransferGate(limit: maximumConcurrentTransfers)
+
+    private func queueTimeoutError(_ request: HTTPRequest) -> CSEError {
+        CSEError(
+            .httpTimeout, "the attempt timed out waiting for a transfer slot",
+            context: [
+                "method": request.method.rawValue, "host": request.url.host, "path": request.url.path,
+                "maximumConcurrentTransfers": String(gate.limit),
+            ])
     }
 
     /// Reads at most 16 MiB of `path` and checks it holds a PEM certificate.
@@ -88,8 +150,82 @@ public struct CurlTransport: HTTPTransport {
     }
 }
 
-/// Runs a closure on a new detached POSIX thread.
+/// One attempt from the caller's side: made when `perform` is called, run on a transfer thread
+/// when the gate admits it. The libcurl handles are created only then (a waiting attempt holds
+/// none) with the time left until `expiry`, so the wait counts against the attempt's timeout.
+final class CurlTransfer: Sendable {
+    private struct State {
+        var attempt: CurlAttempt?
+        var cancelled = false
+        var queueTimer: Task<Void, Never>?
+    }
+
+    private let request: HTTPRequest
+    private let expiry: ContinuousClock.Instant
+    private let maxResponseBytes: Int
+    private let trust: TLSTrust
+    /// The error of an attempt whose timeout passed before it could start.
+    let queueTimeoutError: CSEError
+    private let state = ThreadLock(State())
+
+    init(request: HTTPRequest, expiry: ContinuousClock.Instant, maxResponseBytes: Int, trust: TLSTrust, queueTimeoutError: CSEError) {
+        self.request = request
+        self.expiry = expiry
+        self.maxResponseBytes = maxResponseBytes
+        self.trust = trust
+        self.queueTimeoutError = queueTimeoutError
+    }
+
+    /// On the transfer thread: the whole attempt, with the time left.
+    func run() -> Result<HTTPResponse, CSEError> {
+        let remaining = expiry - ContinuousClock.now
+        guard remaining > .zero else { return .failure(queueTimeoutError) }
+        let attempt: CurlAttempt
+        do {
+            attempt = try CurlAttempt(request: request, timeout: remaining, maxResponseBytes: maxResponseBytes, trust: trust)
+        } catch {
+            return .failure(error)
+        }
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.attempt = attempt }
+            return state.cancelled
+        }
+        guard !cancelled else { return .failure(CurlAttempt.cancelledError(request)) }
+        let result = attempt.run()
+        state.withLock { $0.attempt = nil }  // the handles are freed on this thread, now
+        return result
+    }
+
+    /// From any thread: stops the attempt if it runs, or keeps it from starting.
+    func cancel() {
+        let attempt = state.withLock { state in
+            state.cancelled = true
+            return state.attempt
+        }
+        attempt?.cancel()
+    }
+
+    /// Withdraws the job from `gate` when the timeout passes before it starts.
+    func startQueueTimer(gate: TransferGate, id: UInt64) {
+        let expiry = expiry
+        let timer = Task {
+            try? await Task.sleep(until: expiry, clock: .continuous)
+            gate.withdraw(id, .timedOut)
+        }
+        state.withLock { $0.queueTimer = timer }
+    }
+
+    func stopQueueTimer() {
+        state.withLock { $0.queueTimer }?.cancel()
+    }
+}
+
+/// Runs a closure on a new detached POSIX thread, named ``name`` (in `/proc/<pid>/task/*/comm`,
+/// `top -H`, debuggers).
 enum DedicatedThread {
+    /// The name of every transfer thread (at most 15 bytes).
+    static let name = "cse-http"
+
     private final class Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -105,6 +241,7 @@ enum DedicatedThread {
         let status = pthread_create(
             &thread, &attributes,
             { raw in
+                CCurl_name_current_thread(DedicatedThread.name)
                 Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue().body()
                 return nil
             }, work)
@@ -116,7 +253,7 @@ enum DedicatedThread {
 }
 
 /// One attempt: the owner of one libcurl easy handle, the multi handle that drives it, the
-/// request header list and a copy of the request body (cleansed in `deinit`). Created on the calling task, run on one
+/// request header list and a copy of the request body (cleansed in `deinit`). Created and run on one
 /// dedicated thread; only ``cancel()`` is called from elsewhere (it touches the atomic flag and
 /// the thread-safe `curl_multi_wakeup`).
 final class CurlAttempt: @unchecked Sendable {
@@ -221,6 +358,8 @@ final class CurlAttempt: @unchecked Sendable {
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)
         try set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        // No key log whatever SSLKEYLOGFILE says, and a subjectAltName required (Sources/CCurl).
+        try check(CCurl_setopt_tls_hardening(easy), CURLOPT_SSL_CTX_FUNCTION)
         if let path = trust.caFilePath {
             try set(CURLOPT_CAINFO, path)
             try set(CURLOPT_CAPATH, nil)  // the bundle replaces the system store, not adds to it
@@ -371,6 +510,11 @@ final class CurlAttempt: @unchecked Sendable {
             // never consulted because the name check failed first. Both are the name check.
             if verify == 0 || verify == 1 {
                 return CSEError(.httpTLS, "the server certificate does not match the host name", context: context)
+            }
+            if verify == Int(X509_V_ERR_APPLICATION_VERIFICATION) {  // set by the CCurl TLS hook only
+                return CSEError(
+                    .httpTLS, "the server certificate names no DNS name or IP address in subjectAltName (the common name is not used)",
+                    context: context.merging(["x509Error": String(verify)]) { a, _ in a })
             }
             let reason = String(cString: X509_verify_cert_error_string(verify))
             return CSEError(

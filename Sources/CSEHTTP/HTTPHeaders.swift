@@ -3,9 +3,10 @@ import CSECore
 /// Ordered header fields; lookup is case-insensitive (RFC 9110 §5.1).
 ///
 /// Fields keep the order and the name spelling they were added with; repeated names are allowed
-/// (RFC 9110 §5.2). Adding never fails: a name that is not a token or a value with CR, LF, NUL or
-/// another control character is stored as given and refused with `http.invalidHeader` when the
-/// request is sent (`validate()`), so header injection cannot reach the wire.
+/// (RFC 9110 §5.2). Adding never fails: a name that is not a token or a value with CR, LF, NUL,
+/// another C0 or C1 control character or a Unicode line or paragraph separator is stored as given
+/// and refused with `http.invalidHeader` when the request is sent (`validate()`), so header
+/// injection cannot reach the wire.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     private var fields: [(name: String, value: String)] = []
 
@@ -61,7 +62,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Checks every field: the name is an RFC 9110 §5.6.2 token, the value has no control
     /// character other than horizontal tab (RFC 9110 §5.5 forbids CR, LF and NUL; CSEKit refuses
-    /// the other controls too) and no leading or trailing whitespace.
+    /// the other C0 controls, DEL, the C1 controls U+0080–U+009F, among them NEL U+0085 and CSI
+    /// U+009B, and the line and paragraph separators U+2028 and U+2029, which a peer or a log
+    /// reader that decodes the value may take for a line break or a terminal command) and no
+    /// leading or trailing whitespace.
     /// - Throws: `http.invalidHeader`, naming the field when its name is a valid token; the value
     ///   is never part of the error.
     package func validate() throws(CSEError) {
@@ -107,11 +111,18 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         }
     }
 
-    /// `field-value = *field-content` with no CTL except HTAB and no leading/trailing SP or HTAB.
+    /// `field-value = *field-content` with no CTL except HTAB, no C1 control, no U+2028 or
+    /// U+2029, and no leading/trailing SP or HTAB.
     static func isFieldValue(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        if let first = bytes.first, first == 0x20 || first == 0x09 { return false }
-        if let last = bytes.last, last == 0x20 || last == 0x09 { return false }
-        return bytes.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+        let scalars = text.unicodeScalars
+        if let first = scalars.first, first == " " || first == "\t" { return false }
+        if let last = scalars.last, last == " " || last == "\t" { return false }
+        return scalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x09: true
+            case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: false
+            default: true
+            }
+        }
     }
 }

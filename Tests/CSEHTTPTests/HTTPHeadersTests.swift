@@ -50,6 +50,25 @@ struct HTTPHeadersTests {
         #expect(throws: CSEError(.httpInvalidHeader, "")) { try headers.validate() }
     }
 
+    @Test(
+        "every C1 control (U+0080–U+009F, NEL and CSI among them) and the line and paragraph separators are http.invalidHeader",
+        arguments: Array(0x80...0x9F) + [0x2028, 0x2029])
+    func invalidUnicodeBreakOrControl(_ codePoint: Int) throws {
+        let scalar = try #require(Unicode.Scalar(codePoint))
+        for value in ["a\(scalar)b", "\(scalar)", "GCS v1Client:abc\(scalar)X-Injected: 1"] {
+            let headers: HTTPHeaders = ["Authorization": value]
+            #expect(throws: CSEError(.httpInvalidHeader, "")) { try headers.validate() }
+        }
+    }
+
+    @Test("the characters next to the refused ranges pass: U+00A0, U+00FF, U+2027, U+202A, U+FEFF is not a break")
+    func unicodeNeighboursPass() throws {
+        for value in ["a\u{A0}b", "a\u{FF}b", "a\u{2027}b", "a\u{202A}b", "a\u{7E}b"] {
+            let headers: HTTPHeaders = ["X-Test": value]
+            try headers.validate()
+        }
+    }
+
     @Test("a name that is not a token is http.invalidHeader", arguments: ["", "Bad Name", "Bad:Name", "Bad\r\nName", "Bäd", "(x)"])
     func invalidName(_ name: String) {
         var headers = HTTPHeaders()

@@ -95,6 +95,25 @@ struct TLSTests {
         }
     }
 
+    @Test(
+        "a CA-signed certificate without a subjectAltName DNS name or IP address is http.tls, even when its common name is the host (RFC 6125 §6.4.4)"
+    )
+    func commonNameOnly() async throws {
+        let fixture = try Fixture()
+        let noSAN = try fixture.ca.issueServerCertificate(name: "cn-only", dnsNames: [], ipAddresses: [], commonName: "localhost")
+        let emailOnly = try fixture.ca.issueServerCertificate(
+            name: "email-only", dnsNames: [], ipAddresses: [], otherNames: ["email:ops@example.com"], commonName: "localhost")
+        for certificate in [noSAN, emailOnly] {
+            try await withEmulator(tls: certificate) { (server) async throws in
+                let client = try loopbackClient(trust: .caFile(fixture.ca.certificatePath))
+                let error = await caught { () async throws(CSEError) in try await client.send(try get(server.localhostURL + "/echo")) }
+                #expect(error?.code == .httpTLS)
+                #expect(error?.reason.contains("subjectAltName") == true, "\(String(describing: error))")
+                #expect(try server.requests().count == 0)
+            }
+        }
+    }
+
     @Test("https to a plain-http server fails the handshake with http.tls")
     func httpsToPlainServer() async throws {
         try await withEmulator { (server) async throws in

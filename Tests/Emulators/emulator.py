@@ -22,7 +22,8 @@ reaches end of file, so it dies with the test process that started it. Options: 
 Control. One JSON object per line on stdin, one JSON reply per line on stdout:
     {"cmd": "enqueue", "fault": {...}}      queue a fault (FIFO) -> {"ok": true}
     {"cmd": "requests"}                      the request log -> {"ok": true, "requests": [...]}
-    {"cmd": "stats"}                         {"ok": true, "connections": n, "tlsFailures": n}
+    {"cmd": "stats"}                         {"ok": true, "connections": n, "tlsFailures": n,
+                                              "peakRequestsInService": n}
     {"cmd": "reset"}                         clear faults and log
     {"cmd": "stop"}                          reply, then exit
 The same operations over HTTP, for manual use: POST /__control/faults (body: a fault),
@@ -133,6 +134,8 @@ class Emulator:
         self.faults = []
         self.log = []
         self.connections = 0
+        self.requests_in_service = 0
+        self.peak_requests_in_service = 0
         self.tls_failures = 0
         self.lock = threading.Lock()
         self.started = time.monotonic()
@@ -180,7 +183,12 @@ class Emulator:
             if cmd == "requests":
                 return {"ok": True, "requests": list(self.log)}
             if cmd == "stats":
-                return {"ok": True, "connections": self.connections, "tlsFailures": self.tls_failures}
+                return {
+                    "ok": True,
+                    "connections": self.connections,
+                    "tlsFailures": self.tls_failures,
+                    "peakRequestsInService": self.peak_requests_in_service,
+                }
             if cmd == "reset":
                 self.faults.clear()
                 self.log.clear()
@@ -231,6 +239,7 @@ class Emulator:
 
 class _Server(ThreadingHTTPServer):
     allow_reuse_address = True
+    request_queue_size = 256  # a burst of concurrent connects is queued, not dropped (SYN retry)
 
     def handle_error(self, request, client_address):
         error = sys.exc_info()[1]
@@ -285,9 +294,16 @@ def _handler_class(app, tls_context):
                 return
             with app.lock:
                 app.log.append(request.log_entry(app.started))
-            fault = app.take_fault(request.path)
-            if fault and fault.get("delayMs"):
-                time.sleep(fault["delayMs"] / 1000.0)
+                app.requests_in_service += 1
+                app.peak_requests_in_service = max(app.peak_requests_in_service, app.requests_in_service)
+            try:
+                fault = app.take_fault(request.path)
+                if fault and fault.get("delayMs"):
+                    time.sleep(fault["delayMs"] / 1000.0)
+            finally:
+                # Before any byte of the answer: a client cannot see it while it is still counted.
+                with app.lock:
+                    app.requests_in_service -= 1
             action = fault.get("action") if fault else None
             if action == "drop":
                 self._drop()

@@ -179,6 +179,14 @@ public final class LoopbackEmulator: @unchecked Sendable {
         return (reply["connections"] as? Int ?? -1, reply["tlsFailures"] as? Int ?? -1)
     }
 
+    /// The most requests the emulator served at once, each counted from its arrival to the end of
+    /// its delay fault (before any byte of the answer is written, so a request whose answer the
+    /// client has seen is never still counted).
+    public func peakRequestsInService() throws -> Int {
+        let reply = try control("{\"cmd\":\"stats\"}")
+        return reply["peakRequestsInService"] as? Int ?? -1
+    }
+
     /// Clears the fault queue and the request log.
     public func reset() throws { _ = try control("{\"cmd\":\"reset\"}") }
 

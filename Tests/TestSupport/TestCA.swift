@@ -36,20 +36,24 @@ public final class TestCA: @unchecked Sendable {
     }
 
     /// Issues a server certificate with these DNS names and IP addresses as its subject
-    /// alternative names (the defaults: `localhost`, `127.0.0.1`, `::1`).
+    /// alternative names (the defaults: `localhost`, `127.0.0.1`, `::1`), plus any `otherNames`
+    /// entries written in `openssl x509v3_config` form (`email:…`, `URI:…`). With no name at all
+    /// the certificate has no subjectAltName extension. The subject common name is `commonName`,
+    /// else the first DNS name, else `name`.
     public func issueServerCertificate(
-        name: String = "server", dnsNames: [String] = ["localhost"], ipAddresses: [String] = ["127.0.0.1", "::1"]
+        name: String = "server", dnsNames: [String] = ["localhost"], ipAddresses: [String] = ["127.0.0.1", "::1"],
+        otherNames: [String] = [], commonName: String? = nil
     ) throws -> ServerCertificate {
         let key = directory + "/\(name).key", csr = directory + "/\(name).csr", cert = directory + "/\(name).pem"
         let extensions = directory + "/\(name).ext"
-        let names = dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" }
+        let names = dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" } + otherNames
         try
-            ("subjectAltName=\(names.joined(separator: ","))\nbasicConstraints=critical,CA:FALSE\n"
+            ((names.isEmpty ? "" : "subjectAltName=\(names.joined(separator: ","))\n") + "basicConstraints=critical,CA:FALSE\n"
             + "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n").write(
                 toFile: extensions, atomically: true, encoding: .utf8)
         try Self.openssl([
             "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", csr, "-subj",
-            "/CN=\(dnsNames.first ?? name)",
+            "/CN=\(commonName ?? dnsNames.first ?? name)",
         ])
         try Self.openssl([
             "x509", "-req", "-in", csr, "-CA", certificatePath, "-CAkey", keyPath, "-CAcreateserial", "-out", cert, "-days", "2",

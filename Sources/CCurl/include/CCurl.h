@@ -46,5 +46,24 @@ CURLMcode CCurl_multi_perform(CURLM *multi, int *running);
 CURLMcode CCurl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int extraCount, int timeoutMilliseconds, int *ready);
 CURLMcode CCurl_multi_wakeup(CURLM *multi);
 CURLMsg *CCurl_multi_info_read(CURLM *multi, int *remaining);
+/// The loaded libcurl's version, 0xXXYYZZ (curl_version_info(3), `version_num`).
+unsigned int CCurl_version_number(void);
+
+/// Installs CSEKit's CURLOPT_SSL_CTX_FUNCTION on `handle`. libcurl calls it once per TLS
+/// connection, after it has configured the SSL_CTX (its own key-log callback included) and before
+/// the handshake. The hook
+/// - removes the key-log callback: libcurl (7.88, OpenSSL backend) installs one whenever
+///   SSLKEYLOGFILE named a file at curl_global_init, and it would append every session's secrets
+///   to that file; no TLS secret of a CSEKit call is ever logged;
+/// - adds a verify callback that refuses a server (leaf) certificate without a subjectAltName
+///   holding at least one DNS name or IP address (X509_V_ERR_APPLICATION_VERIFICATION): libcurl
+///   falls back to the subject common name when there is none, which RFC 6125 §6.4.4 and the
+///   CA/Browser Forum baseline requirements retired. The verify mode libcurl chose is kept.
+CURLcode CCurl_setopt_tls_hardening(CURL *handle);
+
+/// Names the calling thread (pthread_setname_np; at most 15 bytes, longer names are ignored):
+/// CSEHTTP names its transfer threads, which Swift cannot do itself (the function needs
+/// _GNU_SOURCE). Needs no CCurl_load.
+void CCurl_name_current_thread(const char *name);
 
 #endif
