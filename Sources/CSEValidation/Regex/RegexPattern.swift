@@ -461,3 +461,9 @@ final class LazyRegexMachine: Sendable {
         return current?.takeUnretainedValue() ?? built
     }
 }
+
+extension LazyRegexMachine: CustomReflectable {
+    /// Whether the machine is compiled, not the atomic's raw bits: a pointer dumped as a decimal
+    /// integer is noise in a log, and can look like a value (the canary tests scan dumps).
+    var customMirror: Mirror { Mirror(self, children: ["compiled": ifCompiled != nil]) }
+}
