@@ -16,7 +16,8 @@ import Synchronization
 ///   match boundaries, and hence match counts, equal ICU's. Time is O(program × input) by
 ///   construction: catastrophic backtracking (`(a+)+$`, `(a|aa)*b`, `(.*a){12}`) cannot happen;
 ///   and a search stops after ``maximumBuiltinStepsPerSearch`` steps, so a large program on a
-///   long value cannot cost billions of steps either. Programs compile on first use.
+///   long value cannot cost billions of steps either. Programs of more than
+///   `eagerInstructionLimit` (512) instructions compile on first use.
 ///   The subset: literals; escapes `\d \D \w \W \s \S \n \r \t \f \a \e \uhhhh \Uhhhhhhhh \xhh
 ///   \x{h…}` and any escaped ASCII punctuation; classes `[…]`/`[^…]` with ranges and those
 ///   escapes; `.`; anchors `^ $ \A \z \Z \b \B`; groups `(…)` and `(?:…)`; alternation `|`;
