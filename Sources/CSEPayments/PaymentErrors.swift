@@ -15,6 +15,12 @@ extension CSEError.Code {
     /// rule that needs the ICU fallback engine (each such value may cost up to 2.5 M backtracking
     /// steps). The context names the `product`, the `count` and the `limit`.
     public static let productTooManyFallbackPatterns = Self("product.tooManyFallbackPatterns")
+    /// The product's distinct `regularExpression` patterns would compile to more than
+    /// ``ValidationPlan/maximumRegexInstructions`` instructions or
+    /// ``ValidationPlan/maximumRegexBytes`` bytes on the built-in engine; decided from the
+    /// patterns' syntax before any is compiled. The context names the `product`, the
+    /// `instructions` and `bytes` needed and both limits.
+    public static let productRegexBudgetExceeded = Self("product.regexBudgetExceeded")
 
     /// A value was set for a field id the product does not have (it would never be sent).
     public static let paymentsUnknownField = Self("payments.unknownField")

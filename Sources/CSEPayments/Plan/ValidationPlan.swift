@@ -42,11 +42,27 @@ public struct ValidationPlan: Sendable {
     /// built-in subset; none has more than a few fallback patterns.
     public static let maximumFallbackPatternFields = 16
 
+    /// The most instructions the distinct built-in-engine patterns of one product may compile
+    /// to (search programs; identical patterns count once): 200,000, ten patterns of the largest
+    /// program (`RegexProgram` takes up to 20,000). Decided from the patterns' syntax at load,
+    /// before anything is compiled (``CSEError/Code/productRegexBudgetExceeded``).
+    public static let maximumRegexInstructions = 200_000
+
+    /// The most bytes the distinct built-in-engine patterns of one product may compile to, as
+    /// bounded from their syntax at load (both programs, their classes and both DFAs of each
+    /// pattern; `RegexCompileCost`): 8 MiB. Patterns compile on first use, so a product
+    /// holds at most this much, and usually far less, however many fields it has.
+    public static let maximumRegexBytes = 8 << 20
+
     /// The product id.
     public let productID: String
     /// The fields in product order.
     public let fields: [Field]
     private let indexByID: [String: Int]
+    /// Whether the product's `regularExpression` fields could together take more than
+    /// ``RegexPattern/maximumStepsPerRequest`` steps on one request (each at most
+    /// `ProductPatterns.worstCaseSteps`): only then does validation carry a step budget.
+    package let needsRegexStepBudget: Bool
 
     /// The compiled field with this id (matched by UTF-8 bytes, not canonical equivalence).
     public func field(_ id: String) -> Field? {
@@ -63,11 +79,19 @@ public struct ValidationPlan: Sendable {
     /// Compiles `fields` (already in product order) for product `productId`.
     /// - Throws: ``CSEError/Code/productInvalidMask`` or ``CSEError/Code/productInvalidRegex``
     ///   naming the product and field, ``CSEError/Code/productMalformed`` for a rule parameter
-    ///   of the wrong type, or ``CSEError/Code/productTooManyFallbackPatterns`` beyond
-    ///   ``maximumFallbackPatternFields``.
+    ///   of the wrong type, ``CSEError/Code/productTooManyFallbackPatterns`` beyond
+    ///   ``maximumFallbackPatternFields``, or ``CSEError/Code/productRegexBudgetExceeded`` beyond
+    ///   the compile budget. Both limits are checked from the patterns' syntax first, before any
+    ///   pattern is compiled.
     init(productID: String, fields productFields: [PaymentProductField]) throws(CSEError) {
+        let fieldPatterns = productFields.compactMap { field in
+            ValidatorFactory.regularExpressionPattern(
+                in: field.dataRestrictions.validators, reader: ProductJSONReader(product: productID, field: field.id))
+        }
+        var patterns = try ProductPatterns(productID: productID, fieldPatterns: fieldPatterns)
         var fields: [Field] = []
         var index: [String: Int] = [:]
+        var worstCaseSteps = 0
         fields.reserveCapacity(productFields.count)
         for productField in productFields {
             let reader = ProductJSONReader(product: productID, field: productField.id)
@@ -85,23 +109,19 @@ public struct ValidationPlan: Sendable {
             fields.append(
                 Field(
                     id: productField.id, mask: mask, isRequired: productField.dataRestrictions.isRequired,
-                    validators: try ValidatorFactory.validators(for: definitions, reader: reader),
+                    validators: try ValidatorFactory.validators(for: definitions, reader: reader, patterns: &patterns),
                     unknownValidators: productField.unknownValidators,
                     runsOnEmptyValue: definitions.contains { $0.key == "boletoBancarioRequiredness" },
                     cardRole: CardFieldRole(fieldID: productField.id)))
         }
-        let fallbackFields = fields.filter { field in
-            field.validators.contains { ($0 as? RegularExpressionValidator)?.pattern.usesBuiltinEngine == false }
-        }.count
-        guard fallbackFields <= Self.maximumFallbackPatternFields else {
-            throw CSEError(
-                .productTooManyFallbackPatterns,
-                "more fields than the limit have a regular expression that needs the ICU fallback engine",
-                context: [
-                    "product": productID, "count": String(fallbackFields),
-                    "limit": String(Self.maximumFallbackPatternFields),
-                ])
+        for field in fields {
+            for validator in field.validators {
+                if let regex = validator as? RegularExpressionValidator {
+                    worstCaseSteps += ProductPatterns.worstCaseSteps(regex.pattern)
+                }
+            }
         }
+        needsRegexStepBudget = worstCaseSteps > RegexPattern.maximumStepsPerRequest
         self.productID = productID
         self.fields = fields
         self.indexByID = index

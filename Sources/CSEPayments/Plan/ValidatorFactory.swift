@@ -8,18 +8,29 @@ enum ValidatorFactory {
 
     /// Compiles `definitions` in the fixed run order; unknown keys are skipped (the caller
     /// reports them). Throws for an invalid regex or a parameter of the wrong type.
+    /// `patterns` holds the product's compiled patterns, so identical patterns compile once.
     static func validators(
-        for definitions: [ValidatorDefinition], reader: ProductJSONReader
+        for definitions: [ValidatorDefinition], reader: ProductJSONReader, patterns: inout ProductPatterns
     ) throws(CSEError) -> [any FieldValidator] {
         var validators: [any FieldValidator] = []
         for key in compiledKeys {
             guard let definition = definitions.first(where: { $0.key.isByteEqual(to: key) }) else { continue }
-            validators.append(try make(definition, reader: reader))
+            validators.append(try make(definition, reader: reader, patterns: &patterns))
         }
         return validators
     }
 
-    private static func make(_ definition: ValidatorDefinition, reader: ProductJSONReader) throws(CSEError) -> any FieldValidator {
+    /// The pattern of the field's `regularExpression` rule as the compiler reads it, or `nil`
+    /// when the field has none (or it is malformed: compiling reports that).
+    static func regularExpressionPattern(in definitions: [ValidatorDefinition], reader: ProductJSONReader) -> String? {
+        let key = ValidationCode.regularExpression.rawValue
+        guard let definition = definitions.first(where: { $0.key.isByteEqual(to: key) }) else { return nil }
+        return try? pattern(in: definition.parameters, reader: reader)
+    }
+
+    private static func make(
+        _ definition: ValidatorDefinition, reader: ProductJSONReader, patterns: inout ProductPatterns
+    ) throws(CSEError) -> any FieldValidator {
         let p = definition.parameters
         switch ValidationCode(rawValue: definition.key) {
         case .luhn: return LuhnValidator()
@@ -35,7 +46,7 @@ enum ValidatorFactory {
                 maxLength: try reader.int(p, "maxLength", default: 0))
         case .fixedList: return FixedListValidator(allowedValues: try reader.strings(p, "allowedValues") ?? [])
         case .emailAddress: return EmailAddressValidator()
-        case .regularExpression: return try regularExpression(p, reader: reader)
+        case .regularExpression: return try regularExpression(p, reader: reader, patterns: &patterns)
         case .termsAndConditions: return TermsAndConditionsValidator()
         case .iban: return IBANValidator()
         case .residentIDNumber: return ResidentIDNumberValidator()
@@ -51,19 +62,26 @@ enum ValidatorFactory {
         }
     }
 
-    /// The pattern is read from `regularExpression`, or the Worldline alternatives `regex` and
-    /// `pattern`. A missing or invalid pattern is a load error (the SDK silently dropped the rule).
-    private static func regularExpression(_ p: JSONObject, reader: ProductJSONReader) throws(CSEError) -> any FieldValidator {
+    private static func pattern(in p: JSONObject, reader: ProductJSONReader) throws(CSEError) -> String? {
         var pattern: String?
         for key in ["regularExpression", "regex", "pattern"] where pattern == nil {
             pattern = try reader.optionalString(p, key)
         }
+        return pattern
+    }
+
+    /// The pattern is read from `regularExpression`, or the Worldline alternatives `regex` and
+    /// `pattern`. A missing or invalid pattern is a load error (the SDK silently dropped the rule).
+    private static func regularExpression(
+        _ p: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns
+    ) throws(CSEError) -> any FieldValidator {
+        let pattern = try pattern(in: p, reader: reader)
         let context = reader.context(member: "validators.regularExpression")
         guard let pattern else {
             throw CSEError(.productInvalidRegex, "the regularExpression rule has no pattern", context: context)
         }
         do {
-            return try RegularExpressionValidator(pattern: pattern)
+            return RegularExpressionValidator(try patterns.compile(pattern))
         } catch {
             // The compile error's context names the pattern, which comes from an untrusted product
             // and could be anything (a card number pasted into it): only its code and reason go on.

@@ -16,6 +16,10 @@ extension PaymentRequest {
     /// - when the card brand is known, the card number and CVV are also checked against the
     ///   brand's PAN and CVC lengths (see ``PaymentRequest/cardBrand``).
     ///
+    /// - the regular expressions of one request take at most
+    ///   ``RegexPattern/maximumStepsPerRequest`` steps together; past it a field's
+    ///   `regularExpression` rule fails with `reason: stepLimit`.
+    ///
     /// - Parameter context: The clock for expiry checks. Its `fieldValues` are overridden by the
     ///   request's own values.
     /// - Returns: The errors, each naming the field, never the value.
@@ -26,6 +30,9 @@ extension PaymentRequest {
         // allocation per card request in cse-bench).
         if product.validationPlan.fields.contains(where: \.runsOnEmptyValue) {
             for (fieldID, value) in unmaskedFieldValues { context.fieldValues[fieldID] = value }
+        }
+        if product.validationPlan.needsRegexStepBudget, context.regexStepBudget == nil {
+            context.regexStepBudget = RegexStepBudget()
         }
         let brand = effectiveCardBrand
         var errors: [FieldIssue] = []

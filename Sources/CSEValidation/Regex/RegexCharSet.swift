@@ -98,6 +98,23 @@ struct RegexCharSet: Sendable {
     var mayMatchNonASCII: Bool { isNegated || !ranges.isEmpty || !properties.isEmpty }
 }
 
+extension RegexCharSet: Hashable {
+    /// Classes with the same members written the same way compare equal, so a program keeps one
+    /// copy of a class however often a repetition expands it.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.low == rhs.low && lhs.high == rhs.high && lhs.isNegated == rhs.isNegated && lhs.ranges == rhs.ranges
+            && lhs.properties.elementsEqual(rhs.properties) { $0.cls == $1.cls && $0.negated == $1.negated }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(low)
+        hasher.combine(high)
+        hasher.combine(isNegated)
+        hasher.combine(ranges.count)
+        hasher.combine(properties.count)
+    }
+}
+
 /// ICU line terminators: `\n`, `\u000B`, `\f`, `\r`, U+0085, U+2028, U+2029.
 @inline(__always)
 func isICULineTerminator(_ c: UInt32) -> Bool {

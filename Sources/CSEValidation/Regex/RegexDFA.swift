@@ -88,6 +88,9 @@ final class RegexDFA: @unchecked Sendable {
         flags.deallocate()
     }
 
+    /// The bytes of the transition table and the flags.
+    var byteCount: Int { stateCount * (128 * 2 + 1) }
+
     /// The ICU match count (at most `limit`) of an all-ASCII input.
     func countMatches(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
         guard limit > 0, let base = bytes.baseAddress else {

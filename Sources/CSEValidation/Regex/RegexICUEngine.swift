@@ -86,25 +86,29 @@ final class RegexICUEngine: Sendable {
     }
 
     /// The number of non-overlapping matches over the whole value (all UTF-16 units), at most `limit`.
+    /// - Parameter request: The request's step budget, charged 10,000 steps per progress report.
     /// - Throws: ``CSEError/Code/regexStepLimitExceeded`` when ICU backtracks too long.
-    func numberOfMatches(in value: String, limit: Int) throws(CSEError) -> Int {
+    func numberOfMatches(in value: String, limit: Int, request: RegexStepBudget? = nil) throws(CSEError) -> Int {
         guard limit > 0 else { return 0 }
-        return try search(value, limit: limit) { _ in }
+        return try search(value, limit: limit, request: request) { _ in }
     }
 
     /// The first match as UTF-16 offsets.
+    /// - Parameter request: The request's step budget, charged 10,000 steps per progress report.
     /// - Throws: ``CSEError/Code/regexStepLimitExceeded`` when ICU backtracks too long.
-    func firstMatch(in value: String) throws(CSEError) -> Range<Int>? {
+    func firstMatch(in value: String, request: RegexStepBudget? = nil) throws(CSEError) -> Range<Int>? {
         var found: Range<Int>?
-        _ = try search(value, limit: 1) { found = $0 }
+        _ = try search(value, limit: 1, request: request) { found = $0 }
         return found
     }
 
     /// Whether the whole value matches (ICU `matches()` semantics).
+    /// - Parameter request: The request's step budget, charged 10,000 steps per progress report.
     /// - Throws: ``CSEError/Code/regexStepLimitExceeded`` when ICU backtracks too long.
-    func matchesWhole(_ value: String) throws(CSEError) -> Bool {
+    func matchesWhole(_ value: String, request: RegexStepBudget? = nil) throws(CSEError) -> Bool {
         let units = Array(value.utf16)
-        var budget = StepBudget()
+        var budget = StepBudget(request: request)
+        defer { budget.settle() }
         let match = try Self.firstMatch(fullMatchRegex, in: units, from: 0, groups: [], budget: &budget)
         try budget.check()
         return match != nil
@@ -112,9 +116,12 @@ final class RegexICUEngine: Sendable {
 
     /// ICU's sequence of non-overlapping matches (after an empty match the next search starts
     /// one code point later), at most `limit`, each passed to `onMatch` as UTF-16 offsets.
-    private func search(_ value: String, limit: Int, _ onMatch: (Range<Int>) -> Void) throws(CSEError) -> Int {
+    private func search(
+        _ value: String, limit: Int, request: RegexStepBudget?, _ onMatch: (Range<Int>) -> Void
+    ) throws(CSEError) -> Int {
         let units = Array(value.utf16)
-        var budget = StepBudget()
+        var budget = StepBudget(request: request)
+        defer { budget.settle() }
         guard isStepwise else {
             var count = 0
             try Self.enumerate(searchRegex, in: units, from: 0, groups: [], budget: &budget) { match in
@@ -151,10 +158,25 @@ final class RegexICUEngine: Sendable {
         return count
     }
 
-    /// The progress reports one search may still take (see the type's discussion).
+    /// The progress reports one search may still take (see the type's discussion): at most
+    /// ``RegexPattern/maximumFallbackProgressReports``, and no more than the request's budget
+    /// has steps left for (10,000 a report), which is charged with the reports taken.
     private struct StepBudget {
-        var remaining = RegexPattern.maximumFallbackProgressReports
+        var remaining: Int
         var exceeded = false
+        let limit: Int
+        let request: RegexStepBudget?
+        /// Whether the request's budget, not the search's, set the limit.
+        let limitedByRequest: Bool
+
+        init(request: RegexStepBudget?) {
+            let own = RegexPattern.maximumFallbackProgressReports
+            let left = request.map { $0.remainingSteps / RegexPattern.stepsPerProgressReport } ?? own
+            limit = min(own, left)
+            remaining = limit
+            limitedByRequest = left < own
+            self.request = request
+        }
 
         /// One ICU progress report: 10,000 steps.
         mutating func report() -> Bool {
@@ -166,11 +188,17 @@ final class RegexICUEngine: Sendable {
         /// A further ICU call: up to 9,999 steps that ICU does not report.
         mutating func chargeCall() { _ = report() }
 
+        /// Charges the request with the reports taken.
+        func settle() {
+            guard let request else { return }
+            request.charge((limit - max(remaining, -1)) * RegexPattern.stepsPerProgressReport)
+            if exceeded { request.exhaust() }
+        }
+
         func check() throws(CSEError) {
             guard exceeded else { return }
-            throw CSEError(
-                .regexStepLimitExceeded, "the regular expression backtracks too long on this value",
-                context: ["limit": String(RegexPattern.maximumFallbackProgressReports)])
+            throw RegexPattern.stepLimitError(
+                steps: limit * RegexPattern.stepsPerProgressReport, limitedByRequest: limitedByRequest)
         }
     }
 

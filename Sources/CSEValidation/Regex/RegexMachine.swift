@@ -10,22 +10,26 @@ final class RegexMachine: @unchecked Sendable {
     /// One pending alternative: continue at `pc` from offset `pos`.
     struct Job { var pc: Int32; var pos: Int32 }
 
-    /// The program, also run by the Pike VM for long inputs.
+    /// The program's facts and classes; its instructions live only in ``instructionBuffer`` (one
+    /// copy, not two).
     let program: RegexProgram
     /// The count-only automaton, when the program's shape allows one.
     let dfa: RegexDFA?
-    private let width: Int
+    /// The number of instructions.
+    let width: Int
     private let instructions: UnsafeMutablePointer<RegexInstruction>
     /// Per class: the ASCII membership bitmap with negation already applied.
     private let asciiMaps: UnsafeMutablePointer<SIMD2<UInt64>>
 
     /// Lays out `program`; `fixedLength` is the pattern's match length when constant.
     init(_ program: RegexProgram, fixedLength: Int?) {
-        self.program = program
         dfa = RegexDFA(program, fixedLength: fixedLength)
         width = program.instructions.count
         instructions = .allocate(capacity: width)
         instructions.initialize(from: program.instructions, count: width)
+        var facts = program
+        facts.instructions = []
+        self.program = facts
         asciiMaps = .allocate(capacity: max(program.sets.count, 1))
         for (i, set) in program.sets.enumerated() {
             var map = SIMD2<UInt64>(0, 0)
@@ -41,21 +45,33 @@ final class RegexMachine: @unchecked Sendable {
         asciiMaps.deallocate()
     }
 
+    /// The instructions, for the Pike VM.
+    var instructionBuffer: UnsafeBufferPointer<RegexInstruction> { UnsafeBufferPointer(start: instructions, count: width) }
+
+    /// The bytes this machine holds: instructions, classes and their bitmaps, and the DFA.
+    var byteCount: Int {
+        width * MemoryLayout<RegexInstruction>.stride + program.sets.count * (MemoryLayout<RegexCharSet>.stride + 16)
+            + (dfa?.byteCount ?? 0)
+    }
+
     /// The number of 64-bit words of the visited set for an input of `n` bytes.
     func visitedWords(inputCount n: Int) -> Int { ((n + 1) * width + 63) / 64 }
 
     /// The job-stack capacity for an input of `n` bytes: one job per (split, offset) state.
     func jobCapacity(inputCount n: Int) -> Int { program.splitCount * (n + 1) + 1 }
 
-    /// Counts non-overlapping matches like ICU `findNext`, up to `limit`, reporting each.
+    /// Counts non-overlapping matches like ICU `findNext`, up to `limit`, reporting each, or
+    /// returns `nil` once more than `steps.limit` states have been visited.
     func countMatches(
         _ input: RegexInput, limit: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-        jobs: UnsafeMutablePointer<Job>, onMatch: (Int, Int) -> Void
-    ) -> Int {
+        jobs: UnsafeMutablePointer<Job>, steps: inout RegexSteps, onMatch: (Int, Int) -> Void
+    ) -> Int? {
         var count = 0, start = 0
         let n = input.count
         while count < limit, start <= n {
-            guard let m = search(input, from: start, visited: visited, jobs: jobs) else { break }
+            let found = search(input, from: start, visited: visited, jobs: jobs, steps: &steps)
+            if steps.exceeded { return nil }
+            guard let m = found else { break }
             count += 1
             onMatch(m.start, m.end)
             if m.end == m.start {
@@ -72,7 +88,7 @@ final class RegexMachine: @unchecked Sendable {
     @inline(__always)
     private func search(
         _ input: RegexInput, from: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-        jobs: UnsafeMutablePointer<Job>
+        jobs: UnsafeMutablePointer<Job>, steps: inout RegexSteps
     ) -> (start: Int, end: Int)? {
         if program.isStartAnchored && from > 0 { return nil }
         // States visited by an earlier search may lie on its successful path; start afresh.
@@ -80,8 +96,9 @@ final class RegexMachine: @unchecked Sendable {
         var s = from
         let n = input.count
         while s <= n {
-            if program.mayStart(input, at: s), let end = run(input, at: s, visited: visited, jobs: jobs) {
-                return (s, end)
+            if program.mayStart(input, at: s) {
+                if let end = run(input, at: s, visited: visited, jobs: jobs, steps: &steps) { return (s, end) }
+                if steps.exceeded { return nil }
             }
             if program.isStartAnchored || s == n { return nil }
             s += input.length(at: s)
@@ -89,12 +106,16 @@ final class RegexMachine: @unchecked Sendable {
         return nil
     }
 
-    /// Tries a match starting at `start`; failed states stay marked for later starts.
+    /// Tries a match starting at `start`; failed states stay marked for later starts. Every
+    /// state visited is a step; past `steps.limit` the attempt stops with `steps.exceeded`.
     private func run(
         _ input: RegexInput, at start: Int, visited: UnsafeMutableBufferPointer<UInt64>,
-        jobs: UnsafeMutablePointer<Job>
+        jobs: UnsafeMutablePointer<Job>, steps: inout RegexSteps
     ) -> Int? {
         let width = self.width
+        var taken = steps.taken
+        let stepLimit = steps.limit
+        defer { steps.taken = taken }
         let bytes = input.bytes.baseAddress
         let n = input.count
         jobs[0] = Job(pc: 0, pos: Int32(start))
@@ -108,6 +129,8 @@ final class RegexMachine: @unchecked Sendable {
                 let word = bit &>> 6, mask = UInt64(1) &<< UInt64(bit & 63)
                 if visited[word] & mask != 0 { break thread }
                 visited[word] |= mask
+                taken &+= 1
+                if taken > stepLimit { return nil }
                 let inst = instructions[pc]
                 switch inst.op {
                 case .scalar:

@@ -14,6 +14,7 @@ struct RegexPikeVM: RegexSearcher {
     }
 
     private let program: RegexProgram
+    private let instructions: UnsafeBufferPointer<RegexInstruction>
     private let input: RegexInput
     private var current: ThreadList
     private var nextList: ThreadList
@@ -21,11 +22,17 @@ struct RegexPikeVM: RegexSearcher {
     private var marks: [Int]
     private var generation = 0
     private var stack: [Int32] = []
+    /// The steps taken (one per instruction added to a thread list) and the limit; a search
+    /// that passes it returns `nil` with `steps.exceeded` set.
+    private(set) var steps: RegexSteps
 
-    init(program: RegexProgram, input: RegexInput) {
-        self.program = program
+    /// Runs `machine`'s program (whose instruction buffer it must not outlive) over `input`.
+    init(machine: RegexMachine, input: RegexInput, stepLimit: Int = .max) {
+        steps = RegexSteps(limit: stepLimit)
+        program = machine.program
+        instructions = machine.instructionBuffer
         self.input = input
-        let width = program.instructions.count
+        let width = machine.width
         current = ThreadList(capacity: width)
         nextList = ThreadList(capacity: width)
         marks = Array(repeating: -1, count: width)
@@ -40,6 +47,9 @@ struct RegexPikeVM: RegexSearcher {
         var pos = from
         let program = self.program
         let input = self.input
+        let stepLimit = steps.limit
+        var taken = steps.taken
+        defer { steps.taken = taken }
         // Move the buffers out of `self` so mutating them does not copy (they return in `defer`).
         var current = self.current, nextList = self.nextList, marks = self.marks, stack = self.stack
         self.current = ThreadList(capacity: 0)
@@ -48,11 +58,14 @@ struct RegexPikeVM: RegexSearcher {
         self.stack = []
         current.count = 0
         defer { self.current = current; self.nextList = nextList; self.marks = marks; self.stack = stack }
-        program.instructions.withUnsafeBufferPointer { instructions in
+        let instructions = self.instructions
+        do {
             program.sets.withUnsafeBufferPointer { sets in
                 while true {
                     if matched == nil && (!program.isStartAnchored || pos == 0) && program.mayStart(input, at: pos) {
-                        Self.add(&current, pc: 0, pos: pos, start: pos, generation: currentGeneration, instructions, input, &marks, &stack)
+                        Self.add(
+                            &current, pc: 0, pos: pos, start: pos, generation: currentGeneration, instructions, input,
+                            &marks, &stack, &taken)
                     }
                     if current.count == 0 && (matched != nil || program.isStartAnchored) { break }
                     generation += 1
@@ -70,12 +83,18 @@ struct RegexPikeVM: RegexSearcher {
                         if after >= 0 {
                             Self.add(
                                 &nextList, pc: pc + 1, pos: after, start: current.starts[i],
-                                generation: nextGeneration, instructions, input, &marks, &stack)
+                                generation: nextGeneration, instructions, input, &marks, &stack, &taken)
                         }
                         i += 1
                     }
                     swap(&current, &nextList)
                     currentGeneration = nextGeneration
+                    // Checked once per offset: a search passes its limit by at most one offset's
+                    // work (one step per instruction).
+                    if taken > stepLimit {
+                        matched = nil
+                        break
+                    }
                     if pos >= n { break }
                     pos += input.length(at: pos)
                 }
@@ -89,7 +108,7 @@ struct RegexPikeVM: RegexSearcher {
     private static func add(
         _ list: inout ThreadList, pc: Int, pos: Int, start: Int, generation: Int,
         _ instructions: UnsafeBufferPointer<RegexInstruction>, _ input: RegexInput,
-        _ marks: inout [Int], _ stack: inout [Int32]
+        _ marks: inout [Int], _ stack: inout [Int32], _ taken: inout Int
     ) {
         stack.removeAll(keepingCapacity: true)
         stack.append(Int32(pc))
@@ -97,6 +116,7 @@ struct RegexPikeVM: RegexSearcher {
             let pc = Int(top)
             if marks[pc] == generation { continue }
             marks[pc] = generation
+            taken &+= 1
             let inst = instructions[pc]
             switch inst.op {
             case .jump: stack.append(inst.x)

@@ -28,8 +28,11 @@ struct RegexInstruction: Sendable {
 struct RegexProgram: Sendable {
     /// The instructions; execution starts at index 0.
     var instructions: [RegexInstruction] = []
-    /// The character classes referenced by `.set` instructions.
+    /// The character classes referenced by `.set` instructions, each distinct class once
+    /// (`[0-9]{999}` has one class, not 999).
     var sets: [RegexCharSet] = []
+    /// Where each class of ``sets`` is, while compiling (emptied afterwards).
+    private var setIndex: [RegexCharSet: Int32] = [:]
     /// Every match starts at offset 0.
     var isStartAnchored = false
     /// The pattern can match the empty string, so every offset (including the end) may start a match.
@@ -71,6 +74,7 @@ struct RegexProgram: Sendable {
         firstHigh = first.high
         firstNonASCII = first.nonASCII
         splitCount = instructions.reduce(0) { $0 + ($1.op == .split ? 1 : 0) }
+        setIndex = [:]
     }
 
     @discardableResult
@@ -89,8 +93,13 @@ struct RegexProgram: Sendable {
         case .empty: break
         case .scalar(let c): append(.scalar, Int32(bitPattern: c))
         case .set(let set):
-            sets.append(set)
-            append(.set, Int32(sets.count - 1))
+            if let known = setIndex[set] {
+                append(.set, known)
+            } else {
+                sets.append(set)
+                setIndex[set] = Int32(sets.count - 1)
+                append(.set, Int32(sets.count - 1))
+            }
         case .any: append(.any)
         case .assertion(let a): append(.assert, Self.code(a))
         case .concat(let items):

@@ -1,7 +1,10 @@
 /// A leftmost-first search strategy over one input.
 protocol RegexSearcher {
-    /// The leftmost-first (ICU/Perl priority) match starting at offset `from` or later.
+    /// The leftmost-first (ICU/Perl priority) match starting at offset `from` or later, or `nil`
+    /// (also when the step limit stopped the search: see ``steps``).
     mutating func search(from: Int) -> (start: Int, end: Int)?
+    /// The steps taken so far, against the limit.
+    var steps: RegexSteps { get }
 }
 
 extension RegexProgram {
@@ -42,13 +45,17 @@ extension RegexProgram {
 
     /// Visits the non-overlapping matches the way ICU `findNext` does: the next search starts at
     /// the previous match's end, or one scalar further when that match was empty.
-    /// - Returns: The number of matches visited, at most `limit`.
+    /// - Returns: The number of matches visited, at most `limit`, or `nil` when the searcher's
+    ///   step limit stopped it.
     static func countMatches(
         _ searcher: inout some RegexSearcher, input: RegexInput, limit: Int,
         onMatch: (Int, Int) -> Void = { _, _ in }
-    ) -> Int {
+    ) -> Int? {
         var count = 0, start = 0
-        while count < limit, start <= input.count, let m = searcher.search(from: start) {
+        while count < limit, start <= input.count {
+            let found = searcher.search(from: start)
+            if searcher.steps.exceeded { return nil }
+            guard let m = found else { break }
             count += 1
             onMatch(m.start, m.end)
             if m.end == m.start {
@@ -60,4 +67,17 @@ extension RegexProgram {
         }
         return count
     }
+}
+
+/// The steps one count or full match of the built-in engine has taken, against its limit (see
+/// ``RegexPattern/maximumBuiltinStepsPerSearch``): a step is one (instruction, offset) state visited by
+/// the backtracker, or one instruction added to a thread list by the Pike VM.
+struct RegexSteps {
+    /// Steps taken so far.
+    var taken = 0
+    /// The most steps allowed.
+    let limit: Int
+
+    /// Whether the limit was passed; the search stopped without a verdict.
+    var exceeded: Bool { taken > limit }
 }

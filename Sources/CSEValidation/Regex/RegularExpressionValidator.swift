@@ -10,8 +10,11 @@ import CSECore
 /// Unlike the SDK, which silently drops a rule whose pattern does not compile, an invalid pattern
 /// is a thrown ``CSEError`` when the validator is created, that is when the definition is loaded.
 /// A value beyond the engine's input limit (see ``RegexPattern``) is reported as invalid with
-/// `reason: inputTooLong`, never matched; a value on which an ICU-fallback pattern backtracks
-/// past ``RegexPattern/maximumFallbackProgressReports`` (or past ICU's backtracking stack) is
+/// `reason: inputTooLong`, never matched; a value on which a pattern takes more than
+/// ``RegexPattern/maximumBuiltinStepsPerSearch`` steps on the built-in engine or
+/// ``RegexPattern/maximumFallbackProgressReports`` progress reports on the ICU fallback, or
+/// more than its request has left of
+/// ``RegexPattern/maximumStepsPerRequest`` (or on which ICU passes its backtracking stack) is
 /// invalid with `reason: stepLimit`; if ICU fails while matching (out of memory), the value is
 /// invalid with `reason: engineUnavailable`. A verdict is never "valid" by default.
 public struct RegularExpressionValidator: FieldValidator {
@@ -64,7 +67,7 @@ public struct RegularExpressionValidator: FieldValidator {
     ///   `regularExpression` parameter is the pattern (never the value).
     public func validate(_ value: String, in context: ValidationContext) -> ValidationResult {
         do throws(CSEError) {
-            if try matches(value) { return .valid }
+            if try matches(value, budget: context.regexStepBudget) { return .valid }
             return .invalid(.regularExpression, ["regularExpression": .string(pattern.pattern)])
         } catch let error where error.code == .regexStepLimitExceeded {
             return .invalid(
@@ -92,10 +95,11 @@ public struct RegularExpressionValidator: FieldValidator {
     }
 
     /// Whether `value` satisfies the rule.
+    /// - Parameter budget: The request's step budget, if any.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
-    ///   ``CSEError/Code/regexStepLimitExceeded`` when the ICU fallback backtracks too long.
-    package func matches(_ value: String) throws(CSEError) -> Bool {
-        if matchMode == .fullMatch { return try pattern.matchesWhole(value) }
-        return try pattern.numberOfMatches(in: value, limit: 2) == 1
+    ///   ``CSEError/Code/regexStepLimitExceeded`` past the engine's step limit or the budget.
+    package func matches(_ value: String, budget: RegexStepBudget? = nil) throws(CSEError) -> Bool {
+        if matchMode == .fullMatch { return try pattern.matchesWhole(value, budget: budget) }
+        return try pattern.numberOfMatches(in: value, limit: 2, budget: budget) == 1
     }
 }
