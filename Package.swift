@@ -59,6 +59,8 @@ let package = Package(
 
         // MARK: Platform clients (the only modules that do network I/O).
         .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
+        // Google Pay's root signing keys fetched over HTTPS and cached (so that CSEWallets never links the transport).
+        .target(name: "CSEWalletsHTTP", dependencies: ["CSECore", "CSEWallets", "CSEHTTP"]),
         // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
         // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
@@ -69,7 +71,7 @@ let package = Package(
             name: "CSEKit",
             dependencies: [
                 "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP", "CSEClientAPI",
-                "CSEServerAPI",
+                "CSEServerAPI", "CSEWalletsHTTP",
             ]),
 
         // MARK: Tools.
@@ -102,7 +104,7 @@ let package = Package(
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
         .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEKit", "TestSupport"]),
+        .testTarget(name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEWalletsHTTP", "CSEHTTP", "CSEKit", "TestSupport"]),
     ]
 )
 

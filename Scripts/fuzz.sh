@@ -30,9 +30,9 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN
 # frames cut the `_WZ`/swift_once frame off, so its memory was reported as a leak.
 export ASAN_OPTIONS="malloc_context_size=96${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
-TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api)
+TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api google-pay)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEWallets CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEWallets CSEWalletsHTTP CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 

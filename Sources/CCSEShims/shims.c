@@ -12,6 +12,8 @@
 #include <openssl/rand.h>
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <openssl/cms.h>
 #include <string.h>
 
 unsigned long CCSEShims_OPENSSL_VERSION_NUMBER(void) { return OPENSSL_VERSION_NUMBER; }
@@ -31,6 +33,24 @@ void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consum
     EVP_PKEY *key = d2i_PrivateKey(type, NULL, &p, len);
     *consumed = key ? (long)(p - (const unsigned char *)der) : 0;
     return key;
+}
+void *CCSEShims_d2i_PUBKEY(const void *der, long len, long *consumed) {
+    const unsigned char *p = (const unsigned char *)der;
+    EVP_PKEY *key = d2i_PUBKEY(NULL, &p, len);
+    *consumed = key ? (long)(p - (const unsigned char *)der) : 0;
+    return key;
+}
+int CCSEShims_EVP_PKEY_EC(void) { return EVP_PKEY_EC; }
+int CCSEShims_sk_X509_num(const void *stack) { return sk_X509_num((const STACK_OF(X509) *)stack); }
+void *CCSEShims_sk_X509_value(const void *stack, int index) { return sk_X509_value((const STACK_OF(X509) *)stack, index); }
+void CCSEShims_sk_X509_pop_free(void *stack) { sk_X509_pop_free((STACK_OF(X509) *)stack, X509_free); }
+void *CCSEShims_sk_X509_new_null(void) { return sk_X509_new_null(); }
+int CCSEShims_sk_X509_push(void *stack, void *certificate) { return sk_X509_push((STACK_OF(X509) *)stack, (X509 *)certificate); }
+int CCSEShims_sk_CMS_SignerInfo_num(const void *stack) {
+    return sk_CMS_SignerInfo_num((const STACK_OF(CMS_SignerInfo) *)stack);
+}
+void *CCSEShims_sk_CMS_SignerInfo_value(const void *stack, int index) {
+    return sk_CMS_SignerInfo_value((const STACK_OF(CMS_SignerInfo) *)stack, index);
 }
 
 int CCSEShims_SHA1_Init(SHA_CTX *c) { return SHA1_Init(c); }

@@ -11,6 +11,12 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/cms.h>
+#include <openssl/bio.h>
+#include <openssl/kdf.h>
+#include <openssl/ec.h>
 #include <openssl/decoder.h>
 #include <openssl/encoder.h>
 #include <openssl/opensslv.h>

@@ -9,3 +9,4 @@
 @_exported import CSEHTTP
 @_exported import CSEClientAPI
 @_exported import CSEServerAPI
+@_exported import CSEWalletsHTTP

@@ -136,4 +136,48 @@ struct AESWycheproofTests {
         #expect(refusedIV == 119, "cases with IVs other than 96 bits (including the 6 zero-length IVs)")
         #expect(refusedTag == 0)
     }
+
+    @Test(
+        "AES-GCM with a 128-bit IV (Apple Pay's parameters): every case of the 128-bit-IV groups gets its verdict",
+        .enabled(
+            if: WycheproofFile<AeadGroup>.isPresent("aes_gcm_test.json"),
+            "needs ../shared/vectors/wycheproof/testvectors_v1/aes_gcm_test.json"))
+    func gcm128BitIV() throws {
+        let file = try WycheproofFile<AeadGroup>.load("aes_gcm_test.json")
+        var valid = 0, invalid = 0, refused = 0
+        for group in file.testGroups where group.ivSize != 96 {
+            for test in group.tests {
+                let id = "tcId \(test.tcId) (\(test.comment))"
+                let key = S.key(test.key), iv = Hex.decode(test.iv), aad = Hex.decode(test.aad)
+                let ct = Hex.decode(test.ct), tag = Hex.decode(test.tag)
+                let open = {
+                    try AES.GCM.open(
+                        ciphertext: ct.span.bytes, key: key, iv128: iv.span.bytes, aad: aad.span.bytes, tag: tag.span.bytes)
+                }
+                guard group.ivSize == 128 else {
+                    refused += 1
+                    #expect(S.error(open)?.code == .invalidIVLength, "\(id): only 128-bit IVs on this entry point")
+                    continue
+                }
+                switch test.result {
+                case .valid:
+                    valid += 1
+                    #expect(Hex.encode(S.bytes(try open())) == test.msg, "\(id): plaintext")
+                    // The file has no invalid 128-bit-IV case: a flipped tag bit stands in for one.
+                    let badTag = S.flipping(tag, bit: 127)
+                    let tampered = S.error {
+                        try AES.GCM.open(
+                            ciphertext: ct.span.bytes, key: key, iv128: iv.span.bytes, aad: aad.span.bytes,
+                            tag: badTag.span.bytes)
+                    }
+                    #expect(tampered?.code == .decryptionFailed, "\(id): a flipped tag bit must fail")
+                case .invalid, .acceptable:
+                    invalid += 1
+                    #expect(S.error(open)?.code == .decryptionFailed, "\(id): expected decryptionFailed")
+                }
+            }
+        }
+        #expect((valid, invalid) == (58, 0), "the file's 128-bit-IV cases are all valid")
+        #expect(valid + invalid + refused == 119, "every case with an IV other than 96 bits")
+    }
 }

@@ -65,7 +65,10 @@ struct TransferLimitTests {
             // below one per call (the old transport ran 200 at once).
             #expect(peakThreads >= 1)
             #expect(peakThreads - baseline <= 2 * limit + 8, "transfer threads: baseline \(baseline), peak \(peakThreads)")
-            #expect(gate.peakRunning == limit)
+            // At most `limit` at once; whether all 32 slots fill at the same instant depends on how
+            // fast the pool starts the tasks (under ThreadSanitizer it peaked at 29), so only the
+            // bound and real concurrency are asserted here; `fifoOnFinishingThread` shows the queueing.
+            #expect(gate.peakRunning <= limit && gate.peakRunning > 1, "peak running \(gate.peakRunning)")
         }
     }
 

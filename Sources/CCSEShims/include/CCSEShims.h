@@ -38,6 +38,19 @@ int CCSEShims_EVP_PKEY_RSA(void);
 void CCSEShims_OPENSSL_clear_free(void *ptr, size_t len);
 /// d2i_PrivateKey with a void* input buffer; `*consumed` receives the number of bytes read.
 void *CCSEShims_d2i_PrivateKey(int type, const void *der, long len, long *consumed);
+/// d2i_PUBKEY with a void* input buffer; `*consumed` receives the number of bytes read.
+void *CCSEShims_d2i_PUBKEY(const void *der, long len, long *consumed);
+/// EVP_PKEY_EC (a macro aliasing NID_X9_62_id_ecPublicKey).
+int CCSEShims_EVP_PKEY_EC(void);
+/// The STACK_OF(X509) and STACK_OF(CMS_SignerInfo) macros (sk_*_num, sk_*_value, sk_X509_pop_free
+/// with X509_free, sk_X509_new_null, sk_X509_push), with void* stacks and elements.
+int CCSEShims_sk_X509_num(const void *stack);
+void *CCSEShims_sk_X509_value(const void *stack, int index);
+void CCSEShims_sk_X509_pop_free(void *stack);
+void *CCSEShims_sk_X509_new_null(void);
+int CCSEShims_sk_X509_push(void *stack, void *certificate);
+int CCSEShims_sk_CMS_SignerInfo_num(const void *stack);
+void *CCSEShims_sk_CMS_SignerInfo_value(const void *stack, int index);
 /// The low-level SHA API (FIPS 180-4), deprecated in OpenSSL 3 but the same assembly as EVP
 /// without its per-call provider dispatch; its contexts can be copied as plain structs, which MGF1
 /// uses to restart every block from the seed's midstate. Each returns 1 on success, 0 on failure.

@@ -7,6 +7,7 @@ extension CommandLineTool {
         IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
         SignCommand.self, VerifyCommand.self,
+        WalletDecryptCommand.self, WalletVerifyCommand.self,
         SessionPublicKeyCommand.self, SessionProductsCommand.self, SessionProductCommand.self, SessionNetworksCommand.self,
         SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self,
@@ -20,6 +21,7 @@ extension CommandLineTool {
 extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
     static let groups: [CommandGroup] = [
+        CommandGroup(name: "wallet", abstract: "Apple Pay payment tokens: verify, or verify and decrypt, with the merchant's keys."),
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),

@@ -19,7 +19,7 @@ package struct PEMDocument {
     /// The label between `BEGIN ` and `-----`, for example `PUBLIC KEY`.
     package let label: String
     /// The decoded body. Holders of private keys call ``wipe()`` when done.
-    private(set) var derBytes: [UInt8]
+    package private(set) var derBytes: [UInt8]
 
     private static let dashes = Array("-----".utf8)
     private static let begin = Array("-----BEGIN ".utf8)
@@ -86,7 +86,7 @@ package struct PEMDocument {
     }
 
     /// Zeroes the decoded body.
-    mutating func wipe() { Self.cleanse(&derBytes) }
+    package mutating func wipe() { Self.cleanse(&derBytes) }
 
     static func cleanse(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { buffer in

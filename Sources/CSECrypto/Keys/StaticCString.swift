@@ -8,6 +8,16 @@ enum StaticCString {
     static var der: UnsafePointer<CChar> { pointer("DER") }
     /// `"PrivateKeyInfo"` (PKCS#8).
     static var privateKeyInfo: UnsafePointer<CChar> { pointer("PrivateKeyInfo") }
+    /// `"SHA256"`, OpenSSL's digest name.
+    static var sha256: UnsafePointer<CChar> { pointer("SHA256") }
+    /// `"HKDF"` and `"SSKDF"`, OpenSSL's KDF names.
+    static var hkdf: UnsafePointer<CChar> { pointer("HKDF") }
+    static var sskdf: UnsafePointer<CChar> { pointer("SSKDF") }
+    /// The `OSSL_PARAM` keys of the KDFs (`OSSL_KDF_PARAM_*`).
+    static var digest: UnsafePointer<CChar> { pointer("digest") }
+    static var key: UnsafePointer<CChar> { pointer("key") }
+    static var salt: UnsafePointer<CChar> { pointer("salt") }
+    static var info: UnsafePointer<CChar> { pointer("info") }
     /// A file name for OpenSSL's allocation bookkeeping.
     static var file: UnsafePointer<CChar> { pointer("CSECrypto") }
 

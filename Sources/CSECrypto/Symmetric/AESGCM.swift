@@ -62,12 +62,23 @@ extension AES {
         package static func open(
             ciphertext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan, tag: RawSpan
         ) throws(CSEError) -> SecureBytes {
+            try withBuffers(ciphertext: ciphertext, key: key, iv: iv, aad: aad, tag: tag, open(key:iv:aad:ciphertext:tag:))
+        }
+
+        /// Calls `body` with the bytes of the five inputs of an open.
+        private static func withBuffers(
+            ciphertext: RawSpan, key: SecureBytes, iv: RawSpan, aad: RawSpan, tag: RawSpan,
+            _ body: (
+                _ key: UnsafeRawBufferPointer, _ iv: UnsafeRawBufferPointer, _ aad: UnsafeRawBufferPointer,
+                _ ciphertext: UnsafeRawBufferPointer, _ tag: UnsafeRawBufferPointer
+            ) throws(CSEError) -> SecureBytes
+        ) throws(CSEError) -> SecureBytes {
             try key.withUnsafeBytes { (keyBuffer) throws(CSEError) -> SecureBytes in
                 try iv.withUnsafeBytes { (ivBuffer) throws(CSEError) -> SecureBytes in
                     try aad.withUnsafeBytes { (aadBuffer) throws(CSEError) -> SecureBytes in
                         try ciphertext.withUnsafeBytes { (input) throws(CSEError) -> SecureBytes in
                             try tag.withUnsafeBytes { (tagBuffer) throws(CSEError) -> SecureBytes in
-                                try open(key: keyBuffer, iv: ivBuffer, aad: aadBuffer, ciphertext: input, tag: tagBuffer)
+                                try body(keyBuffer, ivBuffer, aadBuffer, input, tagBuffer)
                             }
                         }
                     }
@@ -75,9 +86,49 @@ extension AES {
             }
         }
 
+        /// The 128-bit IV length of Apple Pay's payment data (16 zero bytes), the only other IV
+        /// length accepted, and only by ``open(ciphertext:key:iv128:aad:tag:)``.
+        package static let longIVByteCount = 16
+
+        /// Checks the tag and decrypts with a 128-bit IV (SP 800-38D §7.1: J0 = GHASH(IV ‖ pad ‖
+        /// len(IV))), the parameters of Apple Pay's `EC_v1` and `RSA_v1` payment data. The 96-bit
+        /// entry points keep refusing every other IV length.
+        /// - Parameters:
+        ///   - ciphertext: The ciphertext.
+        ///   - key: 16, 24 or 32 bytes.
+        ///   - iv128: 16 bytes.
+        ///   - aad: The additional authenticated data used when sealing.
+        ///   - tag: The 16-byte tag.
+        /// - Returns: The plaintext, in a zeroing buffer.
+        /// - Throws: ``CSEError/Code/decryptionFailed`` for a wrong or wrong-length tag;
+        ///   ``CSEError/Code/invalidSymmetricKeyLength`` or ``CSEError/Code/invalidIVLength``.
+        package static func open(
+            ciphertext: RawSpan, key: SecureBytes, iv128 iv: RawSpan, aad: RawSpan, tag: RawSpan
+        ) throws(CSEError) -> SecureBytes {
+            try withBuffers(ciphertext: ciphertext, key: key, iv: iv, aad: aad, tag: tag, openLongIV(key:iv:aad:ciphertext:tag:))
+        }
+
+        /// Opens with a 16-byte IV on a context of its own (the IV length is a context setting, so
+        /// the thread's cached 96-bit contexts are left alone); freeing the context cleanses it.
+        static func openLongIV(
+            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+            ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer
+        ) throws(CSEError) -> SecureBytes {
+            let size = try checkParameters(key: key, iv: iv, aad: aad, text: ciphertext.count, ivByteCount: longIVByteCount)
+            guard tag.count == tagByteCount else { throw SymmetricError.decryptionFailed() }
+            let cipher = try size.gcm.get()
+            guard let context = EVP_CIPHER_CTX_new() else { throw SymmetricError.backend("AES-GCM decryption") }
+            defer { EVP_CIPHER_CTX_free(context) }
+            guard EVP_CipherInit_ex2(context, cipher, nil, nil, 0, nil) == 1,
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, Int32(longIVByteCount), nil) == 1
+            else { throw SymmetricError.backend("AES-GCM decryption") }
+            return try decrypt(context: context, key: key, iv: iv, aad: aad, ciphertext: ciphertext, tag: tag)
+        }
+
         @inline(__always)
         static func checkParameters(
-            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, text: Int
+            key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, text: Int,
+            ivByteCount: Int = ivByteCount
         ) throws(CSEError) -> AESKeySize {
             let size = try AESKeySize(byteCount: key.count, algorithm: "AES-GCM")
             guard iv.count == ivByteCount else {
@@ -127,7 +178,16 @@ extension AES {
             let state = SymmetricThreadState.current()
             let context = try state.cipherContext(size.gcmSlot(encrypt: false), cipher: size.gcm, encrypt: false)
             defer { state.scrub(context, encrypt: false) }
-            return try SecureBytes(count: ciphertext.count) { (out) throws(CSEError) in
+            return try decrypt(context: context, key: key, iv: iv, aad: aad, ciphertext: ciphertext, tag: tag)
+        }
+
+        /// Keys `context` (a GCM decryption context whose IV length is set), checks the tag and
+        /// decrypts into a new zeroing buffer.
+        private static func decrypt(
+            context: OpaquePointer, key: UnsafeRawBufferPointer, iv: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+            ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer
+        ) throws(CSEError) -> SecureBytes {
+            try SecureBytes(count: ciphertext.count) { (out) throws(CSEError) in
                 var written: Int32 = 0
                 guard EVP_CipherInit_ex2(context, nil, key.uint8, iv.uint8, 0, nil) == 1,
                     aad.count == 0 || EVP_CipherUpdate(context, nil, &written, aad.uint8, Int32(aad.count)) == 1,

@@ -1,0 +1,111 @@
+import CSECore
+import CSEKit
+import Foundation
+import Testing
+import TestSupport
+
+@testable import CSECLI
+
+/// `cse wallet decrypt` and `cse wallet verify` on the public Apple Pay vectors
+/// (`../shared/vectors/wallets`, see its PROVENANCE.md).
+@Suite(
+    "cse wallet decrypt and verify on the Apple Pay vectors",
+    .enabled(if: TestPaths.sharedVectors != nil, "needs ../shared/vectors/wallets"))
+struct CLIWalletCommandTests {
+    static func path(_ name: String) -> String {
+        (TestPaths.sharedVectors?.appendingPathComponent("wallets/" + name).path) ?? name
+    }
+    static func file(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
+    static let gala = ["--merchant-cert", path("gala/certificate.pem"), "--merchant-key", path("gala/private_key.pem")]
+    static let rsa = ["--merchant-cert", path("apple-pay-js/rsa/apple_pay.pem"), "--merchant-key", path("apple-pay-js/rsa/private.key")]
+
+    @Test("decrypt prints the identifying members and the whole decrypted object, member for member")
+    func decrypt() throws {
+        let result = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"], stdin: Self.file("gala/token.json"))
+        #expect(result.status == 0, "\(result.err)")
+        let plaintext = String(decoding: try Self.file("gala/token.plaintext.json"), as: UTF8.self)
+        #expect(
+            result.out
+                == "{\"wallet\":\"apple-pay\",\"version\":\"EC_v1\",\"transactionId\":"
+                + "\"f7f133694685bab2f44ae3a7b54e2c0d0d39a3bc73fa2e6b14a2baf628d6ce87\",\"signingTime\":\"2021-09-01T19:03:06Z\","
+                + "\"paymentData\":\(plaintext)}\n")
+    }
+
+    @Test("RSA_v1 from a whole PKPaymentToken, with pairs for rotation")
+    func rotationAndRSA() throws {
+        let result = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + Self.rsa + ["--now", "2024-01-08T17:54:44Z"],
+            stdin: Self.file("apple-pay-js/rsa/token.json"))
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("\"version\":\"RSA_v1\"") && result.out.contains("\"eciIndicator\":\"7\""))
+    }
+
+    @Test("verify needs no key; one window past the clock exits 1 with the wallet code, no payment data on stderr")
+    func verify() throws {
+        let token = try Self.file("gala/token.json")
+        let ok = try CommandRunner.run(["wallet", "verify", "--now", "2021-09-01T19:08:06Z"], stdin: token)
+        #expect(ok.status == 0)
+        #expect(ok.out.hasPrefix("{\"wallet\":\"apple-pay\",\"valid\":true,\"version\":\"EC_v1\","))
+        let late = try CommandRunner.run(["wallet", "verify", "--now", "2021-09-01T19:08:06.001Z"], stdin: token)
+        #expect(late.status == 1 && late.out.isEmpty)
+        #expect(late.err.hasPrefix("Error: wallet.signingTimeOutOfWindow: "))
+        let narrow = try CommandRunner.run(
+            ["wallet", "verify", "--now", "2021-09-01T19:03:16Z", "--signing-window", "9,0"], stdin: token)
+        #expect(narrow.status == 1 && narrow.err.contains("wallet.signingTimeOutOfWindow"))
+        let tampered = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"],
+            stdin: Self.file("gala/derived-token.data-first-byte-flipped.json"))
+        #expect(tampered.status == 1 && tampered.err.hasPrefix("Error: wallet.signatureInvalid: "))
+        #expect(!tampered.err.contains("5353756319181169"))
+    }
+
+    @Test("--lines answers every line, in order, with an error object for a refused token")
+    func lines() throws {
+        let token = String(decoding: try Self.file("gala/token.json"), as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        let input = Array((token + "\n{}\n" + token + "\n").utf8)
+        let result = try CommandRunner.run(
+            ["wallet", "decrypt", "--lines"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"], stdin: input)
+        let lines = result.out.split(separator: "\n")
+        #expect(result.status == 1 && lines.count == 3)
+        #expect(lines[0].hasPrefix("{\"wallet\":\"apple-pay\"") && lines[2].hasPrefix("{\"wallet\":\"apple-pay\""))
+        #expect(lines[1].hasPrefix("{\"line\":2,\"error\":{\"code\":\"wallet.malformed\""))
+    }
+
+    @Test(
+        "Usage errors exit 64: unpaired keys, a bad --now, a bad --signing-window, an unknown --wallet",
+        arguments: [
+            ["wallet", "decrypt", "--merchant-cert", "a.pem"],
+            ["wallet", "decrypt"],
+            ["wallet", "verify", "--now", "2021-02-30T00:00:00Z"],
+            ["wallet", "verify", "--now", "yesterday"],
+            ["wallet", "verify", "--signing-window", "-1"],
+            ["wallet", "verify", "--signing-window", "300,x"],
+            ["wallet", "verify", "--wallet", "samsung-pay"],
+        ])
+    func usage(arguments: [String]) throws {
+        let result = try CommandRunner.run(arguments, stdin: [])
+        #expect(result.status == 64, "\(arguments): \(result.err)")
+    }
+}
+
+@Suite("cse wallet: the --now and --signing-window grammars")
+struct WalletOptionTests {
+    @Test("ISO-8601 instants with Z, fractions and offsets; impossible dates refused; formatting round-trips")
+    func instants() {
+        #expect(WalletOptions.instant("2021-09-01T19:03:06Z") == 1_630_522_986_000)
+        #expect(WalletOptions.instant("2021-09-01T19:03:06.5Z") == 1_630_522_986_500)
+        #expect(WalletOptions.instant("2021-09-01T21:03:06+02:00") == 1_630_522_986_000)
+        #expect(WalletOptions.instant("2021-09-01T18:03:06-01:00") == 1_630_522_986_000)
+        for bad in [
+            "2021-09-01 19:03:06Z", "2021-09-01T19:03:06", "2021-13-01T00:00:00Z", "2021-02-29T00:00:00Z", "2021-09-01T19:03:06.Z", "",
+        ] {
+            #expect(WalletOptions.instant(bad) == nil, "\(bad)")
+        }
+        #expect(WalletOptions.isoString(1_630_522_986_000) == "2021-09-01T19:03:06Z")
+        #expect(WalletOptions.isoString(1_630_522_986_007) == "2021-09-01T19:03:06.007Z")
+        #expect(WalletOptions.signingWindow("300") == .init(pastSeconds: 300, futureSeconds: 60))
+        #expect(WalletOptions.signingWindow("10,0") == .init(pastSeconds: 10, futureSeconds: 0))
+        #expect(WalletOptions.signingWindow("1,2,3") == nil && WalletOptions.signingWindow("") == nil)
+    }
+}
