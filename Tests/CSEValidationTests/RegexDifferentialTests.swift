@@ -111,6 +111,15 @@ struct RegexDifferentialTests {
         #expect(try RegexPattern(pattern).hasDFA, "pattern \(pattern)")
     }
 
+    /// The DFA is the normal path for payment fields: every start-anchored or fixed-length field
+    /// pattern of the corpus has one. The two that do not are unanchored *and* of variable length,
+    /// where the count depends on leftmost-first priority (docs/SECURITY.md, issue #24 point 1).
+    @Test("every anchored or fixed-length payment field pattern counts with the ASCII DFA", arguments: RegexCorpus.fieldPatterns)
+    func fieldPatternsUseDFA(pattern: String) throws {
+        let unanchoredVariableLength: Set<String> = [#"[0-9]{13,19}"#, #"\d{3}\s?\d{3}"#]
+        #expect(try RegexPattern(pattern).hasDFA == !unanchoredVariableLength.contains(pattern), "pattern \(pattern)")
+    }
+
     @Test("patterns outside the subset fall back to ICU", arguments: RegexCorpus.fallbackPatterns)
     func fallsBack(pattern: String) throws {
         #expect(try !RegexPattern(pattern).usesBuiltinEngine, "pattern \(pattern)")
