@@ -23,7 +23,25 @@ let linksStaticStdlib = ProcessInfo.processInfo.environment["CSEKIT_DYNAMIC_STDL
 let package = Package(
     name: "CSEKit",
     products: [
+        // The umbrella: every layer through one `import CSEKit`.
         .library(name: "CSEKit", targets: ["CSEKit"]),
+        // One product per layer group, as swift-nio offers one per module beside its umbrella
+        // (issue #23, point 1): depend on what you use. Each lists the modules a user imports
+        // (CSECore holds `CSEError`); their C targets come along. Validation needs no C library
+        // headers at all (ICU is opened on first use and declared by CICURegex itself).
+        .library(name: "CSEValidation", targets: ["CSECore", "CSEValidation"]),
+        // Needs OpenSSL and GMP (libssl-dev, libgmp-dev).
+        .library(name: "CSEPayments", targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments"]),
+        // Adds the transport (libcurl, opened on first use).
+        .library(
+            name: "CSEClientAPI",
+            targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI"]),
+        .library(
+            name: "CSEServerAPI",
+            targets: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
+        // Apple Pay and Google Pay tokens; CSEWalletsHTTP (the Google root-key fetcher) is the only
+        // part that does network I/O.
+        .library(name: "CSEWallets", targets: ["CSECore", "CSEWallets", "CSEWalletsHTTP"]),
         .executable(name: "cse", targets: ["cse"]),
         .executable(name: "cse-bench", targets: ["cse-bench"]),
     ],

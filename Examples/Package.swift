@@ -7,6 +7,7 @@
 //   five-lines          the README's "library in five lines", runnable
 //   receiving-service   the merchant side: decrypt a sealed payload and check it
 //   client-api-flow     the Client API flow: session, key, products, IIN, seal (against the emulator)
+//   iban-check          IBAN checks on the validation product alone (no OpenSSL, libcurl or ICU)
 import Foundation
 import PackageDescription
 
@@ -29,5 +30,9 @@ let package = Package(
             name: "client-api-flow",
             dependencies: [.product(name: "CSEKit", package: csekit)],
             path: "Sources/ClientAPIFlow"),
+        .executableTarget(
+            name: "iban-check",
+            dependencies: [.product(name: "CSEValidation", package: csekit)],
+            path: "Sources/IBANCheck"),
     ]
 )

@@ -43,6 +43,18 @@ print(json.dumps(sealed))
 PY
 if "$bin/receiving-service" "$work/private.pem" example-session-1 < "$work/tampered.json"; then echo "accepted a tampered JWE" >&2; exit 1; fi
 
+echo "--- iban-check: the validation product alone"
+"$bin/iban-check" "GB82 WEST 1234 5698 7654 32" "DE89370400440532013000" | tee "$work/iban.txt"
+grep -qx "GB82WEST12345698765432 valid (GB)" "$work/iban.txt"
+grep -qx "error: iban.checksum" "$work/iban.txt"
+if "$bin/iban-check" "GB82 WEST 1234 5698 7654 33" > /dev/null; then echo "a bad check digit was accepted" >&2; exit 1; fi
+# Its only C code, CICURegex, compiles without ICU's headers (as with no libicu-dev installed).
+clang -fsyntax-only -Wall -Wextra -Werror -DCICU_NO_ICU_HEADERS -I ../Sources/CICURegex/include ../Sources/CICURegex/icu_regex.c
+# It links no C library of the other layers (OpenSSL, GMP, libcurl, ICU).
+if ldd "$bin/iban-check" | grep -E 'libcrypto|libssl|libgmp|libcurl|libicu'; then
+    echo "iban-check links a library the validation product should not need" >&2; exit 1
+fi
+
 echo "--- client-api-flow against the Client API test emulator (127.0.0.1 only)"
 fixtures=${CSEKIT_SHARED_VECTORS:-../../shared/vectors}/client-api
 if [[ ! -d $fixtures ]] || ! /usr/bin/python3 -c 'import jwcrypto' 2>/dev/null; then

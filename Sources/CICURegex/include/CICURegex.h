@@ -10,9 +10,11 @@
 // dlopen(3) the first time a pattern needs it: a process that never compiles such a pattern never
 // maps ICU at all.
 //
-// This header deliberately does not include ICU's headers (Swift code that also imports
-// Foundation sees the toolchain's own ICU module); only icu_regex.c does. Status values are ICU
-// UErrorCode values (0 is success, > 0 a failure).
+// Neither this header nor icu_regex.c needs ICU's headers (libicu-dev): the few types and
+// functions used are declared in icu_regex.c, and checked against ICU's headers when they are
+// present at build time. So a package that depends only on CSEKit's validation product builds
+// without them (Swift code that also imports Foundation sees the toolchain's own ICU module).
+// Status values are ICU UErrorCode values (0 is success, > 0 a failure).
 #include <stdint.h>
 
 /// One compiled ICU regular expression (a URegularExpression and the progress hook of its
@@ -28,8 +30,9 @@ typedef int (*CICURegex_progress)(void *context);
 /// Opens the ICU library once per process (thread-safe). Returns 1 when its regex functions are
 /// available, 0 otherwise (see CICURegex_load_error).
 int CICURegex_load(void);
-/// The library file CICURegex_load opens, e.g. "libicui18n.so.72" (the ICU major version of the
-/// headers this was compiled against).
+/// The library file CICURegex_load opened, e.g. "libicui18n.so.72": the major version of ICU's
+/// headers when they were present at build time, else the newest libicui18n.so.NN found (NN from
+/// 99 down to 50). Before a load, or when none opened, "libicui18n.so".
 const char *CICURegex_library_name(void);
 /// Why CICURegex_load failed (dlerror text), or NULL.
 const char *CICURegex_load_error(void);
