@@ -5,7 +5,7 @@ import Testing
 
 @Suite("APS request rules: cross-field conditions, minor units, formats and secrets")
 struct APSRuleTests {
-    func check(_ changes: [String: JSONValue?], operation: String = "PURCHASE") throws -> [String] {
+    func check(_ changes: [String: JSONValue?], operation: GatewayOperation = .apsPurchase) throws -> [String] {
         GW.pairs(try APSValidation.validate(GW.apsPurchase(changes), operation: operation))
     }
 
@@ -14,18 +14,20 @@ struct APSRuleTests {
         #expect(try check([:]) == [])
     }
 
-    @Test("the operation chosen must match the command", arguments: [("AUTHORIZATION", "PURCHASE"), ("PURCHASE", "AUTHORIZATION")])
-    func operationMatchesCommand(operation: String, command: String) throws {
+    @Test(
+        "the operation chosen must match the command",
+        arguments: [(GatewayOperation.apsAuthorization, "PURCHASE"), (.apsPurchase, "AUTHORIZATION")])
+    func operationMatchesCommand(operation: GatewayOperation, command: String) throws {
         let result = try APSValidation.validate(GW.apsPurchase(["command": .string(command)]), operation: operation)
         #expect(GW.pairs(result) == ["command:allowedValues"])
-        #expect(result.errors[0].parameters["rule"] == .string("operation-\(operation.lowercased())"))
+        #expect(result.errors[0].parameters["rule"] == .string("operation-\(operation.name.lowercased())"))
     }
 
     @Test("MADA and MEEZA are PURCHASE-only", arguments: ["MADA", "MEEZA"])
     func madaMeezaPurchaseOnly(option: String) throws {
         let errors = try APSValidation.validate(
             GW.apsPurchase(["command": "AUTHORIZATION", "payment_option": .string(option)]),
-            operation: "AUTHORIZATION"
+            operation: .apsAuthorization
         ).errors
         #expect(errors.map(\.description) == ["command: allowedValues (allowedValues=PURCHASE, rule=mada-meeza-purchase-only)"])
         #expect(try check(["payment_option": .string(option)]) == [])
@@ -110,7 +112,7 @@ struct APSRuleTests {
                 "merchant_reference": "ref#1", "language": "fr",
                 "customer_name": "Ali O'Neil الشهري",
             ]),
-            operation: "PURCHASE"
+            operation: .apsPurchase
         ).errors
         #expect(
             errors.map(\.description) == [
@@ -119,7 +121,7 @@ struct APSRuleTests {
             ])
         let long = String(repeating: "a", count: 41)
         #expect(
-            try APSValidation.validate(GW.apsPurchase(["merchant_reference": .string(long)]), operation: "PURCHASE")
+            try APSValidation.validate(GW.apsPurchase(["merchant_reference": .string(long)]), operation: .apsPurchase)
                 .errors.map(\.description) == ["merchant_reference: length (maxLength=40)"])
         #expect(try check(["customer_email": "not-an-email"]) == ["customer_email:format"])
         #expect(try check(["customer_email": "a b@c.com"]) == ["customer_email:characters"])
@@ -143,7 +145,7 @@ struct APSRuleTests {
             GW.apsPurchase([
                 "card_number": .string(pan), "card_security_code": "12345",
                 "payment_option": "AMEX",
-            ]), operation: "PURCHASE")
+            ]), operation: .apsPurchase)
         // The AMEX security-code rule breaks the same (field, code) as the row's max length: one error.
         #expect(GW.pairs(result) == ["card_number:luhn", "card_security_code:length", "card_number:length", "token_name:required"])
         let text = result.description + result.errors.map { "\($0.parameters)" }.joined()
@@ -155,13 +157,13 @@ struct APSRuleTests {
         let base = try GW.json(
             #"{"service_command":"SDK_TOKEN","access_code":"zx0IPmPy5jp1vAz8Kpg7","merchant_identifier":"CycHZxVj","language":"ar","device_id":"ffffffff-a9fa-0b44-7b27-29e70033c587","signature":"abc"}"#
         )
-        #expect(try APSValidation.validate(base, operation: "SDK_TOKEN").isValid)
+        #expect(try APSValidation.validate(base, operation: .apsSDKToken).isValid)
         var object = base.objectValue!
         object["service_command"] = .string("SDK-TOKEN")
         object["device_id"] = .string("device@1")
         object["command"] = .string("PURCHASE")
         #expect(
-            GW.pairs(try APSValidation.validate(.object(object), operation: "SDK_TOKEN")) == [
+            GW.pairs(try APSValidation.validate(.object(object), operation: .apsSDKToken)) == [
                 "service_command:characters", "service_command:allowedValues", "device_id:characters", "command:unknownParameter",
             ])
     }

@@ -7,21 +7,25 @@ import TestSupport
 
 @Suite("Gateway spec tables are data: embedded byte for byte, strictly read, every row cited")
 struct GatewayTablesTests {
-    static let embedded: [(String, String)] = [
-        ("aps-sdk-token.json", GatewayTables.apsSDKTokenJSON),
-        ("aps-sdk-operation.json", GatewayTables.apsSDKOperationJSON),
-        ("paysafe-setup.json", GatewayTables.paysafeSetupJSON),
-        ("paysafe-tokenize.json", GatewayTables.paysafeTokenizeJSON),
-        ("mastercard-update-session.json", GatewayTables.mastercardUpdateSessionJSON),
-        ("aps-response-codes.json", GatewayTables.apsResponseCodesJSON),
-        ("mastercard-recommendations.json", GatewayTables.mastercardRecommendationsJSON),
-    ]
+    static let embedded: [(String, String)] = GatewayTables.embedded.map { ($0.file, $0.text) }
 
     @Test("each embedded literal equals its Vectors/gateways file byte for byte", arguments: embedded.map(\.0))
     func embeddedEqualsVector(file: String) throws {
         let literal = Self.embedded.first { $0.0 == file }!.1
         let bytes = try TestPaths.projectFile("gateways/" + file)
         #expect(Array(bytes) == Array((literal + "\n").utf8), "\(file): re-embed the JSON file")
+    }
+
+    @Test("the one list of tables declares each operation as its table's `operations` member spells it")
+    func operationsMatchTheirTables() throws {
+        #expect(GatewayOperation.allCases == GatewayTables.embedded.flatMap(\.operations))
+        #expect(Set(GatewayTables.embedded.map(\.file)).count == GatewayTables.embedded.count)
+        for table in GatewayTables.embedded {
+            let object = try #require(try JSONValue.parse(table.text).objectValue)
+            let declared = object["operations"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(declared == table.operations.map(\.name), "\(table.file)")
+            #expect(table.operations.allSatisfy { $0.gateway.rawValue == object["gateway"]?.stringValue }, "\(table.file)")
+        }
     }
 
     @Test("the five spec tables load, and each gateway operation has exactly one table")

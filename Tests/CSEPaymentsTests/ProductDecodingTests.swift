@@ -129,6 +129,27 @@ struct ProductDecodingTests {
         #expect(p.validationPlan.field("x")?.validators.map(\.code) == [.luhn, .expirationDate, .length, .regularExpression])
     }
 
+    @Test("every known rule compiles, in the one declared run order, and reports its own code (issue #23 point 3)")
+    func everyKnownRuleCompiles() throws {
+        // The JSON lists the rules in reverse: the plan must follow the declared order.
+        let parameters: [String: String] = [
+            "range": #"{"minValue": 1, "maxValue": 9}"#, "length": #"{"minLength": 1, "maxLength": 9}"#,
+            "fixedList": #"{"allowedValues": ["a"]}"#, "regularExpression": #"{"regularExpression": "a"}"#,
+            "boletoBancarioRequiredness": #"{"fiscalNumberLength": 11}"#,
+        ]
+        let rules = ValidatorDefinition.knownKeys.filter { $0 != "required" }
+        #expect(
+            rules == [
+                "luhn", "expirationDate", "range", "length", "fixedList", "emailAddress", "regularExpression",
+                "termsAndConditions", "iban", "residentIdNumber", "boletoBancarioRequiredness",
+            ])
+        #expect(ValidatorDefinition.knownKeys.last == "required")
+        let members = rules.reversed().map { #""\#($0)": \#(parameters[$0] ?? "{}")"# }.joined(separator: ", ")
+        let p = try product(Fixtures.product(fields: #"{"id": "x", "dataRestrictions": {"validators": {\#(members)}}}"#))
+        #expect(p.validationPlan.field("x")?.validators.map(\.code.rawValue) == rules)
+        #expect(p.validationPlan.field("x")?.unknownValidators == [])
+    }
+
     @Test("an invalid or missing regular expression is a load error naming the product and field")
     func invalidRegex() {
         for params in [#"{"regularExpression": "([0-9]"}"#, #"{"regularExpression": "a{2,1}"}"#, "{}"] {

@@ -4,17 +4,35 @@ import CSEGateways
 /// The gateway half of `cse validate` (`--gateway G --operation O`): checks one gateway request
 /// with the library's ``GatewayValidator`` and renders `{"valid":…,"errors":[…]}`.
 enum GatewayValidation {
-    /// The help text for the gateway mode of `cse validate`.
+    /// The help text for the gateway mode of `cse validate`: the operations come from the
+    /// library's one list (`GatewayOperation.allCases`), the notes on each gateway's input from
+    /// here.
     static let discussion = """
         With --gateway and --operation, reads one JSON object and checks it against the gateway's
         parameter table and cross-field rules (Vectors/gateways, docs/GATEWAYS.md):
-          aps         SDK_TOKEN | AUTHORIZATION | PURCHASE   (the flat parameter object)
-          paysafe     setup | tokenize   ({"apiKey","environment"} | the tokenize options)
-          mastercard  updateSession      (the gateway's nested JSON; dotted keys accepted;
-                                          apiVersion as a top-level key)
-        Errors are {"field","code","limits",…}; Paysafe errors also carry
-        {"paysafe":{"code","displayMessage","detailedMessage","correlationId"}}.
-        """
+
+        """ + Gateway.allCases.map(operationLine).joined()
+            + """
+            Errors are {"field","code","limits",…}; Paysafe errors also carry
+            {"paysafe":{"code","displayMessage","detailedMessage","correlationId"}}.
+            """
+
+    /// `  aps         SDK_TOKEN | AUTHORIZATION | PURCHASE   (the flat parameter object)`.
+    private static func operationLine(_ gateway: Gateway) -> String {
+        let names = GatewayOperation.allCases.filter { $0.gateway == gateway }.map(\.name).joined(separator: " | ")
+        let note: String
+        switch gateway {
+        case .aps: note = "   (the flat parameter object)"
+        case .paysafe: note = #"   ({"apiKey","environment"} | the tokenize options)"#
+        case .mastercard:
+            note = """
+                      (the gateway's nested JSON; dotted keys accepted;
+                                                  apiVersion as a top-level key)
+                """
+        }
+        let name = gateway.rawValue
+        return "  " + name + String(repeating: " ", count: max(1, 12 - name.count)) + names + note + "\n"
+    }
 
     /// Parses `--gateway` and `--operation` once into the typed operation and checks that the
     /// flags fit it.

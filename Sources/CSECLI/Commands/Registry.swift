@@ -21,7 +21,8 @@ extension CommandLineTool {
 extension CommandLineTool {
     /// Every command group (a command whose name starts with a group's name belongs to it).
     static let groups: [CommandGroup] = [
-        CommandGroup(name: "wallet", abstract: "Apple Pay payment tokens: verify, or verify and decrypt, with the merchant's keys."),
+        CommandGroup(
+            name: "wallet", abstract: "Apple Pay and Google Pay payment tokens: verify, or verify and decrypt, with the merchant's keys."),
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),

@@ -4,19 +4,21 @@ import CSEValidation
 /// The Amazon Payment Services (PayFort) mobile SDK request checks, driven by
 /// `aps-sdk-token.json` and `aps-sdk-operation.json`.
 package enum APSValidation {
-    /// The operations: `SDK_TOKEN`, `AUTHORIZATION` and `PURCHASE`.
-    package static let operations = GatewayOperation.allCases.filter { $0.gateway == .aps }.map(\.name)
-
     /// Validates a flat APS request for an operation. For `AUTHORIZATION` and `PURCHASE` the
     /// `command` parameter must name the same operation.
     /// - Parameters:
     ///   - json: The request parameters.
-    ///   - operation: `SDK_TOKEN`, `AUTHORIZATION` or `PURCHASE`.
+    ///   - operation: ``GatewayOperation/apsSDKToken``, ``GatewayOperation/apsAuthorization`` or
+    ///     ``GatewayOperation/apsPurchase``.
     /// - Returns: Every error found.
-    /// - Throws: ``CSEError/Code/gatewayUnknownOperation`` or an input error.
-    package static func validate(_ json: JSONValue, operation: String) throws(CSEError) -> GatewayValidationResult {
-        let parsed = try GatewayOperation(gateway: Gateway.aps.rawValue, operation: operation)
-        return try GatewayTables.spec(for: parsed).validate(json: json, context: GatewayValidationContext(values: ["operation": operation]))
+    /// - Throws: ``CSEError/Code/gatewayUnknownOperation`` for another gateway's operation, or an
+    ///   input error.
+    package static func validate(_ json: JSONValue, operation: GatewayOperation) throws(CSEError) -> GatewayValidationResult {
+        guard operation.gateway == .aps else {
+            throw CSEError(.gatewayUnknownOperation, "not an APS operation", context: ["operation": operation.description])
+        }
+        return try GatewayTables.spec(for: operation).validate(
+            json: json, context: GatewayValidationContext(values: ["operation": operation.name]))
     }
 
     /// Converts a major-unit amount to the minor units APS expects (`500` AED → `50000`,

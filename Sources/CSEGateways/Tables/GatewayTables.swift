@@ -42,15 +42,37 @@ package enum GatewayTables {
         return spec
     }
 
-    /// The table texts in the order of ``all``.
-    static let specTexts: [String] = [
-        apsSDKTokenJSON, apsSDKOperationJSON, paysafeSetupJSON, paysafeTokenizeJSON,
-        mastercardUpdateSessionJSON,
+    /// One embedded table: its file under `Vectors/gateways/`, its bytes, and the operations it
+    /// specifies (none for the data tables of response codes and recommendations).
+    package struct Embedded: Sendable {
+        /// The file name under `Vectors/gateways/`.
+        package let file: String
+        /// The file's bytes (without the final newline).
+        package let text: String
+        /// The operations the table specifies, as its `operations` member spells them.
+        package let operations: [GatewayOperation]
+    }
+
+    /// Every embedded table, listed once: ``GatewayOperation/allCases``, ``all``, the CLI's help
+    /// and the tests all come from this list. To add a gateway operation: add its JSON file under
+    /// `Vectors/gateways/` and its literal in GatewayTables+JSON.swift, declare the operation in
+    /// GatewayOperation.swift, and list it here.
+    package static let embedded: [Embedded] = [
+        Embedded(file: "aps-sdk-token.json", text: apsSDKTokenJSON, operations: [.apsSDKToken]),
+        Embedded(file: "aps-sdk-operation.json", text: apsSDKOperationJSON, operations: [.apsAuthorization, .apsPurchase]),
+        Embedded(file: "paysafe-setup.json", text: paysafeSetupJSON, operations: [.paysafeSetup]),
+        Embedded(file: "paysafe-tokenize.json", text: paysafeTokenizeJSON, operations: [.paysafeTokenize]),
+        Embedded(file: "mastercard-update-session.json", text: mastercardUpdateSessionJSON, operations: [.mastercardUpdateSession]),
+        Embedded(file: "aps-response-codes.json", text: apsResponseCodesJSON, operations: []),
+        Embedded(file: "mastercard-recommendations.json", text: mastercardRecommendationsJSON, operations: []),
     ]
 
     private static let parsed: Result<[GatewaySpec], CSEError> = {
         do throws(CSEError) {
-            return .success(try specTexts.map { (text) throws(CSEError) in try GatewaySpec(table: try JSONValue.parse(text)) })
+            return .success(
+                try embedded.filter { !$0.operations.isEmpty }.map { (table) throws(CSEError) in
+                    try GatewaySpec(table: try JSONValue.parse(table.text))
+                })
         } catch {
             return .failure(error)
         }

@@ -36,10 +36,9 @@ public struct GatewayOperation: Hashable, Sendable, CaseIterable, CustomStringCo
     /// Mastercard `updateSession` (`mastercard-update-session.json`).
     public static let mastercardUpdateSession = Self(.mastercard, "updateSession")
 
-    /// Every operation, in the order of the `GatewayTables` table.
-    public static let allCases: [GatewayOperation] = [
-        .apsSDKToken, .apsAuthorization, .apsPurchase, .paysafeSetup, .paysafeTokenize, .mastercardUpdateSession,
-    ]
+    /// Every operation, in the order of the embedded tables (`GatewayTables.embedded`, the one
+    /// list).
+    public static let allCases: [GatewayOperation] = GatewayTables.embedded.flatMap(\.operations)
 
     /// Parses a gateway and an operation as a caller spells them (case-sensitive, compared by
     /// bytes).

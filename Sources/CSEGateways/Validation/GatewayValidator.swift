@@ -27,7 +27,7 @@ public enum GatewayValidator {
         }
         switch operation.gateway {
         case .aps:
-            return try APSValidation.validate(json, operation: operation.name)
+            return try APSValidation.validate(json, operation: operation)
         case .mastercard:
             return try MastercardValidation.validateUpdateSession(json)
         case .paysafe:

@@ -17,7 +17,7 @@ public struct ValidationPlan: Sendable {
         public let mask: Mask?
         /// Whether an empty value is a `required` error.
         public let isRequired: Bool
-        /// The compiled rules in run order (see `ValidatorDefinition.knownKeys`).
+        /// The compiled rules in run order (`ProductRules.runOrder`).
         public let validators: [any FieldValidator]
         /// The rule keys that were kept but are not enforced, in JSON order.
         package let unknownValidators: [String]

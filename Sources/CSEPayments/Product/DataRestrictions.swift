@@ -21,16 +21,10 @@ public struct ValidatorDefinition: Hashable, Sendable {
     /// Whether CSEKit knows this rule (see `knownKeys`).
     package var isKnown: Bool { Self.knownKeys.contains(key) }
 
-    /// The rule keys CSEKit compiles, in the order a field runs them: the Worldline decode order
-    /// (`luhn`, `expirationDate`, `range`, `length`, `fixedList`, `emailAddress`,
-    /// `regularExpression`, `termsAndConditions`, `iban`), then the Ingenico-only rules
-    /// (`residentIdNumber`, `boletoBancarioRequiredness`). `required` is not a rule but sets
+    /// The rule keys CSEKit knows: those it compiles, in run order (``ProductRules/runOrder``,
+    /// the one list), then `required`, which is not a rule but sets
     /// ``DataRestrictions/isRequired``.
-    /// Each key is the raw value of its ``ValidationCode``, declared once there.
-    package static let knownKeys: [String] = [
-        ValidationCode.luhn, .expirationDate, .range, .length, .fixedList, .emailAddress, .regularExpression,
-        .termsAndConditions, .iban, .residentIDNumber, .boletoBancarioRequiredness, .required,
-    ].map(\.rawValue)
+    package static let knownKeys: [String] = ProductRules.compiledKeys + [ValidationCode.required.rawValue]
 
     /// Maps a `validationRules[].validationType` (`LUHN`, `REGULAREXPRESSION`, …) to its key;
     /// unknown types are returned unchanged.

@@ -72,7 +72,7 @@ public struct APSSDKTokenClient: Sendable {
             try APSSignature.sign(
                 parameters, phrase: credentials.requestPhrase,
                 algorithm: credentials.algorithm))
-        let result = try APSValidation.validate(.object(parameters), operation: "SDK_TOKEN")
+        let result = try APSValidation.validate(.object(parameters), operation: .apsSDKToken)
         guard result.isValid else {
             let fields = result.errors.map(\.field).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             throw CSEError(
