@@ -16,6 +16,17 @@ protocol ProductRule: FieldValidator {
     ) throws(CSEError) -> any FieldValidator
 }
 
+/// A rule without parameters: its validator is built with `init()`.
+protocol ParameterlessProductRule: ProductRule {
+    init()
+}
+
+extension ParameterlessProductRule {
+    static func make(parameters: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns) -> any FieldValidator {
+        Self()
+    }
+}
+
 /// The rules CSEKit compiles.
 enum ProductRules {
     /// Every rule, in the order a field runs them: the Worldline decode order (`luhn`,
@@ -34,11 +45,8 @@ enum ProductRules {
     static let compiledKeys: [String] = runOrder.map { $0.ruleCode.rawValue }
 }
 
-extension LuhnValidator: ProductRule {
+extension LuhnValidator: ParameterlessProductRule {
     static var ruleCode: ValidationCode { .luhn }
-    static func make(parameters: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns) -> any FieldValidator {
-        Self()
-    }
 }
 
 extension ExpirationDateValidator: ProductRule {
@@ -78,11 +86,8 @@ extension FixedListValidator: ProductRule {
     }
 }
 
-extension EmailAddressValidator: ProductRule {
+extension EmailAddressValidator: ParameterlessProductRule {
     static var ruleCode: ValidationCode { .emailAddress }
-    static func make(parameters: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns) -> any FieldValidator {
-        Self()
-    }
 }
 
 extension RegularExpressionValidator: ProductRule {
@@ -119,11 +124,8 @@ extension RegularExpressionValidator: ProductRule {
     }
 }
 
-extension TermsAndConditionsValidator: ProductRule {
+extension TermsAndConditionsValidator: ParameterlessProductRule {
     static var ruleCode: ValidationCode { .termsAndConditions }
-    static func make(parameters: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns) -> any FieldValidator {
-        Self()
-    }
 }
 
 extension IBANValidator: ProductRule {
@@ -133,11 +135,8 @@ extension IBANValidator: ProductRule {
     }
 }
 
-extension ResidentIDNumberValidator: ProductRule {
+extension ResidentIDNumberValidator: ParameterlessProductRule {
     static var ruleCode: ValidationCode { .residentIDNumber }
-    static func make(parameters: JSONObject, reader: ProductJSONReader, patterns: inout ProductPatterns) -> any FieldValidator {
-        Self()
-    }
 }
 
 extension BoletoBancarioRequirednessValidator: ProductRule {
