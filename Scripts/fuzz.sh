@@ -75,9 +75,13 @@ link_target() {
     mkdir -p "$BUILD/bin"
     # shellcheck disable=SC2046
     # The fuzz drivers are part of the package: they may use its `package` helpers, so they are
-    # compiled with the package name SwiftPM gives the root package (its directory, lowercased).
+    # compiled with the package name SwiftPM gives the root package: its identity (the directory
+    # name, lowercased) as a C99 identifier, every other character an underscore and a leading
+    # digit prefixed with one (a checkout in `ci-check` is `ci_check`).
+    local package_name
+    package_name=$(basename "$PWD" | tr '[:upper:]' '[:lower:]' | sed -e 's/[^a-z0-9_]/_/g' -e 's/^[0-9]/_&/')
     swiftc -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld \
-        -package-name "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" \
+        -package-name "$package_name" \
         -enable-upcoming-feature MemberImportVisibility -enable-upcoming-feature ExistentialAny \
         -I "$BUILD/release/Modules" \
         -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
