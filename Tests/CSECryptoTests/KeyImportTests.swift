@@ -11,6 +11,16 @@ import TestSupport
 struct KeyImportTests {
     static let cookbook = "jose/rfc7520-cookbook/"
 
+    /// An RFC 7520 §3.3/§3.4 key without its `"use":"sig"`: the cookbook publishes the key for
+    /// signatures, which CSEKit refuses as an encryption key (`JWKPurposeTests`); these tests
+    /// check the import of its members.
+    static func cookbookKey(_ file: String) throws -> [UInt8] {
+        var object = try #require(try JSONValue.parse(try sharedBytes(cookbook + file)).objectValue)
+        #expect(object["use"] == .string("sig"))
+        object["use"] = nil
+        return JSONValue.object(object).serializedBytes
+    }
+
     static func sharedBytes(_ path: String) throws -> [UInt8] {
         Array(try #require(TestPaths.sharedFile(path), "\(path) is missing"))
     }
@@ -23,7 +33,7 @@ struct KeyImportTests {
         "RFC 7520 §3.3: the public RSA JWK imports as a 2048-bit key with e = 65537",
         .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
     func rfc7520PublicJWK() throws {
-        let text = try Self.sharedBytes(Self.cookbook + "jwk_3_3.rsa_public_key.json")
+        let text = try Self.cookbookKey("jwk_3_3.rsa_public_key.json")
         let key = try RSAPublicKey(jwkRepresentation: text)
         #expect(key.bitCount == 2048 && key.byteCount == 256)
         #expect(key.exponent == [0x01, 0x00, 0x01])
@@ -40,14 +50,14 @@ struct KeyImportTests {
         "RFC 7520 §3.4: the private RSA JWK imports and matches the §3.3 public key",
         .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"))
     func rfc7520PrivateJWK() throws {
-        let privateKey = try RSAPrivateKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_4.rsa_private_key.json"))
-        let publicKey = try RSAPublicKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_3.rsa_public_key.json"))
+        let privateKey = try RSAPrivateKey(jwkRepresentation: try Self.cookbookKey("jwk_3_4.rsa_private_key.json"))
+        let publicKey = try RSAPublicKey(jwkRepresentation: try Self.cookbookKey("jwk_3_3.rsa_public_key.json"))
         #expect(privateKey.publicKey == publicKey)
         // A public key imported from the private JWK ignores the private members.
-        #expect(try RSAPublicKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_4.rsa_private_key.json")) == publicKey)
+        #expect(try RSAPublicKey(jwkRepresentation: try Self.cookbookKey("jwk_3_4.rsa_private_key.json")) == publicKey)
         // A JWK without d is not a private key.
         #expect(throws: CSEError(.jwkMalformed, "")) {
-            try RSAPrivateKey(jwkRepresentation: try Self.sharedBytes(Self.cookbook + "jwk_3_3.rsa_public_key.json"))
+            try RSAPrivateKey(jwkRepresentation: try Self.cookbookKey("jwk_3_3.rsa_public_key.json"))
         }
         for engine in [RSAEngine.openSSL, .gmp] {
             let ciphertext = try publicKey.encryptOAEP(Array("Thank you, Mr. Frodo".utf8), hash: .sha256, engine: engine)
@@ -396,7 +406,7 @@ struct KeyImportTests {
         "a private JWK missing a CRT member is refused", .enabled(if: RSAVectors.available, "needs ../shared/vectors/jose"),
         arguments: ["p", "q", "dp", "dq", "qi"])
     func privateJWKMissingMember(member: String) throws {
-        var object = try #require(try JSONValue.parse(try Self.sharedBytes(Self.cookbook + "jwk_3_4.rsa_private_key.json")).objectValue)
+        var object = try #require(try JSONValue.parse(try Self.cookbookKey("jwk_3_4.rsa_private_key.json")).objectValue)
         object[member] = nil
         #expect(throws: CSEError(.jwkMalformed, "")) { try RSAPrivateKey(jwk: .object(object)) }
     }

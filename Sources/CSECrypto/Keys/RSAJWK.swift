@@ -50,6 +50,60 @@ enum RSAJWK {
         }
     }
 
+    /// What an imported RSA key will do: wrap a content key (public) or unwrap one (private).
+    enum Role {
+        case wrap, unwrap
+
+        /// The `key_ops` values (RFC 7517 §4.3) that allow the role.
+        var operations: [String] { self == .wrap ? ["encrypt", "wrapKey"] : ["decrypt", "unwrapKey"] }
+    }
+
+    /// The `alg` values (RFC 7517 §4.4, RFC 7518 §4.1) a key may declare: the key-wrapping
+    /// algorithms of CSEKit's JWE allow-list.
+    static let wrappingAlgorithms = ["RSA-OAEP", "RSA-OAEP-256"]
+
+    /// Refuses a key that declares another purpose (issue #24, point 18): `use` other than `enc`
+    /// (RFC 7517 §4.2, case-sensitive), `key_ops` without an operation of `role` (§4.3), or an
+    /// `alg` outside ``wrappingAlgorithms`` (§4.4). Absent members declare nothing.
+    /// - Throws: `jwk.wrongPurpose` naming the member, or `jwk.malformed` for a member of the
+    ///   wrong JSON type.
+    private static func checkPurpose(_ object: JSONObject, role: Role) throws(CSEError) {
+        if let use = object["use"] {
+            guard let value = use.stringValue else { throw wrongType("use") }
+            guard value == "enc" else {
+                throw CSEError(
+                    .jwkWrongPurpose, "the JWK's use is not enc: it is not an encryption key (RFC 7517 §4.2)",
+                    context: ["member": "use", "use": SecretMasking.echoName(value, limit: 16)])
+            }
+        }
+        if let ops = object["key_ops"] {
+            guard let array = ops.arrayValue else { throw wrongType("key_ops") }
+            var values: [String] = []
+            for element in array {
+                guard let value = element.stringValue else { throw wrongType("key_ops") }
+                values.append(value)
+            }
+            guard values.contains(where: role.operations.contains) else {
+                throw CSEError(
+                    .jwkWrongPurpose,
+                    "the JWK's key_ops allow neither \(role.operations.joined(separator: " nor ")) (RFC 7517 §4.3)",
+                    context: ["member": "key_ops"])
+            }
+        }
+        if let alg = object["alg"] {
+            guard let value = alg.stringValue else { throw wrongType("alg") }
+            guard wrappingAlgorithms.contains(value) else {
+                throw CSEError(
+                    .jwkWrongPurpose, "the JWK's alg is not RSA-OAEP or RSA-OAEP-256 (RFC 7517 §4.4)",
+                    context: ["member": "alg", "alg": SecretMasking.echoName(value, limit: 16)])
+            }
+        }
+    }
+
+    private static func wrongType(_ member: String) -> CSEError {
+        CSEError(.jwkMalformed, "the JWK member has the wrong JSON type", context: ["member": member])
+    }
+
     /// Checks `kty` and rejects multi-prime keys; returns the object.
     private static func rsaObject(_ jwk: JSONValue) throws(CSEError) -> JSONObject {
         guard let object = jwk.objectValue else { throw CSEError(.jwkMalformed, "a JWK must be a JSON object") }
@@ -101,6 +155,7 @@ enum RSAJWK {
     /// `n` and `e` of an RSA JWK.
     static func publicMembers(_ jwk: JSONValue) throws(CSEError) -> PublicMembers {
         let object = try rsaObject(jwk)
+        try checkPurpose(object, role: .wrap)
         return PublicMembers(
             modulus: try unsignedMember(object, "n", minimal: true),
             exponent: try unsignedMember(object, "e", minimal: true))
@@ -110,6 +165,7 @@ enum RSAJWK {
     /// optional but all-or-nothing; CSEKit requires them.
     static func privateMembers(_ jwk: JSONValue) throws(CSEError) -> PrivateMembers {
         let object = try rsaObject(jwk)
+        try checkPurpose(object, role: .unwrap)
         guard object["d"] != nil else {
             throw CSEError(.jwkMalformed, "the RSA JWK is a public key (no d member)", context: ["member": "d"])
         }

@@ -18,4 +18,9 @@ extension CSEError.Code {
     /// A JSON Web Key (RFC 7517/7518 §6.3) is not valid JSON, lacks a required member, or has a
     /// member that is not a base64url string.
     public static let jwkMalformed = Self("jwk.malformed")
+    /// A JSON Web Key declares that it is for something other than RSA-OAEP key wrapping: a `use`
+    /// other than `enc` (RFC 7517 §4.2), `key_ops` without `encrypt`/`wrapKey` for a public key or
+    /// `decrypt`/`unwrapKey` for a private one (§4.3), or an `alg` other than `RSA-OAEP` and
+    /// `RSA-OAEP-256` (§4.4). The context names the member (`member`), never key material.
+    public static let jwkWrongPurpose = Self("jwk.wrongPurpose")
 }
