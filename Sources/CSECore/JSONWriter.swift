@@ -2,12 +2,53 @@
 ///
 /// Strings are escaped as RFC 8259 §7 requires: `"` and `\` are escaped, control characters
 /// U+0000–U+001F use the short escapes where they exist (`\n`, `\t`, …) and `\u00XX` otherwise.
-/// Everything else, including `/` and non-ASCII text, is written as raw UTF-8, so the output of
-/// a given value is always the same bytes (unlike Apple's `JSONSerialization`, which escapes `/`
-/// and orders keys by hash).
+/// So that no value from a platform, a product or an IIN table can steer a terminal or reorder
+/// what a reader sees (issue #24, point 15), these are written as `\uXXXX` too: the C1 controls
+/// U+0080–U+009F (U+009B is a one-byte CSI), the bidirectional marks and controls
+/// U+200E, U+200F, U+202A–U+202E and U+2066–U+2069, and the line and paragraph separators U+2028
+/// and U+2029. Everything else, including `/` and other non-ASCII text, is written as raw UTF-8,
+/// so the output of a given value is always the same bytes (unlike Apple's `JSONSerialization`,
+/// which escapes `/` and orders keys by hash).
 @usableFromInline
 package enum JSONWriter {
     private static var hexDigits: [UInt8] { Base16.digits }
+
+    /// Whether the byte needs a closer look: below 0x20, 0x7F and above (one unsigned compare:
+    /// `b - 0x20` wraps below 0x20), `"` or `\`. The same three compares as RFC 8259's set alone,
+    /// so ASCII text costs what it did; DEL stays raw, and non-ASCII bytes are checked by
+    /// ``escapedScalar(_:at:)`` (only `0xC2` and `0xE2` lead an escaped code point).
+    @inline(__always)
+    private static func mayEscape(_ b: UInt8) -> Bool {
+        (b &- 0x20) >= 0x5F || b == 0x22 || b == 0x5C
+    }
+
+    /// The code point written as `\uXXXX` that starts at `i` (its lead byte is `0xC2` or
+    /// `0xE2`) and its UTF-8 length, or `nil` when it is written raw.
+    @inline(__always)
+    private static func escapedScalar(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: UInt16, length: Int)? {
+        guard i + 1 < utf8.count else { return nil }
+        let second = utf8[i + 1]
+        if utf8[i] == 0xC2 {
+            // U+0080–U+009F: C2 80–C2 9F.
+            return second <= 0x9F ? (0x80 + UInt16(second & 0x1F), 2) : nil
+        }
+        guard i + 2 < utf8.count else { return nil }
+        let third = utf8[i + 2]
+        switch (second, third) {
+        case (0x80, 0x8E), (0x80, 0x8F), (0x80, 0xA8...0xAE): return (0x2000 + UInt16(third & 0x3F), 3)  // U+200E/F, U+2028–U+202E
+        case (0x81, 0xA6...0xA9): return (0x2040 + UInt16(third & 0x3F), 3)  // U+2066–U+2069
+        default: return nil
+        }
+    }
+
+    /// The four hexadecimal digits of `scalar`, after `\u`.
+    @inline(__always)
+    private static func hex4(_ scalar: UInt16) -> [UInt8] {
+        let digits = hexDigits
+        return [
+            digits[Int(scalar >> 12)], digits[Int(scalar >> 8 & 0xF)], digits[Int(scalar >> 4 & 0xF)], digits[Int(scalar & 0xF)],
+        ]
+    }
 
     /// Appends `string` as a quoted, escaped JSON string.
     package static func appendString(_ string: String, to output: inout [UInt8]) {
@@ -17,7 +58,16 @@ package enum JSONWriter {
             var runStart = 0
             for i in 0..<utf8.count {
                 let b = utf8[i]
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                guard mayEscape(b) else { continue }
+                if b >= 0x7F {
+                    // A continuation byte never leads, so the loop passes over the rest of it.
+                    guard b == 0xC2 || b == 0xE2, let (scalar, length) = escapedScalar(utf8, at: i) else { continue }
+                    if runStart < i { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                    runStart = i + length
+                    output.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+                    output.append(contentsOf: hex4(scalar))
+                    continue
+                }
                 if runStart < i { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
                 runStart = i + 1
                 output.append(0x5C)
@@ -66,9 +116,10 @@ package enum JSONWriter {
             }
             put(0x22)
             var runStart = 0
-            // Skip 8 bytes at a time while none needs escaping (SWAR: a byte below 0x20, or equal
-            // to '"' or '\\', sets a high bit; Hacker's Delight §6-1). Any hit falls back to
-            // the byte loop from the start of that word.
+            // Skip 8 bytes at a time while none needs escaping (SWAR: a byte below 0x20 or at
+            // 0x7F or above, or equal to '"' or '\\', sets a high bit; Hacker's Delight §6-1).
+            // Any hit falls back to the byte loop from the start of that word, so non-ASCII text
+            // takes the byte loop.
             var start = 0
             if let base = utf8.baseAddress {
                 let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -76,15 +127,26 @@ package enum JSONWriter {
                     let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
                     let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
                     let control = (word &- 0x20 &* ones) & ~word & highs
+                    // 0x7F and above: adding 1 carries 0x7F into the high bit; bytes ≥ 0x80 have it.
+                    let high = (word | ((word & ~highs) &+ ones)) & highs
                     let quotes = (quote &- ones) & ~quote & highs
                     let backslashes = (backslash &- ones) & ~backslash & highs
-                    if control | quotes | backslashes != 0 { break }
+                    if control | high | quotes | backslashes != 0 { break }
                     start += 8
                 }
             }
             for i in start..<utf8.count {
                 let b = utf8[i]
-                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                guard mayEscape(b) else { continue }
+                if b >= 0x7F {
+                    guard b == 0xC2 || b == 0xE2, let (scalar, length) = escapedScalar(utf8, at: i) else { continue }
+                    copy(runStart..<i)
+                    runStart = i + length
+                    put(0x5C); put(UInt8(ascii: "u"))
+                    let digits = hex4(scalar)
+                    put(digits[0]); put(digits[1]); put(digits[2]); put(digits[3])
+                    continue
+                }
                 copy(runStart..<i)
                 runStart = i + 1
                 put(0x5C)

@@ -27,6 +27,7 @@ struct CLISessionServer {
         sessionFile = directory + "/session.json"
         let base = tls == nil ? emulator.baseURL : emulator.localhostURL
         try sessionJSON(base: base).write(toFile: sessionFile, atomically: true, encoding: .utf8)
+        CommandRunner.ownerOnly(sessionFile)
     }
 
     func sessionJSON(base: String) -> String {

@@ -16,8 +16,13 @@ struct CLIWalletCommandTests {
         (TestPaths.sharedVectors?.appendingPathComponent("wallets/" + name).path) ?? name
     }
     static func file(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
-    static let gala = ["--merchant-cert", path("gala/certificate.pem"), "--merchant-key", path("gala/private_key.pem")]
-    static let rsa = ["--merchant-cert", path("apple-pay-js/rsa/apple_pay.pem"), "--merchant-key", path("apple-pay-js/rsa/private.key")]
+    static let gala = [
+        "--merchant-cert", path("gala/certificate.pem"), "--merchant-key", CommandRunner.ownerOnlyCopy(of: path("gala/private_key.pem")),
+    ]
+    static let rsa = [
+        "--merchant-cert", path("apple-pay-js/rsa/apple_pay.pem"), "--merchant-key",
+        CommandRunner.ownerOnlyCopy(of: path("apple-pay-js/rsa/private.key")),
+    ]
 
     @Test("decrypt prints the identifying members and the whole decrypted object, member for member")
     func decrypt() throws {

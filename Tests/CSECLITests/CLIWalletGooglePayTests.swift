@@ -17,7 +17,8 @@ struct CLIWalletGooglePayTests {
     }
     static func file(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path(name)))) }
     static let moov = [
-        "--recipient", "merchant:12345678901234567890", "--merchant-key", path("moov-google-pay-decryptor/merchant_private_key.pem"),
+        "--recipient", "merchant:12345678901234567890", "--merchant-key",
+        CommandRunner.ownerOnlyCopy(of: path("moov-google-pay-decryptor/merchant_private_key.pem")),
         "--root-keys", path("moov-google-pay-decryptor/google-test-root-keys.json"), "--now", "2022-02-22T02:37:49Z",
     ]
     static let token = "moov-google-pay-decryptor/ecv2-test-environment.token.json"
@@ -88,7 +89,7 @@ struct CLIWalletGooglePayTests {
 
     @Test("Usage errors exit 64: missing recipient, root keys or key, a bad protocol list, mixed Apple and Google options")
     func usage() throws {
-        let key = Self.path("moov-google-pay-decryptor/merchant_private_key.pem")
+        let key = CommandRunner.ownerOnlyCopy(of: Self.path("moov-google-pay-decryptor/merchant_private_key.pem"))
         let roots = Self.path("moov-google-pay-decryptor/google-test-root-keys.json")
         let cases: [[String]] = [
             ["wallet", "decrypt", "--wallet", "google-pay", "--merchant-key", key, "--root-keys", roots],
@@ -109,7 +110,8 @@ struct CLIWalletGooglePayTests {
     @Test("--protocols ECv1 opens the ECv1 vectors; the default set refuses them as unsupported")
     func protocols() throws {
         let arguments = [
-            "wallet", "decrypt", "--recipient", "merchant:12345678901234567890", "--merchant-key", Self.path("r2d2/private_key.pem"),
+            "wallet", "decrypt", "--recipient", "merchant:12345678901234567890", "--merchant-key",
+            CommandRunner.ownerOnlyCopy(of: Self.path("r2d2/private_key.pem")),
             "--root-keys", Self.path("r2d2/google_verification_key_test.json"), "--now", "2017-11-03T12:59:23Z",
         ]
         let refused = try CommandRunner.run(arguments, stdin: Self.file("r2d2/card.json"))

@@ -12,6 +12,7 @@ struct GatewaySignCommandTests {
         try! "MySecretKey123\n".write(toFile: dir + "/request.phrase", atomically: true, encoding: .utf8)
         try! "ResponsePhrase!\r\n".write(toFile: dir + "/response.phrase", atomically: true, encoding: .utf8)
         try! "\n".write(toFile: dir + "/empty.phrase", atomically: true, encoding: .utf8)
+        CommandRunner.ownerOnly(dir + "/request.phrase", dir + "/response.phrase", dir + "/empty.phrase")
         return dir
     }()
     static var requestPhrase: String { directory + "/request.phrase" }

@@ -29,6 +29,7 @@ struct ServerCommandTests {
     static func file(_ text: String) throws -> String {
         let path = try CommandRunner.temporaryDirectory() + "/file"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
+        CommandRunner.ownerOnly(path)
         return path
     }
 

@@ -75,6 +75,24 @@ public enum CommandRunner {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// A copy of the secret file at `path` (a private key of the shared vectors, which the
+    /// read-only checkout gives mode 0444) in a fresh directory with mode 0600, as a deployment
+    /// keeps it, so that `cse` prints no permission warning (docs/SECURITY.md, issue #24
+    /// point 17). A path that does not exist is returned unchanged.
+    public static func ownerOnlyCopy(of path: String) -> String {
+        guard FileManager.default.fileExists(atPath: path), let directory = try? temporaryDirectory() else { return path }
+        let copy = directory + "/" + URL(fileURLWithPath: path).lastPathComponent
+        guard (try? FileManager.default.copyItem(atPath: path, toPath: copy)) != nil,
+            (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy)) != nil
+        else { return path }
+        return copy
+    }
+
+    /// Sets the mode of the files at `paths` to 0600 (secret fixtures the tests write).
+    public static func ownerOnly(_ paths: String...) {
+        for path in paths { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
+    }
 }
 
 /// Hands stderr bytes from the reader thread to the caller (written once, read after the

@@ -6,7 +6,7 @@ import CSEGateways
 /// could read it.
 enum PhraseFile {
     static func read(_ path: String) throws(CSEError) -> String {
-        var bytes = try Files.read(path, limit: 4096)
+        var bytes = try Files.readSecret(path, kind: "phrase file", limit: 4096)
         defer { secureZero(&bytes) }
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }

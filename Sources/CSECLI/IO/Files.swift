@@ -32,6 +32,29 @@ enum Files {
         return data
     }
 
+    /// Reads a file that holds a secret (credentials, a password, a phrase, a private key), as
+    /// ``read(_:limit:)`` does, and warns on standard error when the file is a regular file that
+    /// its group or others may read, write or execute (`mode & 077`), as ssh does for a private
+    /// key (issue #24, point 17). The file is still used: refusing would break deployments whose
+    /// secrets sit in a directory others cannot enter. The warning names the path and the mode,
+    /// never the content.
+    /// - Parameter kind: What the file holds, for the warning (`credentials file`).
+    static func readSecret(_ path: String, kind: String, limit: Int = 4 << 20) throws(CSEError) -> [UInt8] {
+        let bytes = try read(path, limit: limit)
+        warnIfAccessibleByOthers(path, kind: kind)
+        return bytes
+    }
+
+    /// The warning of ``readSecret(_:kind:limit:)``, for a file already read.
+    static func warnIfAccessibleByOthers(_ path: String, kind: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_mode & 0o077 != 0 else { return }
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        StandardStreams.err(
+            "warning: the \(kind) \(SafeEcho.text(path)) is accessible by others (mode 0\(mode)); "
+                + "chmod 600 it so that only its owner can read it\n")
+    }
+
     /// Puts `bytes` at `path` with permissions `mode`, all or nothing.
     ///
     /// The bytes go to a new temporary file in the same directory (`O_CREAT | O_EXCL |

@@ -98,7 +98,7 @@ struct ServerCallOptions: Sendable {
             }
             return try CredentialsDocument(bytes: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }
-        var bytes = try Files.read(credentialsSpec, limit: CredentialsDocument.maximumByteCount)
+        var bytes = try Files.readSecret(credentialsSpec, kind: "credentials file", limit: CredentialsDocument.maximumByteCount)
         defer { secureZero(&bytes) }
         return try CredentialsDocument(bytes: bytes)
     }
@@ -116,7 +116,7 @@ struct ServerCallOptions: Sendable {
 /// ending, copied into a wiping buffer; the read buffer is wiped.
 enum ServerSecretFile {
     static func read(_ path: String) throws(CSEError) -> SecureBytes {
-        var bytes = try Files.read(path, limit: 4096)
+        var bytes = try Files.readSecret(path, kind: "secret file", limit: 4096)
         defer { secureZero(&bytes) }
         var end = bytes.count
         if end > 0 && bytes[end - 1] == 0x0A { end -= 1 }

@@ -94,7 +94,7 @@ struct SessionOptions: Sendable {
     /// The session data from the file or environment variable.
     /// - Throws: `cli.file`, `cli.missingEnvironment`, `clientAPI.invalidSession`.
     func sessionData() throws(CSEError) -> SessionData {
-        try SessionData(json: try KeySource.read(sessionSpec))
+        try SessionData(json: try KeySource.read(sessionSpec, secretKind: "session file"))
     }
 
     /// A session configured from the options.

@@ -77,7 +77,7 @@ enum GooglePayWallet {
             }
             var pems: [String] = []
             for file in keyFiles {
-                var key = try Files.read(file)
+                var key = try Files.readSecret(file, kind: "private key file")
                 defer { secureZero(&key) }
                 pems.append(String(decoding: key, as: UTF8.self))
             }

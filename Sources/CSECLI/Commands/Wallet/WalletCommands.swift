@@ -74,7 +74,7 @@ struct WalletDecryptCommand: CLICommand {
         }
         var identities: [ApplePayMerchantIdentity] = []
         for pair in pairs {
-            var key = try Files.read(pair.key)
+            var key = try Files.readSecret(pair.key, kind: "private key file")
             defer { secureZero(&key) }
             identities.append(
                 try ApplePayMerchantIdentity(
