@@ -15,7 +15,8 @@ struct SecretFileModeTests {
     static func warns(_ stderr: String, _ kind: String, mode: Int) -> Bool {
         stderr.split(separator: "\n").contains { line in
             line.hasPrefix("warning: the \(kind) ")
-                && line.hasSuffix(" is accessible by others (mode 0\(String(mode, radix: 8))); chmod 600 it so that only its owner can read it")
+                && line.hasSuffix(
+                    " is accessible by others (mode 0\(String(mode, radix: 8))); chmod 600 it so that only its owner can read it")
         }
     }
 
