@@ -82,7 +82,7 @@ let package = Package(
         // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
         // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
-        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
+        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
         .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto", "CSEPayments"]),
         .target(

@@ -318,15 +318,19 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
         let request = HTTPRequest(method: method, url: url, headers: requestHeaders, body: body, retry: retry)
         let response = try await client.send(request)
         if (200...299).contains(response.status) || (acceptNotFound && response.status == 404) { return response }
-        throw Self.statusError(response, endpoint: endpoint, method: method)
+        throw Self.statusError(response, endpoint: endpoint, method: method, secrets: [sessionData.clientSessionID])
     }
 
     /// The typed error of a non-2xx answer, with the decoded `ApiError` when the body is one.
-    static func statusError(_ response: HTTPResponse, endpoint: ClientAPIEndpoint, method: HTTPMethod) -> CSEError {
+    /// - Parameter secrets: The caller's secrets (the client session id), redacted by value from
+    ///   everything the platform wrote (issue #24, point 9).
+    static func statusError(
+        _ response: HTTPResponse, endpoint: ClientAPIEndpoint, method: HTTPMethod, secrets: [String] = []
+    ) -> CSEError {
         var context = ["status": String(response.status), "method": method.rawValue, "endpoint": endpoint.rawValue]
         let apiError = try? APIError(json: response.body)
         if let apiError {
-            context.merge(apiError.context) { current, _ in current }
+            context.merge(apiError.context(secrets: secrets)) { current, _ in current }
         } else {
             context["body"] = response.body.isEmpty ? "empty" : "not an ApiError"
         }
@@ -336,6 +340,6 @@ public final class ClientAPISession: Sendable, CustomStringConvertible {
             unauthorized
                 ? "the platform refused the session (HTTP \(response.status)); it may have expired"
                 : "the platform answered HTTP \(response.status)",
-            context: context, detail: apiError?.redactingMessages())
+            context: context, detail: apiError?.redactingMessages(secrets: secrets))
     }
 }

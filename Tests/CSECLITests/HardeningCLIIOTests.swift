@@ -318,6 +318,10 @@ struct HardeningEchoTests {
         #expect(SafeEcho.text("41111111111") == "41111111111", "11 digits stay")
         #expect(SafeEcho.text("411111111111") == "<redacted 12 chars>")
         #expect(SafeEcho.text("résumé/ключ.pem") == "résumé/ключ.pem", "printable non-ASCII stays")
+        // Issue #24, point 9: any single non-alphanumeric character between digits joins the run.
+        #expect(SafeEcho.text("/tmp/4111.1111.1111.1111.pem") == "/tmp/<redacted 19 chars>.pem")
+        #expect(SafeEcho.text("/tmp/4111_1111_1111_1111") == "/tmp/<redacted 19 chars>")
+        #expect(SafeEcho.text("4111/1111/1111/1111") == "<redacted 19 chars>")
     }
 }
 

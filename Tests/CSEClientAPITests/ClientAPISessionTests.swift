@@ -120,6 +120,29 @@ struct ClientAPISessionTests {
         #expect(notAnAPIError?.clientAPIError == nil)
     }
 
+    @Test(
+        "an ApiError echoing the session id, a dotted card number or Basic credentials reaches no error, context or message (issue #24 point 9)"
+    )
+    func apiErrorRedaction() async throws {
+        let answers = Answers()
+        answers.set(
+            "/products/5", 400,
+            #"{"errorId":"\#(canarySessionID)","errors":[{"errorCode":"1008","id":"INVALID_VALUE","propertyName":"cardNumber","message":"card 4111_1111_1111_1111 or 4111/1111/1111/1111 for session \#(canarySessionID), Authorization: Basic bWVyY2hhbnQ6cGFzc3dvcmQ=","retriable":false}]}"#
+        )
+        let (session, _) = try makeSession(answers)
+        let error = await caught { () async throws(CSEError) in
+            try await session.paymentProduct(id: "5", for: try SessionFixtures.context())
+        }
+        let apiError = try #require(error?.clientAPIError)
+        let everything = [String(describing: error!), apiError.errorID, apiError.errors[0].message] + error!.context.values
+        for text in everything {
+            #expect(!text.contains(canarySessionID), "\(text)")
+            #expect(!text.contains("1111"), "\(text)")
+            #expect(!text.contains("bWVyY2hhbnQ6cGFzc3dvcmQ"), "\(text)")
+        }
+        #expect(error?.context["errorId"] == "<redacted>")
+    }
+
     @Test("the unsupported products fail clearly without a call; a wallet without the predicate is unavailable")
     func unsupported() async throws {
         let answers = Answers()

@@ -241,6 +241,44 @@ struct ServerClientTests {
         }
     }
 
+    @Test("platform errors redact card numbers with any separator, Basic credentials and the caller's secrets (issue #24 point 9)")
+    func platformErrorRedaction() async throws {
+        let password = "s3cr3t-api-password"
+        // Mastercard: the explanation echoes the card with dots and slashes, the API password and a Basic header.
+        let body =
+            #"{"error":{"cause":"INVALID_REQUEST","explanation":"card 4111.1111.1111.1111 / 4111_1111_1111_1111 password \#(password) Authorization: Basic bWVyY2hhbnQuVEVTVDpzM2NyM3Q=","field":"4111/1111/1111/1111"},"result":"ERROR"}"#
+        let credentials = try MastercardCredentials(merchantID: "TEST", apiPassword: secret(password))
+        let mastercard = try MastercardSessionClient(
+            credentials: credentials, origin: try HTTPURL("https://ap-gateway.mastercard.com"), apiVersion: 73,
+            http: try client(RecordingTransport(status: 400, json: body)))
+        let mastercardError = await Self.failure { () async throws(CSEError) in _ = try await mastercard.createSession() }
+        let text = mastercardError.map { String(describing: $0) + $0.context.values.joined() } ?? ""
+        #expect(mastercardError != nil)
+        #expect(!text.contains("4111") && !text.contains("1111"), "\(text)")
+        #expect(!text.contains(password) && !text.contains("bWVyY2hhbnQuVEVTVDpzM2NyM3Q="), "\(text)")
+        #expect(mastercardError?.context["explanation"]?.contains("password <redacted>") == true, "\(text)")
+        #expect(mastercardError?.context["explanation"]?.contains("Basic <redacted>") == true, "\(text)")
+        // Worldline: the secret API key echoed in a message, a card number with underscores in the errorId.
+        let key = "I42Zf4pVnRdroHfuHnRiJjJ2B6+22h0yQt/R3nZR8Xg="
+        let worldlineBody =
+            #"{"errorId":"4111_1111_1111_1111","errors":[{"errorCode":"50001111","id":"X","message":"key \#(key) is wrong for 4111.1111.1111.1111"}]}"#
+        let worldline = try worldline(RecordingTransport(status: 400, json: worldlineBody))
+        let worldlineError = await Self.failure { () async throws(CSEError) in _ = try await worldline.createSession(tokens: []) }
+        let worldlineText = worldlineError.map { String(describing: $0) + $0.context.values.joined() } ?? ""
+        #expect(worldlineError != nil)
+        #expect(!worldlineText.contains("4111") && !worldlineText.contains(key), "\(worldlineText)")
+    }
+
+    /// The error `body` throws, or `nil`.
+    static func failure(_ body: () async throws(CSEError) -> Void) async -> CSEError? {
+        do throws(CSEError) {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test("the SafeText filter stars out digit runs of 8 or more and keeps short numbers")
     func safeText() async throws {
         // Through an error context: a Mastercard explanation echoing a card number.

@@ -15,7 +15,8 @@ extension SafeEcho {
     /// `text` made safe to print on a terminal or in a log: every C0 or C1 control character,
     /// DEL and bidirectional-format character (which could move the cursor, recolour or reorder
     /// what the reader sees) becomes `?`; every run of ``redactedDigitRun`` or more ASCII digits,
-    /// where single spaces or dashes between digits do not end the run, becomes
+    /// where a single character that is neither a letter nor a digit between digits (space, `-`,
+    /// `.`, `/`, `_`, …; ``SecretMasking/isSeparator(_:)``) does not end the run, becomes
     /// `<redacted N chars>`; and the result keeps at most `limit` characters (then `…`).
     ///
     ///     SafeEcho.text("keys/\u{1B}[2Jx.pem") == "keys/?[2Jx.pem"
@@ -36,7 +37,7 @@ extension SafeEcho {
                 if isDigit(scalars[end]) {
                     digits += 1
                     end += 1
-                } else if scalars[end] == " " || scalars[end] == "-", end + 1 < scalars.count, isDigit(scalars[end + 1]) {
+                } else if SecretMasking.isSeparator(scalars[end]), end + 1 < scalars.count, isDigit(scalars[end + 1]) {
                     end += 1
                 } else {
                     break

@@ -82,43 +82,56 @@ public struct APIError: Hashable, Sendable {
         self.init(errorID: try reader.requiredIdentifier(object, "errorId"), errors: items)
     }
 
-    /// This body with every item's message made safe to hand to a caller (``safeMessage(_:)``).
-    package func redactingMessages() -> APIError {
+    /// This body with every item's message and its error id made safe to hand to a caller
+    /// (``safeMessage(_:secrets:)``, ``echo(_:secrets:)``).
+    /// - Parameter secrets: The caller's secrets to redact by value (the client session id).
+    package func redactingMessages(secrets: [String] = []) -> APIError {
         APIError(
-            errorID: errorID,
+            errorID: Self.echo(errorID, secrets: secrets),
             errors: errors.map {
                 APIErrorItem(
                     errorCode: $0.errorCode, category: $0.category, code: $0.code, httpStatusCode: $0.httpStatusCode, id: $0.id,
-                    message: Self.safeMessage($0.message), propertyName: $0.propertyName, retriable: $0.retriable)
+                    message: Self.safeMessage($0.message, secrets: secrets), propertyName: $0.propertyName, retriable: $0.retriable)
             })
     }
 
-    /// A platform message made safe to hand to a caller: redacted whole when it holds a run of 12
-    /// or more digits (any non-letter between them), which could be a card number the platform
-    /// echoed; otherwise printable ASCII (others become `?`), at most 512 characters.
-    static func safeMessage(_ text: String) -> String {
-        safeText(text, limit: 512, breaksDigitRun: { $0.properties.isAlphabetic }, isKept: { _ in true })
+    /// A platform message made safe to hand to a caller: the caller's `secrets` and any
+    /// `Basic`/`Bearer` credential become `<redacted>` (``SecretMasking/redactingSecrets(_:values:)``);
+    /// then redacted whole when it holds a run of 12 or more digits (any non-letter between them),
+    /// which could be a card number the platform echoed; otherwise printable ASCII (others become
+    /// `?`), at most 512 characters.
+    static func safeMessage(_ text: String, secrets: [String] = []) -> String {
+        safeText(
+            SecretMasking.redactingSecrets(text, values: secrets), limit: 512, breaksDigitRun: { $0.properties.isAlphabetic },
+            isKept: { _ in true })
     }
 
     /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,
     /// `propertyName` and `retriable`, joined by `,` in item order (an absent value is empty).
     /// Messages are left out: the platform may echo request input in them.
-    package var context: [String: String] {
+    package var context: [String: String] { context(secrets: []) }
+
+    /// ``context``, with the caller's `secrets` (the client session id, which a platform may
+    /// echo as its `errorId`) redacted by value.
+    package func context(secrets: [String]) -> [String: String] {
         [
-            "errorId": Self.echo(errorID),
-            "errorCode": errors.map { Self.echo($0.errorCode) }.joined(separator: ","),
-            "id": errors.map { Self.echo($0.id ?? "") }.joined(separator: ","),
-            "propertyName": errors.map { Self.echo($0.propertyName ?? "") }.joined(separator: ","),
+            "errorId": Self.echo(errorID, secrets: secrets),
+            "errorCode": errors.map { Self.echo($0.errorCode, secrets: secrets) }.joined(separator: ","),
+            "id": errors.map { Self.echo($0.id ?? "", secrets: secrets) }.joined(separator: ","),
+            "propertyName": errors.map { Self.echo($0.propertyName ?? "", secrets: secrets) }.joined(separator: ","),
             "retriable": errors.map { $0.retriable ? "true" : "false" }.joined(separator: ","),
         ]
     }
 
-    /// A platform token made safe to echo: printable ASCII (others become `?`), at most 64
-    /// characters, and redacted when it holds a run of 12 or more digits (spaces between them
-    /// included), which could be a card number. Error codes (`50001111`) and error ids (UUIDs)
-    /// pass unchanged.
-    static func echo(_ text: String) -> String {
-        safeText(text, limit: 64, breaksDigitRun: { $0 != " " }, isKept: { $0 != "," })
+    /// A platform token made safe to echo: the caller's `secrets` and any `Basic`/`Bearer`
+    /// credential become `<redacted>`; printable ASCII (others become `?`), at most 64
+    /// characters, and redacted when it holds a run of 12 or more digits (any non-letter between
+    /// them, ``SecretMasking/isSeparator(_:)``), which could be a card number. Error codes
+    /// (`50001111`) and error ids (UUIDs: 4-hex groups between dashes) pass unchanged.
+    static func echo(_ text: String, secrets: [String] = []) -> String {
+        safeText(
+            SecretMasking.redactingSecrets(text, values: secrets), limit: 64, breaksDigitRun: { !SecretMasking.isSeparator($0) },
+            isKept: { $0 != "," })
     }
 
     /// `text` redacted whole when it holds 12 or more digits with only `breaksDigitRun`-false

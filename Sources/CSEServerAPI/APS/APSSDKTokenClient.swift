@@ -124,7 +124,9 @@ public struct APSSDKTokenClient: Sendable {
         }
         var context = ["response_code": status.code.description, "status": status.code.status]
         if let text = status.code.statusDescription { context["statusDescription"] = text }
-        if let message = response["response_message"]?.stringValue { context["response_message"] = SafeText.of(message, limit: 100) }
+        if let message = response["response_message"]?.stringValue {
+            context["response_message"] = SafeText(secrets: [credentials.requestPhrase, credentials.responsePhrase]).of(message, limit: 100)
+        }
         guard status.code.status == "22", status.code.message == "000" else {
             guard let description = status.code.messageDescription else {
                 throw CSEError(.apsUndocumentedMessage, "APS refused the request with an undocumented message code", context: context)

@@ -69,27 +69,67 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
         json = .object(response)
     }
 
-    /// The body with `sourceOfFunds.provided.card.number` masked (first 6 and last 4 digits) and
-    /// every `securityCode` removed.
+    /// The body with every card number masked (first 6 and last 4 digits) and every security code
+    /// removed, found by path and by value (issue #24, point 10):
+    /// - by path, with member names compared case-insensitively and a dotted name
+    ///   (`"sourceOfFunds.provided.card.number"`) read as its path: a `number` under `card`, and
+    ///   any `deviceSpecificNumber` (a wallet's device PAN) is masked; any `securityCode`, `cvv`
+    ///   or `cvc` is removed;
+    /// - by value: any other string or number that is a card number, 12 to 19 digits (single
+    ///   separators between them allowed) passing the Luhn check, is masked whatever its name.
     public var maskedJSON: JSONValue { Self.mask(json, path: []) }
+
+    /// Member names (lowercased, last path component) that are removed.
+    private static let removedNames: Set<String> = ["securitycode", "cvv", "cvc"]
 
     static func mask(_ value: JSONValue, path: [String]) -> JSONValue {
         switch value {
         case .object(let object):
             var members: [(String, JSONValue)] = []
-            for (key, member) in object where key != "securityCode" {
-                if key == "number", path.last == "card", let text = APSSignature.scalarText(member) {
-                    members.append((key, .string(SecretMasking.maskPAN(text))))
+            for (key, member) in object {
+                let components = path + key.split(separator: ".", omittingEmptySubsequences: false).map { $0.lowercased() }
+                let name = components.last ?? ""
+                if removedNames.contains(name) { continue }
+                let isCardNumber = name == "devicespecificnumber" || (name == "number" && components.dropLast().last == "card")
+                if isCardNumber, let text = APSSignature.scalarText(member) {
+                    members.append((key, .string(maskedCardNumber(text))))
                 } else {
-                    members.append((key, mask(member, path: path + [key])))
+                    members.append((key, mask(member, path: components)))
                 }
             }
             return .object(JSONObject(members))
         case .array(let elements):
             return .array(elements.map { mask($0, path: path) })
+        case .string(let text) where looksLikeCardNumber(text):
+            return .string(maskedCardNumber(text))
+        case .number(let text) where looksLikeCardNumber(text):
+            return .string(maskedCardNumber(text))
         default:
             return value
         }
+    }
+
+    /// The digits of `text` masked to the first 6 and last 4 (``SecretMasking/maskPAN(_:)``).
+    private static func maskedCardNumber(_ text: String) -> String {
+        SecretMasking.maskPAN(String(text.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init)))
+    }
+
+    /// Whether `text` is 12 to 19 ASCII digits, with single non-alphanumeric separators between
+    /// digits, that pass the Luhn check.
+    static func looksLikeCardNumber(_ text: String) -> Bool {
+        var digits = ""
+        var previousWasDigit = false
+        for scalar in text.unicodeScalars {
+            if scalar.value >= 0x30 && scalar.value <= 0x39 {
+                digits.unicodeScalars.append(scalar)
+                previousWasDigit = true
+            } else if previousWasDigit && SecretMasking.isSeparator(scalar) {
+                previousWasDigit = false
+            } else {
+                return false
+            }
+        }
+        return previousWasDigit && (12...19).contains(digits.count) && LuhnValidator.hasValidCheckDigit(digits)
     }
 
     /// Id and update status.
@@ -201,23 +241,26 @@ public struct MastercardSessionClient: Sendable {
         let response = try await ServerRequest.send(
             http, method, url: try baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
             body: body, retry: retry)
-        guard response.isSuccess else { throw Self.error(of: response) }
+        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiPassword])) }
         let object = try ServerResponse.object(response, platform: "mastercard")
-        if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response) }
+        if object["result"]?.stringValue == "ERROR" {
+            throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiPassword]))
+        }
         return try MastercardSession(response: object)
     }
 
     /// The typed error of a `result: ERROR` body or a non-2xx status.
-    static func error(of response: HTTPResponse) -> CSEError {
+    /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
+    static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
         guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
             return ServerResponse.statusError(response, platform: "mastercard")
         }
         var context: [String: String] = ["status": String(response.status)]
         let cause = error["cause"]?.stringValue
-        if let cause { context["cause"] = SafeText.of(cause, limit: 40) }
-        if let explanation = error["explanation"]?.stringValue { context["explanation"] = SafeText.of(explanation) }
-        if let field = error["field"]?.stringValue { context["field"] = SafeText.of(field, limit: 100) }
-        if let type = error["validationType"]?.stringValue { context["validationType"] = SafeText.of(type, limit: 40) }
+        if let cause { context["cause"] = redactor.of(cause, limit: 40) }
+        if let explanation = error["explanation"]?.stringValue { context["explanation"] = redactor.of(explanation) }
+        if let field = error["field"]?.stringValue { context["field"] = redactor.of(field, limit: 100) }
+        if let type = error["validationType"]?.stringValue { context["validationType"] = redactor.of(type, limit: 40) }
         if response.status == 401 || response.status == 403 {
             return ServerResponse.statusError(response, platform: "mastercard", details: context)
         }

@@ -117,20 +117,21 @@ public struct PaysafeTokenClient: Sendable {
         let response = try await ServerRequest.send(
             http, .post, url: try origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"]),
             headers: ["Authorization": credentials.basicAuthorization()], body: .object(JSONObject([("card", .object(card))])))
-        guard response.isSuccess else { throw Self.error(of: response) }
+        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiKey])) }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }
 
     /// The typed error of a non-2xx response: Paysafe's `{"error":{"code","message","fieldErrors"}}`.
-    static func error(of response: HTTPResponse) -> CSEError {
+    /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
+    static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
         guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
             return ServerResponse.statusError(response, platform: "paysafe")
         }
         var context: [String: String] = ["status": String(response.status)]
-        if let code = error["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = SafeText.of(code, limit: 16) }
-        if let message = error["message"]?.stringValue { context["message"] = SafeText.of(message) }
+        if let code = error["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        if let message = error["message"]?.stringValue { context["message"] = redactor.of(message) }
         let fields = (error["fieldErrors"]?.arrayValue ?? []).compactMap { $0["field"]?.stringValue }
-        if !fields.isEmpty { context["fields"] = SafeText.of(fields.joined(separator: ","), limit: 200) }
+        if !fields.isEmpty { context["fields"] = redactor.of(fields.joined(separator: ","), limit: 200) }
         if response.status == 401 || response.status == 403 {
             return ServerResponse.statusError(response, platform: "paysafe", details: context)
         }

@@ -50,7 +50,7 @@ public struct WorldlineServerClient: Sendable {
             ? .object(JSONObject())
             : .object(JSONObject([("tokens", .array(tokens.map(JSONValue.string)))]))
         let response = try await send(.post, path: ["sessions"], body: body)
-        guard response.isSuccess else { throw Self.error(of: response) }
+        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey])) }
         return try SessionData(json: response.body)
     }
 
@@ -66,7 +66,7 @@ public struct WorldlineServerClient: Sendable {
     ///   errors of ``createSession(tokens:)``.
     public func createPayment(_ request: WorldlinePaymentRequest) async throws(CSEError) -> WorldlinePayment {
         let response = try await send(.post, path: ["payments"], body: request.json)
-        guard response.isSuccess else { throw Self.error(of: response) }
+        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey])) }
         let payment = try WorldlinePayment(response: try ServerResponse.object(response, platform: "worldline"))
         guard !payment.isUnsuccessful else { throw Self.refusal(payment, status: response.status) }
         return payment
@@ -75,7 +75,7 @@ public struct WorldlineServerClient: Sendable {
     /// `worldline.paymentRejected` for a payment the platform refused, whatever the HTTP status.
     static func refusal(_ payment: WorldlinePayment, status: Int) -> CSEError {
         var context = [
-            "status": String(status), "paymentId": SafeText.of(payment.id, limit: 64),
+            "status": String(status), "paymentId": SafeText.identifier(payment.id),
             "paymentStatus": SafeText.of(payment.status, limit: 64),
         ]
         if let category = payment.statusCategory { context["statusCategory"] = SafeText.of(category, limit: 64) }
@@ -108,23 +108,24 @@ public struct WorldlineServerClient: Sendable {
     }()
 
     /// The typed error of a non-2xx response.
-    static func error(of response: HTTPResponse) -> CSEError {
+    /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
+    static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
         guard let body = ServerResponse.errorObject(response) else {
             return ServerResponse.statusError(response, platform: "worldline")
         }
         var context: [String: String] = ["status": String(response.status)]
-        if let errorID = body["errorId"]?.stringValue { context["errorId"] = SafeText.of(errorID, limit: 64) }
+        if let errorID = body["errorId"]?.stringValue { context["errorId"] = redactor.of(errorID, limit: 64) }
         if let first = body["errors"]?.arrayValue?.first?.objectValue {
-            if let id = first["id"]?.stringValue { context["id"] = SafeText.of(id, limit: 64) }
+            if let id = first["id"]?.stringValue { context["id"] = redactor.of(id, limit: 64) }
             if let code = first["errorCode"] ?? first["code"] {
-                context["code"] = SafeText.of(code.stringValue ?? (code.intValue.map(String.init) ?? ""), limit: 16)
+                context["code"] = redactor.of(code.stringValue ?? (code.intValue.map(String.init) ?? ""), limit: 16)
             }
-            if let property = first["propertyName"]?.stringValue { context["propertyName"] = SafeText.of(property, limit: 64) }
-            if let message = first["message"]?.stringValue { context["message"] = SafeText.of(message) }
+            if let property = first["propertyName"]?.stringValue { context["propertyName"] = redactor.of(property, limit: 64) }
+            if let message = first["message"]?.stringValue { context["message"] = redactor.of(message) }
         }
         if let result = body["paymentResult"]?.objectValue, let payment = try? WorldlinePayment(response: result) {
-            context["paymentId"] = SafeText.of(payment.id, limit: 64)
-            context["paymentStatus"] = SafeText.of(payment.status, limit: 64)
+            context["paymentId"] = SafeText.identifier(payment.id)
+            context["paymentStatus"] = redactor.of(payment.status, limit: 64)
             return CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context)
         }
         if response.status == 401 || response.status == 403 {
