@@ -37,7 +37,8 @@ struct MintedApplePay: Sendable {
          {"name": "noLeafMarker", "leafMarker": false}, {"name": "noIntermediateMarker", "intermediateMarker": false},
          {"name": "swapped", "swapCertificates": true}, {"name": "expiredIntermediate", "expiredIntermediate": true},
          {"name": "foreignRoot", "foreignRoot": true}, {"name": "wrongHash", "wrongPublicKeyHash": true},
-         {"name": "leadingZeroZ", "leadingZeroZ": true}, {"name": "zeroHashMerchant", "merchant": "zeroHash"}]
+         {"name": "leadingZeroZ", "leadingZeroZ": true}, {"name": "zeroHashMerchant", "merchant": "zeroHash"},
+         {"name": "afterChainExpiry", "signingTime": 2208988900}]
         """
 
     let root: String

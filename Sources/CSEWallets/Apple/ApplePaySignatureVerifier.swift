@@ -72,7 +72,10 @@ enum ApplePaySignatureVerifier {
 
     /// Runs the checks above and returns the signing time in milliseconds since the epoch.
     /// - Throws: `wallet.malformed`, `wallet.untrustedCertificate` or `wallet.signatureInvalid`.
-    static func verify(signature: [UInt8], content: [UInt8], root: X509Certificate) throws(CSEError) -> Int64 {
+    /// - Parameter chains: The chains already verified (the process-wide cache by default).
+    static func verify(
+        signature: [UInt8], content: [UInt8], root: X509Certificate, chains: VerifiedChainCache = .shared
+    ) throws(CSEError) -> Int64 {
         let cms = try CMSContentInfo(ber: signature)
         guard let type = CMS_get0_type(cms.pointer), OBJ_obj2nid(type) == NID_pkcs7_signed else {
             throw WalletError.malformed("the signature is not a CMS SignedData")
@@ -108,8 +111,19 @@ enum ApplePaySignatureVerifier {
         // 4. The signing time.
         let signingTime = try signingTimeSeconds(signer)
 
-        // 5. The chain, at the signing time.
-        try verifyChain(leaf: leaf, intermediate: intermediate, root: root, at: signingTime)
+        // 5. The chain, at the signing time: verified once per distinct chain (the same bytes
+        //    are the same signatures), its validity checked for every token.
+        let key = VerifiedChainCache.key(leaf: leaf.der, intermediate: intermediate.der, root: root.der)
+        if let validity = chains.validity(for: key) {
+            guard validity.contains(signingTime) else {
+                throw WalletError.untrustedCertificate("a certificate is not valid at the signing time")
+            }
+        } else {
+            try verifyChain(leaf: leaf, intermediate: intermediate, root: root, at: signingTime)
+            if let validity = VerifiedChainCache.validity(of: [leaf, intermediate, root]) {
+                chains.store(validity, for: key, now: signingTime)
+            }
+        }
 
         // 6. The signature over the exact content (CMS_NOINTERN: the signer is looked up among
         //    the leaf alone; the chain was checked above).

@@ -1,0 +1,124 @@
+internal import CSECore
+internal import COpenSSL
+internal import Glibc
+import Synchronization
+
+/// Apple Pay certificate chains already verified, remembered by the exact bytes of the leaf, the
+/// intermediate and the trusted root (issue #25, "Speed"). A chain verified once (its two
+/// certificate signatures and its path to the root) is the same chain for every later token that
+/// carries the same bytes; only its validity at each token's signing time still has to be
+/// checked, and the cache keeps the interval in which all three certificates are valid for that.
+/// So a repeated chain costs a dictionary lookup instead of two ECDSA verifications.
+///
+/// Bounded: at most ``capacity`` chains (about 3 KB of certificate bytes each, 200 KB in all);
+/// when full, the oldest entry goes. An entry also goes once its interval has ended (a token
+/// signed later cannot use it). Process-wide and thread-safe; the root is part of the key, so
+/// decryptors trusting different roots never share an entry.
+final class VerifiedChainCache: Sendable {
+    /// The most chains remembered.
+    static let capacity = 64
+    /// The process-wide cache of ``ApplePaySignatureVerifier``.
+    static let shared = VerifiedChainCache()
+
+    /// The interval, in seconds since the epoch, in which every certificate of a chain is valid.
+    struct Validity: Sendable, Equatable {
+        var notBefore: Int64
+        var notAfter: Int64
+
+        func contains(_ time: Int64) -> Bool { time >= notBefore && time <= notAfter }
+    }
+
+    private struct State {
+        var entries: [[UInt8]: Validity] = [:]
+        /// Keys, oldest first.
+        var order: [[UInt8]] = []
+        var hits = 0
+        var misses = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The key of a chain: the three DER encodings, each preceded by its length.
+    static func key(leaf: [UInt8], intermediate: [UInt8], root: [UInt8]) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(leaf.count + intermediate.count + root.count + 12)
+        for der in [leaf, intermediate, root] {
+            withUnsafeBytes(of: UInt32(der.count).bigEndian) { key.append(contentsOf: $0) }
+            key.append(contentsOf: der)
+        }
+        return key
+    }
+
+    /// The validity of a chain verified earlier, or `nil` (a miss).
+    func validity(for key: [UInt8]) -> Validity? {
+        state.withLock { state in
+            guard let found = state.entries[key] else {
+                state.misses += 1
+                return nil
+            }
+            state.hits += 1
+            return found
+        }
+    }
+
+    /// Remembers a verified chain, evicting the oldest entry when full and every entry whose
+    /// interval ended before `now` (seconds).
+    func store(_ validity: Validity, for key: [UInt8], now: Int64) {
+        state.withLock { state in
+            guard state.entries[key] == nil else { return }
+            let ended = state.entries.filter { $0.value.notAfter < now }.map(\.key)
+            if !ended.isEmpty {
+                for old in ended { state.entries[old] = nil }
+                state.order.removeAll { state.entries[$0] == nil }
+            }
+            if state.order.count >= Self.capacity {
+                state.entries[state.order.removeFirst()] = nil
+            }
+            state.entries[key] = validity
+            state.order.append(key)
+        }
+    }
+
+    /// The number of chains remembered, and the hits and misses so far (tests and benchmarks).
+    var statistics: (count: Int, hits: Int, misses: Int) {
+        state.withLock { ($0.entries.count, $0.hits, $0.misses) }
+    }
+
+    /// Sets the validity of every remembered chain (tests of the time check on a hit).
+    func setValidityOfEveryEntry(_ validity: Validity) {
+        state.withLock { state in
+            for key in state.entries.keys { state.entries[key] = validity }
+        }
+    }
+
+    /// Forgets every chain (tests and benchmarks that measure the uncached path).
+    func removeAll() {
+        state.withLock { state in
+            state.entries = [:]
+            state.order = []
+        }
+    }
+
+    /// The interval in which all of `certificates` are valid.
+    static func validity(of certificates: [X509Certificate]) -> Validity? {
+        var result = Validity(notBefore: .min, notAfter: .max)
+        for certificate in certificates {
+            guard let notBefore = seconds(X509_get0_notBefore(certificate.pointer)),
+                let notAfter = seconds(X509_get0_notAfter(certificate.pointer))
+            else { return nil }
+            result.notBefore = max(result.notBefore, notBefore)
+            result.notAfter = min(result.notAfter, notAfter)
+        }
+        return result
+    }
+
+    private static func seconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64? {
+        guard let time else { return nil }
+        var fields = tm()
+        guard ASN1_TIME_to_tm(time, &fields) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
+        return Int64(timegm(&fields))
+    }
+}
