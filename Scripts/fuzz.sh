@@ -30,7 +30,7 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0${LSAN
 # frames cut the `_WZ`/swift_once frame off, so its memory was reported as a leak.
 export ASAN_OPTIONS="malloc_context_size=96${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
-TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api google-pay)
+TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api google-pay apple-pay)
 BUILD=.build/fuzz
 MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEWallets CSEWalletsHTTP CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex)
 
