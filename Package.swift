@@ -104,8 +104,8 @@ let package = Package(
         .executableTarget(
             name: "cse-bench",
             dependencies: [
-                "CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "COpenSSL",
-                "CCSEShims",
+                "CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "CSEWallets",
+                "COpenSSL", "CCSEShims",
             ],
             path: "Benchmarks/cse-bench"
         ),
