@@ -23,8 +23,6 @@ unsigned long CCSEShims_OPENSSL_VERSION_NUMBER(void);
 unsigned long CCSEShims_OpenSSL_version_num(void);
 /// OPENSSL_free (a macro).
 void CCSEShims_OPENSSL_free(void *ptr);
-/// OPENSSL_cleanse with a void* signature: zeroes memory in a way the optimiser keeps.
-void CCSEShims_OPENSSL_cleanse(void *ptr, size_t len);
 /// CRYPTO_memcmp: constant-time comparison; returns 0 when equal.
 int CCSEShims_CRYPTO_memcmp(const void *a, const void *b, size_t len);
 /// RAND_bytes with a void* buffer; returns 1 on success.

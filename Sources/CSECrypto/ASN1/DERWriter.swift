@@ -1,3 +1,4 @@
+internal import CSECore
 internal import CCSEShims
 
 /// A minimal DER writer (ITU-T X.690 §10) for the structures CSEKit exports: definite minimal
@@ -15,7 +16,7 @@ struct DERWriter {
     /// Zeroes the written bytes.
     mutating func wipe() {
         bytes.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { CCSEShims_OPENSSL_cleanse(base, buffer.count) }
+            if let base = buffer.baseAddress { secureZero(UnsafeMutableRawBufferPointer(start: base, count: buffer.count)) }
         }
         bytes.removeAll(keepingCapacity: false)
     }

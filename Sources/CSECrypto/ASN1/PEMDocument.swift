@@ -32,8 +32,8 @@ package struct PEMDocument {
         var body: [UInt8] = []
         // The text may hold a private key: zero our copies whatever happens.
         defer {
-            Self.cleanse(&all)
-            Self.cleanse(&body)
+            secureZero(&all)
+            secureZero(&body)
         }
         var lower = all.startIndex
         var upper = all.endIndex
@@ -86,19 +86,13 @@ package struct PEMDocument {
     }
 
     /// Zeroes the decoded body.
-    package mutating func wipe() { Self.cleanse(&derBytes) }
-
-    static func cleanse(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { CCSEShims_OPENSSL_cleanse(base, buffer.count) }
-        }
-    }
+    package mutating func wipe() { secureZero(&derBytes) }
 
     /// Encodes `der` as a PEM block with 64-character lines and a final line break (RFC 7468 §2).
     static func encode(label: String, der: UnsafeRawBufferPointer) -> String {
         var body: [UInt8] = []
         Base64.encode(der, appendingTo: &body, alphabet: .standard, padding: true)
-        defer { cleanse(&body) }
+        defer { secureZero(&body) }
         var out = "-----BEGIN \(label)-----\n"
         var start = 0
         while start < body.count {

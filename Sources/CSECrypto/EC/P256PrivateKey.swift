@@ -23,7 +23,7 @@ package struct P256PrivateKey: Sendable, CustomStringConvertible {
     ///   algorithm or curve, `key.malformed` for a key OpenSSL refuses.
     package init(pem: String) throws(CSEError) {
         var text = Array(pem.utf8)
-        defer { PEMDocument.cleanse(&text) }
+        defer { secureZero(&text) }
         let keyText = try Self.droppingParametersBlock(text)
         var document = try PEMDocument(parsing: keyText)
         defer { document.wipe() }
@@ -55,7 +55,7 @@ package struct P256PrivateKey: Sendable, CustomStringConvertible {
         // bytes written in place so the scalar is copied once and zeroed after.
         var der: [UInt8] = []
         der.reserveCapacity(51)
-        defer { PEMDocument.cleanse(&der) }
+        defer { secureZero(&der) }
         der += [0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20]
         der.append(contentsOf: scalar)
         der += [0xA0, 0x0A]

@@ -30,7 +30,7 @@ final class GMPInteger: @unchecked Sendable {
     static func wipe(_ value: UnsafeMutablePointer<__mpz_struct>) {
         let limbs = Int(value.pointee._mp_alloc)
         if limbs > 0, let data = value.pointee._mp_d {
-            CCSEShims_OPENSSL_cleanse(data, limbs * MemoryLayout<mp_limb_t>.size)
+            secureZero(UnsafeMutableRawBufferPointer(start: data, count: limbs * MemoryLayout<mp_limb_t>.size))
         }
         value.pointee._mp_size = 0
     }

@@ -29,14 +29,14 @@ enum RSAJWK {
         }
 
         mutating func wipe() {
-            PEMDocument.cleanse(&modulus)
-            PEMDocument.cleanse(&publicExponent)
-            PEMDocument.cleanse(&privateExponent)
-            PEMDocument.cleanse(&prime1)
-            PEMDocument.cleanse(&prime2)
-            PEMDocument.cleanse(&exponent1)
-            PEMDocument.cleanse(&exponent2)
-            PEMDocument.cleanse(&coefficient)
+            secureZero(&modulus)
+            secureZero(&publicExponent)
+            secureZero(&privateExponent)
+            secureZero(&prime1)
+            secureZero(&prime2)
+            secureZero(&exponent1)
+            secureZero(&exponent2)
+            secureZero(&coefficient)
         }
     }
 
@@ -146,7 +146,7 @@ enum RSAJWK {
                     context: ["member": name])
             }
             let stripped = Array(bytes.drop { $0 == 0 })
-            PEMDocument.cleanse(&bytes)
+            secureZero(&bytes)
             bytes = stripped
         }
         return bytes

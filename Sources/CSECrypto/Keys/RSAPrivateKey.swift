@@ -69,7 +69,7 @@ public struct RSAPrivateKey: Sendable, CustomStringConvertible, CustomReflectabl
 
     private init(der: some Collection<UInt8>, enforcingPolicy: Bool) throws(CSEError) {
         var bytes = Array(der)
-        defer { PEMDocument.cleanse(&bytes) }
+        defer { secureZero(&bytes) }
         try self.init(components: RSAKeyStructures.readPrivateKey(bytes[...]), enforcingPolicy: enforcingPolicy)
     }
 

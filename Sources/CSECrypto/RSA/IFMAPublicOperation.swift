@@ -49,7 +49,7 @@ final class IFMAPublicOperation: RSAPublicOperation, @unchecked Sendable {
     }
 
     deinit {
-        CCSEShims_OPENSSL_cleanse(key, keyWords * MemoryLayout<UInt64>.size)
+        secureZero(UnsafeMutableRawBufferPointer(start: key, count: keyWords * MemoryLayout<UInt64>.size))
         key.deallocate()
     }
 

@@ -111,7 +111,7 @@ extension RSAPublicKey {
         // One scratch block: EM (k bytes) | seed (hLen) | lHash (hLen). Zeroed and freed on exit.
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: k + 2 * hLen, alignment: 16)
         defer {
-            CCSEShims_OPENSSL_cleanse(scratch.baseAddress!, scratch.count)
+            secureZero(UnsafeMutableRawBufferPointer(start: scratch.baseAddress!, count: scratch.count))
             scratch.deallocate()
         }
         let em = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<k])

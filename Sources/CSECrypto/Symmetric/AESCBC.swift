@@ -99,7 +99,7 @@ extension AES {
             var written: Int32 = 0
             guard EVP_CipherUpdate(context, out.uint8, &written, out.uint8, Int32(needed)) == 1, Int(written) == needed
             else {
-                CCSEShims_OPENSSL_cleanse(output, needed)  // never hand back a buffer holding plaintext
+                secureZero(UnsafeMutableRawBufferPointer(start: output, count: needed))  // never hand back a buffer holding plaintext
                 throw SymmetricError.backend("AES-CBC encryption")
             }
             return needed
@@ -128,7 +128,7 @@ extension AES {
             let input = ciphertext.baseAddress!
             return try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 16) {
                 (last) throws(CSEError) -> SecureBytes in
-                defer { CCSEShims_OPENSSL_cleanse(last.baseAddress!, 16) }
+                defer { secureZero(UnsafeMutableRawBufferPointer(start: last.baseAddress!, count: 16)) }
                 let previous = count == 16 ? iv.baseAddress! : input + (count - 32)
                 var written: Int32 = 0
                 guard EVP_CipherInit_ex2(context, nil, key.uint8, previous.assumingMemoryBound(to: UInt8.self), 0, nil) == 1,

@@ -66,7 +66,7 @@ struct AESCBCHMAC {
         let bitLength = UInt64(aad.count) &* 8
         try withUnsafeBytes(of: bitLength.bigEndian) { (al) throws(CSEError) in
             try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { (full) throws(CSEError) in
-                defer { CCSEShims_OPENSSL_cleanse(full.baseAddress!, 64) }
+                defer { secureZero(UnsafeMutableRawBufferPointer(start: full.baseAddress!, count: 64)) }
                 try HMAC.compute(mac, key: macKey, aad, iv, ciphertext, al, into: full.baseAddress!)
                 body(full.baseAddress!)
             }

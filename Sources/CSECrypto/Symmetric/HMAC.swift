@@ -111,7 +111,7 @@ public enum HMAC {
                 expected: "\(algorithm.minimumTagByteCount)...\(algorithm.digestByteCount)", actual: tag.byteCount)
         }
         return try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 16) { (full) throws(CSEError) -> Bool in
-            defer { CCSEShims_OPENSSL_cleanse(full.baseAddress!, full.count) }
+            defer { secureZero(UnsafeMutableRawBufferPointer(start: full.baseAddress!, count: full.count)) }
             try key.withUnsafeBytes { (keyBuffer) throws(CSEError) in
                 try message.withUnsafeBytes { (messageBuffer) throws(CSEError) in
                     try compute(algorithm, key: keyBuffer, messageBuffer, into: full.baseAddress!)

@@ -45,7 +45,7 @@ final class RandomPool {
     }
 
     deinit {
-        CCSEShims_OPENSSL_cleanse(block, Self.blockByteCount)
+        secureZero(UnsafeMutableRawBufferPointer(start: block, count: Self.blockByteCount))
         block.deallocate()
     }
 
@@ -62,16 +62,16 @@ final class RandomPool {
         }
         let source = block + offset
         buffer.baseAddress!.copyMemory(from: source, byteCount: count)
-        CCSEShims_OPENSSL_cleanse(source, count)
+        secureZero(UnsafeMutableRawBufferPointer(start: source, count: count))
         offset += count
     }
 
     /// Cleanses the block and draws a new one for process `pid`.
     private func refill(_ pid: pid_t) throws(CSEError) {
-        CCSEShims_OPENSSL_cleanse(block, Self.blockByteCount)
+        secureZero(UnsafeMutableRawBufferPointer(start: block, count: Self.blockByteCount))
         offset = Self.blockByteCount
         guard CCSEShims_RAND_bytes(block, Self.blockByteCount) == 1 else {
-            CCSEShims_OPENSSL_cleanse(block, Self.blockByteCount)
+            secureZero(UnsafeMutableRawBufferPointer(start: block, count: Self.blockByteCount))
             throw CSEError(.randomFailure, "OpenSSL RAND_bytes failed; refusing to continue without a CSPRNG")
         }
         offset = 0

@@ -1,7 +1,9 @@
+internal import CSECore
 internal import CCSEShims
 
 /// A fixed-size byte buffer for secrets (CEKs, MAC and encryption keys, key material, plaintext
-/// copies) that is zeroed with `OPENSSL_cleanse` when its last reference goes away.
+/// copies) that is zeroed with `secureZero` (`explicit_bzero`, the one zeroing function) when its
+/// last reference goes away.
 ///
 /// `SecureBytes` is a value type with reference storage. Copies share storage until one of them is
 /// mutated (copy-on-write), so a secret is not duplicated in memory by passing it around.
@@ -19,7 +21,7 @@ public struct SecureBytes: Sendable {
         }
 
         deinit {
-            CCSEShims_OPENSSL_cleanse(pointer, Swift.max(count, 1))
+            secureZero(UnsafeMutableRawBufferPointer(start: pointer, count: Swift.max(count, 1)))
             pointer.deallocate()
         }
     }

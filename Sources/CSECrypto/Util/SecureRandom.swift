@@ -21,13 +21,13 @@ public enum SecureRandom {
             do throws(CSEError) {
                 try RandomPool.current().fill(buffer)
             } catch {
-                CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)
+                secureZero(UnsafeMutableRawBufferPointer(start: buffer.baseAddress!, count: buffer.count))
                 throw error
             }
             return
         }
         guard CCSEShims_RAND_bytes(buffer.baseAddress!, buffer.count) == 1 else {
-            CCSEShims_OPENSSL_cleanse(buffer.baseAddress!, buffer.count)
+            secureZero(UnsafeMutableRawBufferPointer(start: buffer.baseAddress!, count: buffer.count))
             throw CSEError(.randomFailure, "OpenSSL RAND_bytes failed; refusing to continue without a CSPRNG")
         }
     }
