@@ -1,4 +1,4 @@
-import Synchronization
+import CSECore
 
 /// How long answers are kept and how many (WL-Android `CacheManager`: 30 minutes, 100 entries).
 public struct CachePolicy: Hashable, Sendable {
@@ -34,7 +34,7 @@ final class ResponseCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var sequence: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = ThreadLock(State())
     private let policy: CachePolicy
     /// The time source: a monotonic offset (injectable for tests).
     private let now: @Sendable () -> Duration

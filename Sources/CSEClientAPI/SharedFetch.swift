@@ -1,6 +1,5 @@
 import CSECore
 import CSEHTTP
-import Synchronization
 
 /// One value fetched once and kept, with concurrent first fetches merged: while a fetch runs,
 /// every other caller waits for its result instead of starting its own request.
@@ -23,7 +22,7 @@ final class SharedFetch<Value: Sendable>: Sendable {
         case waiter(UInt64)
     }
 
-    private let state = Mutex(State())
+    private let state = ThreadLock(State())
 
     init() {}
 

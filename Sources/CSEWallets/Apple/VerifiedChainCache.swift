@@ -1,7 +1,6 @@
 internal import CSECore
 internal import COpenSSL
 internal import Glibc
-import Synchronization
 
 /// Apple Pay certificate chains already verified, remembered by the exact bytes of the leaf, the
 /// intermediate and the trusted root (issue #25, "Speed"). A chain verified once (its two
@@ -36,7 +35,7 @@ final class VerifiedChainCache: Sendable {
         var misses = 0
     }
 
-    private let state = Mutex(State())
+    private let state = ThreadLock(State())
 
     /// The key of a chain: the three DER encodings, each preceded by its length.
     static func key(leaf: [UInt8], intermediate: [UInt8], root: [UInt8]) -> [UInt8] {
