@@ -256,7 +256,7 @@ struct SealingInteropTests {
 
 /// Issue #13 F12: the demo key is refused by its modulus, so a different exponent does not
 /// smuggle it past the sealer (the published factors decrypt whatever it seals).
-@Suite("Hardening round two: the demo key is refused by modulus")
+@Suite("The demo key is refused by modulus")
 struct DemoKeyModulusTests {
     @Test("the demo modulus with e = 65539 is refused like the demo key itself")
     func otherExponentRefused() throws {

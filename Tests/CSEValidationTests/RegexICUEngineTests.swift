@@ -6,7 +6,7 @@ import Testing
 
 /// The ICU fallback calls ICU's C API from Debian's libicu, opened on first use (issue #16), in
 /// place of `NSRegularExpression`. These tests pin what changed with it; the differential suites
-/// (`RegexDifferentialTests`, `HardeningRoundTwoRegexTests`) compare its matches with
+/// (`RegexDifferentialTests`, `RegexFallbackStepBudgetTests`) compare its matches with
 /// `NSRegularExpression` itself.
 @Suite("RegexICUEngine: ICU's C API, loaded on first use")
 struct RegexICUEngineTests {

@@ -5,8 +5,8 @@ import Testing
 
 /// Issue #13 F14 (kid) and F08 (the JWE side): `kid` is matched by bytes, and every kind of
 /// unwrap failure still ends in the one `jwe.decryptionFailed`.
-@Suite("Hardening round two: kid matched by bytes (F14); one failure for every unwrap outcome (F08)")
-struct HardeningRoundTwoJOSETests {
+@Suite("kid matched by bytes (F14); one failure for every unwrap outcome (F08)")
+struct JWEKeyIDAndUnwrapFailureTests {
     static let key = JOSEVectors.key2048
 
     @Test("a kid of KELVIN SIGN + -1 does not match an expected kid K-1 (canonically equivalent, other bytes)")

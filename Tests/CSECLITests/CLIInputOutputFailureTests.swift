@@ -7,8 +7,8 @@ import TestSupport
 /// Issue #13, F03: nothing reports success that did not reach its destination. Every write is
 /// checked; a batch stops at the first failed write; `EPIPE` exits 141, any other failure 1 with
 /// one `Error: cli.write: …` line.
-@Suite("Hardening (#13 F03): a failed write to standard output is never success")
-struct HardeningWriteErrorTests {
+@Suite("a failed write to standard output is never success")
+struct StandardOutputWriteErrorTests {
     @Test("> /dev/full: a single result and a whole batch exit 1 with cli.write (ENOSPC)")
     func devFull() throws {
         let single = try IOShell.run(#"echo 4111 | "$CSE" iin > /dev/full"#)
@@ -62,8 +62,8 @@ struct HardeningWriteErrorTests {
 
 /// Issue #13, F04: a read error on standard input is an error (exit 1 and a message), never the
 /// end of input; only EINTR is retried. The shim fails `read(0, …)` with EIO after 64 KiB.
-@Suite("Hardening (#13 F04): a read error on standard input is an error, not end of input")
-struct HardeningReadErrorTests {
+@Suite("a read error on standard input is an error, not end of input")
+struct StandardInputReadErrorTests {
     @Test("encrypt: EIO after 64 KiB of a 266 KB input exits 1 with cli.read and seals nothing")
     func encryptEIO() throws {
         let input = try CommandRunner.temporaryDirectory() + "/plaintext"
@@ -112,8 +112,8 @@ struct HardeningReadErrorTests {
 /// Issue #13, F05 and F11: `keygen` writes each file to a new temporary file in the target
 /// directory (O_EXCL | O_NOFOLLOW, mode 0600 from the start), fsyncs it and renames it into
 /// place; it refuses a target that is not a regular file and checks every result.
-@Suite("Hardening (#13 F05, F11): keygen never follows, blocks on or half-writes its targets")
-struct HardeningKeygenFileTests {
+@Suite("keygen never follows, blocks on or half-writes its targets")
+struct KeygenTargetFileTests {
     static func entries(_ directory: String) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
     }
@@ -199,8 +199,8 @@ struct HardeningKeygenFileTests {
 /// Issue #13, F10: SIGINT in the middle of a batch, with stdout on a pipe, left a partial last
 /// line. A signal now waits for the write in progress: the line being written is finished, then
 /// the process ends by the same signal.
-@Suite("Hardening (#13 F10): SIGINT never leaves half a line")
-struct HardeningInterruptTests {
+@Suite("SIGINT never leaves half a line")
+struct InterruptTests {
     /// Starts `cse` with `arguments`, stdin from `input`, stdout on a pipe; reads at least
     /// `before` bytes, sends `signal`, reads to the end. Returns the output and the process.
     static func interrupt(_ arguments: [String], input: String, after before: Int, signal: Int32 = SIGINT) throws -> ([UInt8], Process) {
@@ -272,8 +272,8 @@ struct HardeningInterruptTests {
 /// 16-digit runs included. Paths now go through `SafeEcho.text` (controls become `?`, a run of
 /// 12+ digits is redacted), names through `SafeEcho.name`, and every error line through
 /// `SafeEcho.text` as well.
-@Suite("Hardening (#13 F15): paths and env: names are echoed safely")
-struct HardeningEchoTests {
+@Suite("paths and env: names are echoed safely")
+struct SafeEchoTests {
     static let escapes: [Character] = ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}"]
 
     static func expectSafe(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -327,8 +327,8 @@ struct HardeningEchoTests {
 
 /// Issue #13, F16: one trailing line break is not part of the value, and it is dropped before
 /// the size check, so `echo` and `printf` agree at the 64 KiB and 1 MiB edges.
-@Suite("Hardening (#13 F16): echo and printf agree at the size limits")
-struct HardeningLineBreakEdgeTests {
+@Suite("echo and printf agree at the size limits")
+struct LineBreakSizeEdgeTests {
     @Test("64 KiB value (iin): accepted with \\n, \\r\\n or nothing; one byte more is too large either way")
     func singleValue() throws {
         let value = [UInt8](repeating: UInt8(ascii: "4"), count: 65_536)
@@ -370,8 +370,8 @@ struct HardeningLineBreakEdgeTests {
 /// large output lines (66 MB IIN co-brand lists, 4.7 MB escaped plaintexts) reached gigabytes.
 /// Output is now written as soon as the lines before it are, and the workers take no new line
 /// while more than `maxPendingOutputBytes` waits: the output held is bounded in bytes.
-@Suite("Hardening (#13 F01, F02): a batch holds a bounded number of output bytes")
-struct HardeningBatchMemoryTests {
+@Suite("a batch holds a bounded number of output bytes")
+struct BatchMemoryTests {
     /// Produced output bytes and a gate that holds line 1 (so nothing can be written).
     final class Probe: @unchecked Sendable {
         private let lock = NSCondition()

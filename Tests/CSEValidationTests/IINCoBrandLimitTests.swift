@@ -4,8 +4,8 @@ import Testing
 
 /// Issue #13 F01 (table part): one range with one product and 999,999 co-brands made every lookup
 /// a 66 MB answer. Co-brand rows per range are capped when the table loads.
-@Suite("Hardening round two: an IIN range has at most maximumCoBrandsPerRange co-brands (F01)")
-struct HardeningRoundTwoIINTests {
+@Suite("an IIN range has at most maximumCoBrandsPerRange co-brands (F01)")
+struct IINCoBrandLimitTests {
     /// `product` then `coBrands` rows with the same bounds, co-brand ids distinct.
     static func table(coBrands: Int, spread: Bool = false) -> [UInt8] {
         var csv = Array("low,high,productId,country,cardType,issuer\n".utf8)
@@ -70,8 +70,8 @@ struct HardeningRoundTwoIINTests {
 }
 
 /// Issue #13 F14 for IIN lookups: product ids in the allowed set match by bytes.
-@Suite("Hardening round two: allowed product ids match by bytes (F14)")
-struct HardeningRoundTwoIINIdentifierTests {
+@Suite("allowed product ids match by bytes (F14)")
+struct IINAllowedProductIDTests {
     @Test("a KELVIN SIGN product id does not make product K1 allowed, with few or many allowed ids")
     func kelvinProductID() throws {
         let table = try IINTable(csv: "41000000,41999999,K1,,,\n")
@@ -83,8 +83,8 @@ struct HardeningRoundTwoIINIdentifierTests {
 }
 
 /// Issue #13 F06 (the class): an unknown currency code is echoed through the one safe-echo rule.
-@Suite("Hardening round two: unknown currency codes are echoed safely (F06 class)")
-struct HardeningRoundTwoCurrencyEchoTests {
+@Suite("unknown currency codes are echoed safely (F06 class)")
+struct CurrencyCodeEchoTests {
     @Test("a card number or an ESC sequence given as a currency code is redacted; a plain code is kept")
     func currencyCodeEcho() throws {
         for (code, echoed) in [("4111111111111111", "<redacted 16 chars>"), ("\u{1B}[2J", "<redacted 4 chars>"), ("ABC", "ABC")] {

@@ -7,8 +7,8 @@ import Testing
 /// freed instead of going back to the pool, so the *next* call paid for a new one. The timing
 /// itself is measured by `cse-bench --oaep-timing` (never asserted in a unit test); these tests
 /// check the mechanisms.
-@Suite("Hardening round two: the OAEP unwrap takes one path for good and bad padding (F08)")
-struct HardeningRoundTwoOAEPTests {
+@Suite("the OAEP unwrap takes one path for good and bad padding (F08)")
+struct OAEPUnwrapUniformityTests {
     static let key = GeneratedKeys.rsa2048
 
     static func badCiphertext() -> [UInt8] {

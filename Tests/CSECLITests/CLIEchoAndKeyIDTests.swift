@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 
 /// Issue #13 F06 and F14 end to end through `cse`.
-@Suite("Hardening round two: cse echoes no member name unsafely (F06) and matches --kid by bytes (F14)")
-struct HardeningRoundTwoCLITests {
+@Suite("cse echoes no member name unsafely (F06) and matches --kid by bytes (F14)")
+struct CLIEchoAndKeyIDTests {
     static let pan = "4111111111111111"
     static let spacedPAN = "4111 1111 1111 1111"
     static let apsPurchase =

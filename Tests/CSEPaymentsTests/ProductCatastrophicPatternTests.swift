@@ -8,8 +8,8 @@ import Testing
 /// catastrophic regular expression. Loading it and validating a long value must end with a
 /// verdict. `(a+)+$` runs on the linear built-in engine; `(a+)+(?=b)c` needs the ICU fallback,
 /// which stops after ``RegexPattern/maximumFallbackProgressReports`` progress reports.
-@Suite("Hardening: a product carrying a catastrophic pattern cannot hang validation")
-struct HardeningProductReDoSTests {
+@Suite("a product carrying a catastrophic pattern cannot hang validation")
+struct ProductCatastrophicPatternTests {
     static func product(pattern: String) throws -> PaymentProduct {
         let escaped = pattern.replacingOccurrences(of: "\\", with: "\\\\")
         return try PaymentProduct(

@@ -6,8 +6,8 @@ import Testing
 /// Issue #13 F09: the mask cut input after its last placeholder before validation, so a 25-digit
 /// "card number" validated and was sealed as its first 19 digits, and expiry `12/299999` was
 /// sealed as `1229`. Input that does not fit the mask now fails validation with `length`.
-@Suite("Hardening round two: input longer than the field's mask fails with length, never sealed cut (F09)")
-struct HardeningRoundTwoMaskTests {
+@Suite("input longer than the field's mask fails with length, never sealed cut (F09)")
+struct MaskOverflowTests {
     /// Sets the card number and expiry, then expects `field` to fail with exactly one `length`
     /// error (`reason: doesNotFitMask`, `maxLength`) and the request to be refused by `seal`.
     static func expectDoesNotFit(cardNumber: String, expiry: String, field: String, maxLength: Int) throws {

@@ -7,8 +7,8 @@ import Testing
 /// backreferences…) are cut off after ``RegexPattern/maximumFallbackProgressReports`` ICU
 /// progress reports. Before that bound existed, `(a+)+(?=b)c` against 40 `a` ran for hours
 /// (found by the `validators` fuzz target's hostile-pattern seeds).
-@Suite("Hardening: regular-expression denial of service is bounded")
-struct HardeningRegexDoSTests {
+@Suite("regular-expression denial of service is bounded")
+struct RegexDenialOfServiceTests {
     private let context = ValidationContext(currentMonth: CalendarMonth(year: 2026, month: 5)!)
 
     static let runOfA = String(repeating: "a", count: RegexPattern.maximumFallbackInputLength)

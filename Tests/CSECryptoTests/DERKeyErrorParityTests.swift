@@ -9,8 +9,8 @@ import Testing
 /// or non-minimal INTEGER and BIT STRING unused bits all reported the private reader's
 /// `der.unexpectedTag (expected=0x02, found=0x30)`, while the PEM forms reported the right code.
 /// A PEM with a non-key label said "expected a PRIVATE KEY".
-@Suite("Hardening round two: DER key files report the same error as their PEM form (F13)")
-struct HardeningRoundTwoKeyErrorTests {
+@Suite("DER key files report the same error as their PEM form (F13)")
+struct DERKeyErrorParityTests {
     static func tlv(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] {
         var out = [tag]
         switch value.count {

@@ -8,8 +8,8 @@ import Testing
 /// per-step and per-position reports look the same, so one anchored attempt (`^…`, or a full
 /// match) could use 1,275 reports (12.75 M steps) on a 1,024-unit value. Now only step reports
 /// exist and 250 of them (2.5 M steps) end any search, count or full match.
-@Suite("Hardening round two: the ICU fallback step budget is the documented 2.5 M steps (F07)")
-struct HardeningRoundTwoRegexTests {
+@Suite("the ICU fallback step budget is the documented 2.5 M steps (F07)")
+struct RegexFallbackStepBudgetTests {
     /// About 416 step reports (4.2 M steps) in one attempt at position 0 on 200 `a`: over the
     /// documented budget, under the old one (200 + 1 + 250 = 451 reports).
     static let cubic = "^(?:a|b)*(?:a|b)*(?:a|b)*(?=c)"

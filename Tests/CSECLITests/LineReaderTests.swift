@@ -6,8 +6,8 @@ import TestSupport
 /// The JSON-lines reader behind every `--lines` mode, against the documented contract: lines end
 /// in LF (a CR before it is dropped), a last line without LF still counts, a line over the limit
 /// is reported as too long, and there is exactly one result per line.
-@Suite("Hardening: LineReader keeps one result per input line, over-long lines included", .tags(.concurrency))
-struct HardeningLineReaderTests {
+@Suite("LineReader keeps one result per input line, over-long lines included", .tags(.concurrency))
+struct LineReaderTests {
     enum Line: Equatable { case text(String), tooLong }
 
     /// Reads `bytes` through a LineReader on an unlinked temporary file.

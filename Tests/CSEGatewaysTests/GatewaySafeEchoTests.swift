@@ -5,8 +5,8 @@ import Testing
 
 /// Issue #13 F06 (library half) and F14 (gateway names): member names from the request reach
 /// results and errors only through the one safe-echo rule, and names match by bytes.
-@Suite("Hardening round two: gateway results and errors echo names safely (F06) and match them by bytes (F14)")
-struct HardeningRoundTwoGatewayTests {
+@Suite("gateway results and errors echo names safely (F06) and match them by bytes (F14)")
+struct GatewaySafeEchoTests {
     @Test("an unknown parameter named like a card number is <redacted 16 chars> in the result")
     func unknownParameterRedacted() throws {
         let result = try GW.validate(gateway: "aps", operation: "PURCHASE", GW.apsPurchase(["4111111111111111": "x"]))

@@ -7,8 +7,8 @@ import Testing
 /// decoded private-key bytes zero them in place, and the key types refuse weak keys at every
 /// public entry point. (That `SecureBytes` cleanses on deinit is reviewed, not tested: reading
 /// its memory after release would be undefined behaviour. See docs/SECURITY.md.)
-@Suite("Hardening: private-key buffers are zeroed; weak keys are refused")
-struct HardeningKeyHygieneTests {
+@Suite("private-key buffers are zeroed; weak keys are refused")
+struct KeyHygieneTests {
     static let key = GeneratedKeys.rsa2048
 
     @Test("PEMDocument.wipe zeroes the decoded private key in place")

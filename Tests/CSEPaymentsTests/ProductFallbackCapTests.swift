@@ -4,8 +4,8 @@ import CSEValidation
 import Testing
 
 /// Issue #13 F07 (per request) and F14 (field, account and product ids).
-@Suite("Hardening round two: a cap on ICU-fallback fields per product (F07); ids matched by bytes (F14)")
-struct HardeningRoundTwoProductTests {
+@Suite("a cap on ICU-fallback fields per product (F07); ids matched by bytes (F14)")
+struct ProductFallbackCapTests {
     /// A product with `count` text fields whose pattern needs the ICU fallback (a lookahead).
     static func fallbackProduct(fallbackFields count: Int, pattern: String = "^(?=a)[a-z]+$") -> String {
         let fields = (0..<count).map { i in
