@@ -4,26 +4,27 @@
 /// rejects characters outside the alphabet (including whitespace and the other alphabet's `+/`
 /// or `-_`), misplaced or missing padding, impossible lengths, and non-canonical encodings whose
 /// unused trailing bits are not zero (RFC 4648 §3.5).
-public enum Base64 {
+@usableFromInline
+package enum Base64 {
     /// The 64-character alphabet.
-    public struct Alphabet: Hashable, Sendable {
+    package struct Alphabet: Hashable, Sendable {
         fileprivate let isURL: Bool
         /// `A–Z a–z 0–9 + /` (RFC 4648 §4).
-        public static let standard = Alphabet(isURL: false)
+        package static let standard = Alphabet(isURL: false)
         /// `A–Z a–z 0–9 - _`, the URL- and filename-safe alphabet (RFC 4648 §5), used by JOSE.
-        public static let url = Alphabet(isURL: true)
+        package static let url = Alphabet(isURL: true)
     }
 
     /// How `=` padding is treated when decoding.
-    public struct PaddingRule: Hashable, Sendable {
+    package struct PaddingRule: Hashable, Sendable {
         fileprivate enum Rule { case required, forbidden, optional }
         fileprivate let rule: Rule
         /// Padding must be present so the length is a multiple of 4 (RFC 4648 §3.2).
-        public static let required = PaddingRule(rule: .required)
+        package static let required = PaddingRule(rule: .required)
         /// Padding must be absent, as in JOSE base64url (RFC 7515 §2).
-        public static let forbidden = PaddingRule(rule: .forbidden)
+        package static let forbidden = PaddingRule(rule: .forbidden)
         /// Either canonical padding or none.
-        public static let optional = PaddingRule(rule: .optional)
+        package static let optional = PaddingRule(rule: .optional)
     }
 
     private static let standardDigits: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -162,7 +163,7 @@ public enum Base64 {
     ///   - alphabet: ``Alphabet/standard`` (default) or ``Alphabet/url``.
     ///   - padding: Whether to write `=` padding (default `true`).
     /// - Returns: The ASCII encoding.
-    public static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padding: Bool = true) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>, alphabet: Alphabet = .standard, padding: Bool = true) -> String {
         func string(_ buffer: UnsafeRawBufferPointer) -> String {
             let count = encodedLength(of: buffer.count, padding: padding)
             return String(unsafeUninitializedCapacity: count) { out in
@@ -263,7 +264,7 @@ public enum Base64 {
     /// padding that breaks `padding`, an impossible length or non-zero trailing bits are errors.
     /// - Throws: ``CSEError/Code/base64InvalidCharacter``, ``CSEError/Code/base64InvalidPadding``,
     ///   ``CSEError/Code/base64InvalidLength`` or ``CSEError/Code/base64NonCanonical``.
-    public static func decode(
+    package static func decode(
         _ text: some StringProtocol, alphabet: Alphabet = .standard, padding: PaddingRule = .required
     ) throws(CSEError) -> [UInt8] {
         // Through a concrete String, so the byte access is specialized here rather than run
@@ -277,15 +278,15 @@ public enum Base64 {
 }
 
 /// JOSE base64url: the URL-safe alphabet with all trailing `=` omitted (RFC 7515 §2, RFC 4648 §5).
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes without padding.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         Base64.encode(bytes, alphabet: .url, padding: false)
     }
 
     /// Decodes strictly; padding is forbidden.
     /// - Throws: the ``Base64`` decoding errors.
-    public static func decode(_ text: some StringProtocol) throws(CSEError) -> [UInt8] {
+    package static func decode(_ text: some StringProtocol) throws(CSEError) -> [UInt8] {
         try Base64.decode(text, alphabet: .url, padding: .forbidden)
     }
 }

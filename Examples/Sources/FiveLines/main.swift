@@ -14,7 +14,7 @@ guard CommandLine.arguments.count == 2 else {
 }
 // A fresh test key pair, its public half served as the Client API `crypto/publickey` response.
 let privateKey = try RSAPrivateKey.generate(bits: 2048)
-let clientAPIResponse = #"{"keyId":"example-key-1","publicKey":"\#(Base64.encode(privateKey.publicKey.derRepresentation))"}"#
+let clientAPIResponse = #"{"keyId":"example-key-1","publicKey":"\#(Data(privateKey.publicKey.derRepresentation).base64EncodedString())"}"#
 let sessionID = "example-session-1"
 
 // README begin

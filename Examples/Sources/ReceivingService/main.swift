@@ -26,7 +26,7 @@ do {
     let sealed = try JSONValue.parse(Array(FileHandle.standardInput.readDataToEndOfFile()))
     guard let jwe = sealed["encryptedCustomerInput"]?.stringValue else { fail("no encryptedCustomerInput") }
     guard let meta = sealed["encodedClientMetaInfo"]?.stringValue,
-        let sdk = try JSONValue.parse(Base64.decode(meta))["sdkIdentifier"]?.stringValue
+        let sdk = try JSONValue.parse(Array(Data(base64Encoded: meta) ?? Data()))["sdkIdentifier"]?.stringValue
     else { fail("no encodedClientMetaInfo") }
 
     // 1. Decrypt: RSA-OAEP + A256CBC-HS512 (the Worldline algorithms), tag checked first.

@@ -13,7 +13,8 @@ extension CSEError.Code {
 /// per-thread, reused `EVP_MD_CTX`, so a short hash costs about as much as the compression function.
 ///
 ///     let digest = try DigestAlgorithm.sha256.hash(Array("abc".utf8))
-public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline
+package struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum ID: Int, Sendable {
         case sha1, sha256, sha384, sha512
@@ -25,16 +26,20 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
 
     /// SHA-1 (FIPS 180-4 §6.1). For OAEP (JOSE `RSA-OAEP`) and for legacy gateway signatures that
     /// a merchant configured (APS "SHA-128"); not collision resistant, so never choose it for new designs.
-    public static let sha1 = DigestAlgorithm(.sha1)
+    @usableFromInline
+    package static let sha1 = DigestAlgorithm(.sha1)
     /// SHA-256 (FIPS 180-4 §6.2).
-    public static let sha256 = DigestAlgorithm(.sha256)
+    @usableFromInline
+    package static let sha256 = DigestAlgorithm(.sha256)
     /// SHA-384 (FIPS 180-4 §6.5).
-    public static let sha384 = DigestAlgorithm(.sha384)
+    @usableFromInline
+    package static let sha384 = DigestAlgorithm(.sha384)
     /// SHA-512 (FIPS 180-4 §6.4).
-    public static let sha512 = DigestAlgorithm(.sha512)
+    @usableFromInline
+    package static let sha512 = DigestAlgorithm(.sha512)
 
     /// The digest length in bytes (`hLen` in RFC 8017).
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch id {
         case .sha1: 20
         case .sha256: 32
@@ -44,7 +49,7 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The input block length in bytes (64 for SHA-1/SHA-256, 128 for SHA-384/SHA-512).
-    public var blockByteCount: Int {
+    package var blockByteCount: Int {
         switch id {
         case .sha1, .sha256: 64
         case .sha384, .sha512: 128
@@ -52,7 +57,7 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The FIPS name, for example `SHA-256`.
-    public var name: String {
+    package var name: String {
         switch id {
         case .sha1: "SHA-1"
         case .sha256: "SHA-256"
@@ -62,7 +67,8 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The FIPS name.
-    public var description: String { name }
+    @usableFromInline
+    package var description: String { name }
 
     /// Hashes `bytes`.
     /// - Parameter bytes: The message.
@@ -82,7 +88,7 @@ public struct DigestAlgorithm: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: The ``byteCount``-byte digest.
     /// - Throws: ``CSEError/Code/digestFailure`` if OpenSSL fails.
     @inlinable
-    public func hash(_ bytes: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
+    package func hash(_ bytes: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
         // Inlinable, so the caller's collection type is specialized in its module (see
         // `RSAPublicKey.encryptOAEP(_:hash:label:engine:)`).
         try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try hash(buffer) }

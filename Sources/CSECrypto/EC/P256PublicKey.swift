@@ -72,7 +72,8 @@ package struct P256PublicKey: Sendable {
                     "pub".withCString { publicKey in
                         var parameters = [
                             OSSL_PARAM_construct_utf8_string(groupKey, UnsafeMutablePointer(mutating: group), 0),
-                            OSSL_PARAM_construct_octet_string(publicKey, UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count),
+                            OSSL_PARAM_construct_octet_string(
+                                publicKey, UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count),
                             OSSL_PARAM_construct_end(),
                         ]
                         var key: OpaquePointer?

@@ -16,26 +16,33 @@ extension CSEError.Code {
 ///   registers); for keys or CPUs it does not cover, the ``openSSL`` operation.
 ///
 /// An open struct, not an enum, so engines can be added without a breaking change.
-public struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline
+package struct RSAEngine: Hashable, Sendable, CustomStringConvertible {
     enum Backing: Hashable, Sendable { case openSSL, gmp, ifma }
 
     let backing: Backing
 
     /// OpenSSL Montgomery arithmetic with a per-key cached context (the faster one here).
-    public static let openSSL = RSAEngine(backing: .openSSL)
+    @usableFromInline
+    package static let openSSL = RSAEngine(backing: .openSSL)
     /// GMP `mpz_powm`.
-    public static let gmp = RSAEngine(backing: .gmp)
+    @usableFromInline
+    package static let gmp = RSAEngine(backing: .gmp)
     /// The AVX-512 IFMA kernel where ``isIFMAAvailable`` and the key qualify
     /// (`RSAPublicKey/hasIFMAKernel`), otherwise exactly ``openSSL``.
-    public static let ifma = RSAEngine(backing: .ifma)
+    @usableFromInline
+    package static let ifma = RSAEngine(backing: .ifma)
     /// Whether this CPU (and OS) supports AVX-512F and AVX-512 IFMA.
-    public static var isIFMAAvailable: Bool { IFMAPublicOperation.isAvailable }
+    @usableFromInline
+    package static var isIFMAAvailable: Bool { IFMAPublicOperation.isAvailable }
     /// The engine used when none is named: ``ifma`` on CPUs with AVX-512 IFMA, else ``openSSL``,
     /// the faster of the others (Benchmarks/README.md has the numbers).
-    public static let `default` = isIFMAAvailable ? ifma : openSSL
+    @usableFromInline
+    package static let `default` = isIFMAAvailable ? ifma : openSSL
 
     /// `openSSL`, `gmp` or `ifma`.
-    public var description: String {
+    @usableFromInline
+    package var description: String {
         switch backing {
         case .openSSL: "openSSL"
         case .gmp: "gmp"

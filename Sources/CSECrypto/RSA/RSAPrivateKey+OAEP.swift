@@ -123,7 +123,7 @@ extension RSAPrivateKey {
     ///   - label: L, empty by default.
     /// - Returns: M in a zeroing buffer.
     @inlinable
-    public func decryptOAEP(
+    package func decryptOAEP(
         _ ciphertext: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = []
     ) throws(CSEError) -> SecureBytes {
         // Inlinable, so the caller's collection type is specialized in its module (see

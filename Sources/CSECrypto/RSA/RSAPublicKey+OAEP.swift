@@ -34,7 +34,7 @@ extension RSAPublicKey {
     /// - Returns: The ciphertext, exactly ``byteCount`` bytes.
     /// - Throws: `rsa.messageTooLong`, `crypto.randomFailure`, `digest.failure`, `rsa.operationFailed`.
     @inlinable
-    public func encryptOAEP(
+    package func encryptOAEP(
         _ message: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default
     ) throws(CSEError) -> [UInt8] {
@@ -48,7 +48,7 @@ extension RSAPublicKey {
 
     /// Encrypts a secret such as a JWE content-encryption key with RSAES-OAEP (see
     /// the byte-collection form of `encryptOAEP(_:hash:label:engine:)`).
-    public func encryptOAEP(
+    package func encryptOAEP(
         _ message: SecureBytes, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default
     ) throws(CSEError) -> [UInt8] {
@@ -64,7 +64,7 @@ extension RSAPublicKey {
     /// - Parameters:
     ///   - insecureFixedSeed: The seed, exactly `hash.byteCount` bytes.
     /// - Throws: `rsa.badSeedLength`, and the errors of the randomised variant.
-    @_spi(Testing) public func encryptOAEP(
+    package func encryptOAEP(
         _ message: some Collection<UInt8>, hash: DigestAlgorithm, label: [UInt8] = [],
         engine: RSAEngine = .default, insecureFixedSeed seed: [UInt8]
     ) throws(CSEError) -> [UInt8] {
@@ -98,7 +98,7 @@ extension RSAPublicKey {
     }
 
     /// The largest message RSAES-OAEP can encrypt to this key with `hash` (k − 2·hLen − 2 bytes).
-    public func maximumOAEPMessageLength(hash: DigestAlgorithm) -> Int {
+    package func maximumOAEPMessageLength(hash: DigestAlgorithm) -> Int {
         max(0, OAEPEncoding.maximumMessageLength(modulusBytes: byteCount, hash: hash))
     }
 

@@ -15,23 +15,23 @@ internal import CCSEShims
 /// being the SHA-512 compression itself. Earlier wall-clock figures for the same message, for
 /// reference: `EVP_MD_CTX` two-pass ≈ 1.28 µs; `EVP_MAC` with a per-thread duplicated context
 /// ≈ 1.51 µs; `EVP_MAC` with parameters on every init ≈ 1.97 µs.
-public enum HMAC {
+package enum HMAC {
     /// The hash function of an HMAC: an open set of values over a private enumeration.
-    public struct Algorithm: Hashable, Sendable, CustomStringConvertible {
+    package struct Algorithm: Hashable, Sendable, CustomStringConvertible {
         private enum Backing: Hashable, Sendable { case sha256, sha384, sha512 }
         private let backing: Backing
 
         private init(_ backing: Backing) { self.backing = backing }
 
         /// HMAC-SHA-256: 32-byte output, 64-byte blocks.
-        public static let sha256 = Self(.sha256)
+        package static let sha256 = Self(.sha256)
         /// HMAC-SHA-384: 48-byte output, 128-byte blocks.
-        public static let sha384 = Self(.sha384)
+        package static let sha384 = Self(.sha384)
         /// HMAC-SHA-512: 64-byte output, 128-byte blocks.
-        public static let sha512 = Self(.sha512)
+        package static let sha512 = Self(.sha512)
 
         /// The byte length of the full MAC (the hash output length L of RFC 2104 §2).
-        public var digestByteCount: Int {
+        package var digestByteCount: Int {
             switch backing {
             case .sha256: 32
             case .sha384: 48
@@ -40,7 +40,7 @@ public enum HMAC {
         }
 
         /// The hash block length B of RFC 2104 §2.
-        public var blockByteCount: Int {
+        package var blockByteCount: Int {
             switch backing {
             case .sha256: 64
             case .sha384, .sha512: 128
@@ -49,10 +49,10 @@ public enum HMAC {
 
         /// The shortest truncated tag ``HMAC/isValidAuthenticationCode(_:algorithm:key:message:)``
         /// accepts: half the output length and at least 16 bytes (RFC 2104 §5 asks for at least half).
-        public var minimumTagByteCount: Int { Swift.max(16, digestByteCount / 2) }
+        package var minimumTagByteCount: Int { Swift.max(16, digestByteCount / 2) }
 
         /// `HMAC-SHA-256`, `HMAC-SHA-384` or `HMAC-SHA-512`.
-        public var description: String {
+        package var description: String {
             switch backing {
             case .sha256: "HMAC-SHA-256"
             case .sha384: "HMAC-SHA-384"
@@ -78,7 +78,7 @@ public enum HMAC {
     /// - Returns: The `algorithm.digestByteCount`-byte MAC.
     /// - Throws: ``CSEError/Code/symmetricInputTooLarge`` for a message or key over 2 GiB, or
     ///   ``CSEError/Code/symmetricBackendFailure`` when OpenSSL fails.
-    public static func authenticationCode(
+    package static func authenticationCode(
         _ algorithm: Algorithm, key: SecureBytes, message: RawSpan
     ) throws(CSEError) -> [UInt8] {
         try makeByteArray(capacity: algorithm.digestByteCount) { (outBuffer) throws(CSEError) in
@@ -102,7 +102,7 @@ public enum HMAC {
     /// - Returns: `true` when the tag is right. A wrong tag is an expected outcome, not an error.
     /// - Throws: ``CSEError/Code/invalidTagLength`` when the tag is shorter than the minimum or longer
     ///   than the MAC; otherwise as ``authenticationCode(_:key:message:)``.
-    public static func isValidAuthenticationCode(
+    package static func isValidAuthenticationCode(
         _ tag: RawSpan, algorithm: Algorithm, key: SecureBytes, message: RawSpan
     ) throws(CSEError) -> Bool {
         guard tag.byteCount >= algorithm.minimumTagByteCount, tag.byteCount <= algorithm.digestByteCount else {

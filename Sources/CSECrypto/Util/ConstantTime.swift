@@ -2,7 +2,8 @@ internal import CCSEShims
 public import CSECore
 
 /// Comparisons whose running time does not depend on the content of secret data.
-public enum ConstantTime {
+@usableFromInline
+package enum ConstantTime {
     /// Compares two byte buffers with `CRYPTO_memcmp`. Buffers of different length are unequal,
     /// and that length check is the only data-dependent branch (lengths are public in JOSE).
     /// - Returns: `true` when both buffers hold the same bytes.
@@ -17,7 +18,7 @@ public enum ConstantTime {
     /// place). Collections of different length are unequal, and that length check is the only
     /// data-dependent branch.
     @inlinable
-    public static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    package static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         // Inlinable, so the caller's collection type is specialized in its module (see
         // `RSAPublicKey.encryptOAEP(_:hash:label:engine:)`).
         withContiguousBytes(of: a) { pa in withContiguousBytes(of: b) { pb in equals(pa, pb) } }

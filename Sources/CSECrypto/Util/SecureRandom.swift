@@ -12,7 +12,7 @@ extension CSEError.Code {
 /// Draws of up to 512 bytes are served from a per-thread block of `RAND_bytes` output
 /// (`RandomPool`: fork-safe, cleansed as served, failing closed); larger draws call `RAND_bytes`
 /// directly.
-public enum SecureRandom {
+package enum SecureRandom {
     /// Fills `buffer` from the CSPRNG.
     /// - Throws: ``CSEError/Code/randomFailure`` when OpenSSL reports a failure.
     package static func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(CSEError) {
@@ -33,7 +33,7 @@ public enum SecureRandom {
     }
 
     /// `count` random bytes in an ordinary array (for public values such as IVs and nonces).
-    public static func bytes(_ count: Int) throws(CSEError) -> [UInt8] {
+    package static func bytes(_ count: Int) throws(CSEError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         var failure: CSEError?
         out.withUnsafeMutableBytes { buffer in
@@ -54,7 +54,7 @@ public enum SecureRandom {
     }
 
     /// `count` random bytes in a zeroing buffer (for keys and CEKs).
-    public static func secureBytes(_ count: Int) throws(CSEError) -> SecureBytes {
+    package static func secureBytes(_ count: Int) throws(CSEError) -> SecureBytes {
         try SecureBytes(count: count) { (buffer) throws(CSEError) in try fill(buffer) }
     }
 }
