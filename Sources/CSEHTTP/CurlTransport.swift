@@ -25,12 +25,12 @@ internal import Musl
 /// ``maximumHeaderBytes``; `CURLOPT_NOSIGNAL`; no TLS key log, whatever `SSLKEYLOGFILE` says; a
 /// server certificate must name its host in subjectAltName (no common-name fallback). The path is sent as given (`CURLOPT_PATH_AS_IS`):
 /// ``HTTPURL`` has already refused dot segments. See docs/CLIENT-API.md, "Transport".
-public struct CurlTransport: HTTPTransport {
+package struct CurlTransport: HTTPTransport {
     /// The largest response header block accepted, in bytes.
-    public static let maximumHeaderBytes = 64 * 1024
+    package static let maximumHeaderBytes = 64 * 1024
 
     /// Where TLS trust comes from.
-    public let trust: TLSTrust
+    package let trust: TLSTrust
 
     /// The gate this transport's attempts pass: ``sharedGate`` unless a test gave its own.
     let gate: TransferGate
@@ -39,7 +39,7 @@ public struct CurlTransport: HTTPTransport {
     /// - Throws: `http.tls` when a CA file cannot be read or holds no PEM certificate;
     ///   `http.transport` when libcurl (`libcurl.so.4`, opened on the first transport of the
     ///   process, with `curl_global_init`) cannot be loaded or initialised.
-    public init(trust: TLSTrust = .system) throws(CSEError) {
+    package init(trust: TLSTrust = .system) throws(CSEError) {
         try self.init(trust: trust, gate: Self.sharedGate)
     }
 
@@ -78,7 +78,7 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// Performs one attempt (see the type's documentation for the rules).
-    public func perform(_ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int) async throws(CSEError) -> HTTPResponse {
+    package func perform(_ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int) async throws(CSEError) -> HTTPResponse {
         try request.headers.validate()
         for name in ["Content-Length", "Transfer-Encoding"] where request.headers[name] != nil {
             throw CSEError(.httpInvalidHeader, "the transport sets \(name) itself", context: ["header": name])
@@ -117,7 +117,7 @@ public struct CurlTransport: HTTPTransport {
     /// transfer thread and one connection while it runs. Further attempts wait in arrival order
     /// (never fail) for a free thread; the wait counts against their timeout (`http.timeout` when
     /// it runs out first) and ends at once on task cancellation (`http.cancelled`).
-    public static let maximumConcurrentTransfers = 32
+    package static let maximumConcurrentTransfers = 32
 
     /// The gate every attempt of the process passes.
     static let sharedGate = TransferGate(limit: maximumConcurrentTransfers)

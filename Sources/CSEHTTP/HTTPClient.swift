@@ -131,7 +131,7 @@ public struct HTTPClient: Sendable {
     static let retryableStatuses: Set<Int> = [429, 502, 503, 504]
 
     /// A client. A `nil` transport is the default libcurl transport built from
-    /// `configuration.trust` (``CurlTransport``).
+    /// `configuration.trust` (`CurlTransport`).
     /// - Throws: `http.invalidConfiguration` for out-of-range values; `http.tls` when the CA file
     ///   cannot be read or holds no certificate.
     public init(configuration: HTTPClientConfiguration = .init(), transport: (any HTTPTransport)? = nil) throws(CSEError) {

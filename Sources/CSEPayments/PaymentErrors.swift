@@ -11,13 +11,13 @@ extension CSEError.Code {
     /// A field or label-template mask does not parse (see `Mask`). The context names the
     /// `product` and the `field` (or `accountOnFile` and `attribute`), and the mask error `cause`.
     public static let productInvalidMask = Self("product.invalidMask")
-    /// More fields than ``ValidationPlan/maximumFallbackPatternFields`` have a `regularExpression`
+    /// More fields than `ValidationPlan/maximumFallbackPatternFields` have a `regularExpression`
     /// rule that needs the ICU fallback engine (each such value may cost up to 2.5 M backtracking
     /// steps). The context names the `product`, the `count` and the `limit`.
     public static let productTooManyFallbackPatterns = Self("product.tooManyFallbackPatterns")
     /// The product's distinct `regularExpression` patterns would compile to more than
-    /// ``ValidationPlan/maximumRegexInstructions`` instructions or
-    /// ``ValidationPlan/maximumRegexBytes`` bytes on the built-in engine; decided from the
+    /// `ValidationPlan/maximumRegexInstructions` instructions or
+    /// `ValidationPlan/maximumRegexBytes` bytes on the built-in engine; decided from the
     /// patterns' syntax before any is compiled. The context names the `product`, the
     /// `instructions` and `bytes` needed and both limits.
     public static let productRegexBudgetExceeded = Self("product.regexBudgetExceeded")

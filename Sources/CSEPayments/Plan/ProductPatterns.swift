@@ -9,8 +9,8 @@ struct ProductPatterns {
     private var compiled: [[UInt8]: RegexPattern] = [:]
 
     /// Checks the product's patterns, one per field that has a `regularExpression` rule (field
-    /// order), against ``ValidationPlan/maximumFallbackPatternFields`` and the compile budget
-    /// (``ValidationPlan/maximumRegexInstructions``, ``ValidationPlan/maximumRegexBytes``) by
+    /// order), against `ValidationPlan/maximumFallbackPatternFields` and the compile budget
+    /// (`ValidationPlan/maximumRegexInstructions`, `ValidationPlan/maximumRegexBytes`) by
     /// parsing them only: a refused product costs no compilation.
     /// - Throws: ``CSEError/Code/productTooManyFallbackPatterns`` or
     ///   ``CSEError/Code/productRegexBudgetExceeded``.

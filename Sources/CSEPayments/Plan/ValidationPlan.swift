@@ -8,17 +8,17 @@ public import CSEValidation
 /// **Product field order** is ascending `displayHints.displayOrder`; fields with the same
 /// display order keep their JSON order. It is the order a form shows the fields, and it is the
 /// order of validation errors and of `paymentValues` in the encrypted payload.
-public struct ValidationPlan: Sendable {
+package struct ValidationPlan: Sendable {
     /// One compiled field.
-    public struct Field: Sendable, Identifiable {
+    package struct Field: Sendable, Identifiable {
         /// The field id.
-        public let id: String
+        package let id: String
         /// The parsed mask, if the field has one. Values are stored unmasked with it.
-        public let mask: Mask?
+        package let mask: Mask?
         /// Whether an empty value is a `required` error.
-        public let isRequired: Bool
+        package let isRequired: Bool
         /// The compiled rules in run order (`ProductRules.runOrder`).
-        public let validators: [any FieldValidator]
+        package let validators: [any FieldValidator]
         /// The rule keys that were kept but are not enforced, in JSON order.
         package let unknownValidators: [String]
         /// Whether the rules run on an empty value too (a `boletoBancarioRequiredness` rule
@@ -40,24 +40,24 @@ public struct ValidationPlan: Sendable {
     /// the ICU work of validating one request at 16 × 2.5 M steps (issue #13 F07: a product with
     /// 400 such fields made one request cost about a minute of CPU). Worldline products use the
     /// built-in subset; none has more than a few fallback patterns.
-    public static let maximumFallbackPatternFields = 16
+    package static let maximumFallbackPatternFields = 16
 
     /// The most instructions the distinct built-in-engine patterns of one product may compile
     /// to (search programs; identical patterns count once): 200,000, ten patterns of the largest
     /// program (`RegexProgram` takes up to 20,000). Decided from the patterns' syntax at load,
     /// before anything is compiled (``CSEError/Code/productRegexBudgetExceeded``).
-    public static let maximumRegexInstructions = 200_000
+    package static let maximumRegexInstructions = 200_000
 
     /// The most bytes the distinct built-in-engine patterns of one product may compile to, as
     /// bounded from their syntax at load (both programs, their classes and both DFAs of each
     /// pattern; `RegexCompileCost`): 8 MiB. Patterns compile on first use, so a product
     /// holds at most this much, and usually far less, however many fields it has.
-    public static let maximumRegexBytes = 8 << 20
+    package static let maximumRegexBytes = 8 << 20
 
     /// The product id.
-    public let productID: String
+    package let productID: String
     /// The fields in product order.
-    public let fields: [Field]
+    package let fields: [Field]
     private let indexByID: [String: Int]
     /// Whether the product's `regularExpression` fields could together take more than
     /// ``RegexPattern/maximumStepsPerRequest`` steps on one request (each at most
@@ -65,7 +65,7 @@ public struct ValidationPlan: Sendable {
     package let needsRegexStepBudget: Bool
 
     /// The compiled field with this id (matched by UTF-8 bytes, not canonical equivalence).
-    public func field(_ id: String) -> Field? {
+    package func field(_ id: String) -> Field? {
         index(of: id).map { fields[$0] }
     }
 

@@ -19,7 +19,7 @@ public struct PaymentItemDisplayHints: Hashable, Sendable {
 }
 
 /// A payment product definition from the Worldline Client API (`GET /products/{id}`, reference
-/// §5), decoded strictly and compiled into a ``ValidationPlan`` at load time.
+/// §5), decoded strictly and compiled into a `ValidationPlan` at load time.
 ///
 /// Loading applies the Worldline post-processing (`fixProductParametersIfRequired`, reference
 /// §1.5): a field `expiryDate` shown as a `list` becomes `text`, and without a mask gets
@@ -47,7 +47,7 @@ public struct PaymentProduct: Sendable, Identifiable {
     /// The stored accounts of this product.
     public let accountsOnFile: [AccountOnFile]
     /// The compiled validation plan.
-    public let validationPlan: ValidationPlan
+    package let validationPlan: ValidationPlan
 
     /// The rules kept but not enforced, as `(fieldId, key)` pairs in product order. Integrators
     /// should log these at load time.

@@ -46,7 +46,7 @@ public struct APSCredentials: Sendable, CustomStringConvertible {
 
     /// Reads `{"access_code","merchant_identifier","sha_request_phrase","sha_response_phrase","sha_type"}`
     /// (`sha_type` optional, SHA-256 by default).
-    public init(document: CredentialsDocument) throws(CSEError) {
+    package init(document: CredentialsDocument) throws(CSEError) {
         var algorithm = APSSignatureAlgorithm.sha256
         if let name = document.optionalText("sha_type") {
             do throws(CSEError) { algorithm = try APSSignatureAlgorithm(name: name) } catch {

@@ -23,7 +23,7 @@ public struct MastercardCredentials: Sendable, CustomStringConvertible {
     }
 
     /// Reads `{"merchantId","apiPassword"}`.
-    public init(document: CredentialsDocument) throws(CSEError) {
+    package init(document: CredentialsDocument) throws(CSEError) {
         try self.init(merchantID: try document.text("merchantId"), apiPassword: try document.secret("apiPassword"))
     }
 

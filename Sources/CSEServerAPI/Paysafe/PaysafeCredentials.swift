@@ -18,7 +18,7 @@ public struct PaysafeCredentials: Sendable, CustomStringConvertible {
     }
 
     /// Reads `{"apiKey"}`.
-    public init(document: CredentialsDocument) throws(CSEError) {
+    package init(document: CredentialsDocument) throws(CSEError) {
         try self.init(apiKey: try document.secret("apiKey"))
     }
 

@@ -8,9 +8,9 @@ import CSECrypto
 /// every member value *directly* into a ``SecureBytes`` buffer, so a secret never becomes a Swift
 /// `String` (whose memory cannot be wiped). Identifiers that are not secret are turned into text
 /// with `text(_:)`. Errors name the member, never a value.
-public struct CredentialsDocument: Sendable {
+package struct CredentialsDocument: Sendable {
     /// The largest credentials document read.
-    public static let maximumByteCount = 16 * 1024
+    package static let maximumByteCount = 16 * 1024
 
     private var members: [String: SecureBytes] = [:]
 
@@ -30,7 +30,7 @@ public struct CredentialsDocument: Sendable {
     }
 
     /// Parses a document held in an array (see `init(bytes:)` for a buffer).
-    public init(bytes: [UInt8]) throws(CSEError) {
+    package init(bytes: [UInt8]) throws(CSEError) {
         self = try bytes.withCSEBytes { (buffer) throws(CSEError) in try CredentialsDocument(bytes: buffer) }
     }
 

@@ -29,7 +29,7 @@ public struct WorldlineServerCredentials: Sendable, CustomStringConvertible {
 
     /// Reads `{"merchantId","apiKeyId","secretApiKey"}`.
     /// - Throws: ``CSEError/Code/serverAPICredentials``.
-    public init(document: CredentialsDocument) throws(CSEError) {
+    package init(document: CredentialsDocument) throws(CSEError) {
         try self.init(
             merchantID: try document.text("merchantId"), apiKeyID: try document.text("apiKeyId"),
             secretAPIKey: try document.secret("secretApiKey"))
