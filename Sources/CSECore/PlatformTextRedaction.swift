@@ -29,13 +29,25 @@ extension SecretMasking {
     package static func platformText(
         _ text: String, limit: Int = 160, minimumDigitRun: Int = cardNumberDigits, secrets: [UnsafeRawBufferPointer] = []
     ) -> String {
-        let scalars = Array(redactingSecrets(text, secrets: secrets).unicodeScalars)
+        let out = redactingCardNumbers(Array(redactingSecrets(text, secrets: secrets).unicodeScalars), minimumDigitRun: minimumDigitRun) {
+            $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
+        }
+        guard out.count > limit else { return String(out) }
+        return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
+    }
+
+    /// `scalars` with every run of `minimumDigitRun` or more ASCII digits, in which a single
+    /// ``isSeparator(_:)`` character between two digits does not end the run, replaced by
+    /// `<redacted N chars>`, and every other scalar passed through `other` (which replaces what
+    /// must not be printed). The one digit-run rule of `platformText` and the CLI's `SafeEcho`.
+    package static func redactingCardNumbers(
+        _ scalars: [Unicode.Scalar], minimumDigitRun: Int, other: (Unicode.Scalar) -> Unicode.Scalar
+    ) -> String.UnicodeScalarView {
         var out = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
             guard isDigit(scalars[index]) else {
-                let scalar = scalars[index]
-                out.append(scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F ? scalar : "?")
+                out.append(other(scalars[index]))
                 index += 1
                 continue
             }
@@ -58,8 +70,7 @@ extension SecretMasking {
             }
             index = end
         }
-        guard out.count > limit else { return String(out) }
-        return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
+        return out
     }
 
     /// Steps 1 and 2 of ``platformText(_:limit:minimumDigitRun:secrets:)``: `text` with every

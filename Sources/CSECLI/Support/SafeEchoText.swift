@@ -22,40 +22,11 @@ extension SafeEcho {
     ///     SafeEcho.text("keys/\u{1B}[2Jx.pem") == "keys/?[2Jx.pem"
     ///     SafeEcho.text("/tmp/4111 1111 1111 1111.pem") == "/tmp/<redacted 19 chars>.pem"
     static func text(_ text: String, limit: Int = 256) -> String {
-        let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            guard isDigit(scalars[index]) else {
-                out.append(isUnsafe(scalars[index]) ? "?" : scalars[index])
-                index += 1
-                continue
-            }
-            var end = index
-            var digits = 0
-            while end < scalars.count {
-                if isDigit(scalars[end]) {
-                    digits += 1
-                    end += 1
-                } else if SecretMasking.isSeparator(scalars[end]), end + 1 < scalars.count, isDigit(scalars[end + 1]) {
-                    end += 1
-                } else {
-                    break
-                }
-            }
-            if digits >= redactedDigitRun {
-                out.append(contentsOf: SecretMasking.redact(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
-            } else {
-                out.append(contentsOf: scalars[index..<end])
-            }
-            index = end
+        let out = SecretMasking.redactingCardNumbers(Array(text.unicodeScalars), minimumDigitRun: redactedDigitRun) {
+            isUnsafe($0) ? "?" : $0
         }
         guard out.count > limit else { return String(out) }
         return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
-    }
-
-    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value >= 0x30 && scalar.value <= 0x39
     }
 
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
