@@ -68,9 +68,9 @@ func checkRequest(_ json: JSONValue, selector: UInt8) {
     let result: GatewayValidationResult
     do throws(CSEError) {
         switch selector % 8 {
-        case 1: result = try APSValidation.validate(json, operation: "SDK_TOKEN")
-        case 2: result = try APSValidation.validate(json, operation: "AUTHORIZATION")
-        case 3: result = try APSValidation.validate(json, operation: "PURCHASE")
+        case 1: result = try APSValidation.validate(json, operation: .apsSDKToken)
+        case 2: result = try APSValidation.validate(json, operation: .apsAuthorization)
+        case 3: result = try APSValidation.validate(json, operation: .apsPurchase)
         case 4: result = try PaysafeValidation.validateSetup(json)
         case 5: result = try PaysafeValidation.validateTokenize(json, partnerSharedKey: selector & 0x80 != 0)
         case 6: result = try MastercardValidation.validateUpdateSession(json)
