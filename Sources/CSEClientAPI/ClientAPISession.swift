@@ -3,7 +3,6 @@ import CSECrypto
 public import CSEHTTP
 public import CSEPayments
 public import CSEValidation
-import Synchronization
 
 /// A Client API session: the calls the Worldline client SDKs make (`OnlinePaymentsSdk`), from
 /// Swift on Linux. Create one per CreateSession response and share it: it is `Sendable`, its

@@ -1,4 +1,3 @@
-import Synchronization
 import CSECore
 internal import CCSEShims
 #if canImport(Glibc)
@@ -137,7 +136,7 @@ enum StandardStreams {
 
 /// The first of several errors, recorded from any thread.
 private final class FirstFailure: Sendable {
-    private let error = Mutex<CSEError?>(nil)
+    private let error = ThreadLock<CSEError?>(nil)
 
     func record(_ failure: CSEError) {
         error.withLock { if $0 == nil { $0 = failure } }
