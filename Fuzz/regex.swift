@@ -34,6 +34,14 @@ func checkRegex(pattern: String, value: String, context: ValidationContext) {
         if let first {
             require(first.lowerBound >= value.startIndex && first.upperBound <= value.endIndex, "match outside the value")
         }
+        // The ASCII DFAs (anchored, fixed-length and the ordered bounded-length one) count as the
+        // backtracker does, which follows ICU's leftmost-first priority step by step.
+        if regex.usesBuiltinEngine {
+            let traced = try regex.numberOfMatches(in: value, limit: 2, strategy: .backtracker)
+            require(traced == count, "the DFA and the backtracker count differently")
+            let tracedWhole = try regex.matchesWhole(value, strategy: .backtracker)
+            require(tracedWhole == whole, "the DFA and the backtracker disagree on a whole match")
+        }
     } catch {
         require([.regexInputTooLong, .regexStepLimitExceeded].contains(error.code), "unexpected code \(error.code)")
     }

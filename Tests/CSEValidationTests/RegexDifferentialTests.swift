@@ -63,6 +63,14 @@ enum RegexCorpus {
         #"\u00E9|e\u0301"#, "😀+", #"\b"#, #"\B"#, "(?:a|b)*", "[a-z]*?[0-9]",
     ]
 
+    /// Unanchored patterns of bounded length where leftmost-first priority decides the end of a
+    /// match (a longest-match DFA would count these differently from ICU).
+    static let boundedPriorityPatterns: [String] = [
+        "a|ab", "ab|a", "(ab|a)(bc|c)?", "colou?r", "a{1,3}?", "a{2,4}?b?", "(?:a|ab)(?:c|bcd)",
+        "(?:ab|a)(?:bc|c){1,2}", "a?b{1,3}|ab", "(?:a|b|ab){1,3}?c?", "[0-9]{2,4}?", "[0-9]{13,19}",
+        #"\d{3}\s?\d{3}"#, "(?:1|12|123)(?:23|3)?", "b{1,60}",
+    ]
+
     /// Patterns whose constructs the built-in engine declines (they must run on ICU).
     static let fallbackPatterns: [String] = [
         #"(?=a)a"#, #"(a)\1"#, #"\p{L}+"#, #"(?i)abc"#, "a*+", "(?<name>a)", #"[[a-z]&&[^aeiou]]"#,
@@ -111,13 +119,48 @@ struct RegexDifferentialTests {
         #expect(try RegexPattern(pattern).hasDFA, "pattern \(pattern)")
     }
 
-    /// The DFA is the normal path for payment fields: every start-anchored or fixed-length field
-    /// pattern of the corpus has one. The two that do not are unanchored *and* of variable length,
-    /// where the count depends on leftmost-first priority (docs/SECURITY.md, issue #24 point 1).
-    @Test("every anchored or fixed-length payment field pattern counts with the ASCII DFA", arguments: RegexCorpus.fieldPatterns)
+    /// The DFA is the normal path for payment fields: every field pattern of the corpus has one,
+    /// including the unanchored variable-length ones (`[0-9]{13,19}`, `\d{3}\s?\d{3}`), whose
+    /// count depends on leftmost-first priority and which take the ordered DFA (docs/SECURITY.md,
+    /// issue #24 point 1).
+    @Test("every payment field pattern counts with the ASCII DFA", arguments: RegexCorpus.fieldPatterns)
     func fieldPatternsUseDFA(pattern: String) throws {
-        let unanchoredVariableLength: Set<String> = [#"[0-9]{13,19}"#, #"\d{3}\s?\d{3}"#]
-        #expect(try RegexPattern(pattern).hasDFA == !unanchoredVariableLength.contains(pattern), "pattern \(pattern)")
+        #expect(try RegexPattern(pattern).hasDFA, "pattern \(pattern)")
+    }
+
+    /// Unanchored patterns whose matches are 1 to 64 scalars long take the ordered DFA, where
+    /// priority decides where a match ends: alternatives, lazy and greedy bounded quantifiers.
+    @Test("unanchored bounded-length patterns count with the ordered DFA", arguments: RegexCorpus.boundedPriorityPatterns)
+    func boundedPatternsUseDFA(pattern: String) throws {
+        #expect(try RegexPattern(pattern).hasDFA, "pattern \(pattern)")
+    }
+
+    /// The ordered DFA against ICU on ASCII values made of the pattern's own letters, where
+    /// priority matters most: long runs (`aaaa…`, digits) and near misses.
+    @Test("the ordered DFA counts as ICU does on dense ASCII values", arguments: RegexCorpus.boundedPriorityPatterns)
+    func orderedDFAAgrees(pattern: String) throws {
+        let oracle = try ICUOracle(pattern)
+        let regex = try RegexPattern(pattern)
+        let letters = Array(Set(pattern.filter { $0.isASCII && ($0.isLetter || $0.isNumber) })).sorted() + ["0", "9", " "]
+        var rng = SplitMix64(seed: pattern.utf8.reduce(0xD1FA) { $0 &* 31 &+ UInt64($1) })
+        let values = (0..<400).map { i -> String in
+            let length = i < 40 ? i : Int.random(in: 0...80, using: &rng)
+            return String((0..<length).map { _ in letters[Int.random(in: 0..<letters.count, using: &rng)] })
+        }
+        for value in values + [String(repeating: "a", count: 70), String(repeating: "1234567890", count: 9)] {
+            #expect(
+                try regex.numberOfMatches(in: value, limit: .max, strategy: .automatic) == oracle.count(value),
+                "pattern \(pattern) value \(value.debugDescription)")
+        }
+    }
+
+    /// Patterns that may match the empty string, or whose matches have no upper bound, or are
+    /// longer than 64, or contain assertions, keep the backtracker and the Pike VM.
+    @Test(
+        "nullable, unbounded, over-long or asserting unanchored patterns have no DFA",
+        arguments: ["a{0,3}?", "x*", "a{2,}", "[0-9]{13,65}", #"\bfoo\b"#, "(a|aa)+?", "a$"])
+    func patternsWithoutDFA(pattern: String) throws {
+        #expect(try !RegexPattern(pattern).hasDFA, "pattern \(pattern)")
     }
 
     @Test("patterns outside the subset fall back to ICU", arguments: RegexCorpus.fallbackPatterns)
@@ -128,7 +171,7 @@ struct RegexDifferentialTests {
     @Test(
         "same match count, first match and verdicts in both modes, on both matchers",
         arguments: RegexCorpus.productPatterns + RegexCorpus.fieldPatterns + RegexCorpus.edgePatterns
-            + RegexCorpus.fallbackPatterns)
+            + RegexCorpus.boundedPriorityPatterns + RegexCorpus.fallbackPatterns)
     func agrees(pattern: String) throws {
         let oracle = try ICUOracle(pattern)
         let regex = try RegexPattern(pattern)

@@ -32,7 +32,7 @@ package struct RegexCompileCost: Sendable, Equatable {
         // are shared), and the classes' ranges and properties (at most one 8-byte entry per
         // pattern scalar). The search program may have a DFA; the full-match program always may.
         let program = instructions * MemoryLayout<RegexInstruction>.stride + classes * Self.classBytes + scalars * 8
-        let dfas = (node.isStartAnchored || node.fixedLength.map { $0 > 0 } == true) ? 2 : 1
+        let dfas = node.isStartAnchored || node.matchLengths.map { $0.lowerBound > 0 } == true ? 2 : 1
         bytes = 2 * (program + MemoryLayout<RegexInstruction>.stride) + dfas * Self.dfaBytes + Self.fixedBytes
     }
 }

@@ -1,5 +1,5 @@
 /// A deterministic automaton over ASCII bytes, built ahead of time by subset construction, for
-/// the shapes where a match *count* does not depend on priority:
+/// the shapes where a match count can be read off without a thread list:
 ///
 /// - **Start-anchored** programs (`^…`, and every full-match program): every match starts at 0,
 ///   so ICU finds at most one, and it exists iff some prefix is accepted. The scan stops at the
@@ -7,14 +7,25 @@
 /// - **Fixed-length, assertion-free** programs (`\d{3}`, `(?:0[1-9]|1[0-2])[0-9]{2}`): every match
 ///   has the same length L, so the leftmost-first match is the leftmost offset where any path
 ///   accepts after L bytes, and the next search starts L further on.
+/// - **Bounded-length, assertion-free** programs (`[0-9]{13,19}`, `\d{3}\s?\d{3}`; every match is
+///   1 to ``maximumBoundedLength`` scalars long): the states are *ordered* sets, the program's
+///   threads in ICU/Perl priority order, cut after the first thread that matches (RE2's
+///   leftmost-first DFA). From each start offset the scan runs until no thread is left, and the
+///   last accepting offset is the end of the leftmost-first match there: a later accept can only
+///   come from a thread of higher priority than the earlier one, because the lower ones were cut.
+///   A scan reads at most that many bytes from each start, so a count costs at most
+///   `maximumBoundedLength + 1` table reads a byte (issue #24, point 1: a payment pattern never
+///   reaches the Pike VM).
 ///
 /// Anything else, or a value with a non-ASCII byte, runs on the backtracker instead. The DFA never
 /// reports boundaries, only counts, so `firstMatch` always uses the backtracker.
 final class RegexDFA: @unchecked Sendable {
     /// The most states built before giving up on a DFA for a pattern (16 KiB of transitions).
     static let maximumStates = 64
+    /// The longest match, in scalars, of a bounded-length program that gets a DFA.
+    static let maximumBoundedLength = 64
 
-    private enum Shape { case anchored, fixedLength(Int) }
+    private enum Shape { case anchored, fixedLength(Int), bounded }
     private struct Key: Hashable {
         var pcs: [Int32]
         var flags: UInt8
@@ -33,20 +44,31 @@ final class RegexDFA: @unchecked Sendable {
     private let initial: Int
 
     /// Builds the DFA, or returns `nil` when the program's shape or size does not qualify.
-    init?(_ program: RegexProgram, fixedLength: Int?) {
+    /// - Parameter matchLengths: The shortest and longest match of the program in scalars, when
+    ///   both are bounded and the program has no assertions (``RegexNode/matchLengths``).
+    init?(_ program: RegexProgram, matchLengths: ClosedRange<Int>?) {
         if program.isStartAnchored {
             shape = .anchored
-        } else if let length = fixedLength, length > 0 {
-            shape = .fixedLength(length)
+        } else if let lengths = matchLengths, lengths.lowerBound > 0 {
+            if lengths.lowerBound == lengths.upperBound {
+                shape = .fixedLength(lengths.lowerBound)
+            } else if lengths.upperBound <= Self.maximumBoundedLength {
+                shape = .bounded
+            } else {
+                return nil
+            }
         } else {
             return nil
         }
+        let ordered: Bool
+        if case .bounded = shape { ordered = true } else { ordered = false }
         let instructions = program.instructions
         var keys: [Key] = [Key(pcs: [], flags: 0)]
         var index: [Key: Int] = [keys[0]: 0]
         var scratch = ClosureScratch(count: instructions.count)
-        guard let start = Self.closure(instructions, seeds: [0], atStart: true, scratch: &scratch) else { return nil }
-        if case .fixedLength = shape, start.flags & ~Self.acceptNow != 0 { return nil }
+        guard let start = Self.closure(instructions, seeds: [0], atStart: true, ordered: ordered, scratch: &scratch)
+        else { return nil }
+        if case .anchored = shape {} else if start.flags & ~Self.acceptNow != 0 { return nil }
         var table: [UInt16] = Array(repeating: 0, count: 128)
         func intern(_ key: Key) -> Int? {
             if let i = index[key] { return i }
@@ -68,7 +90,8 @@ final class RegexDFA: @unchecked Sendable {
                 var seeds: [Int] = []
                 for pc in key.pcs where Self.consumes(instructions[Int(pc)], b, program) { seeds.append(Int(pc) + 1) }
                 guard !seeds.isEmpty else { continue }
-                guard let next = Self.closure(instructions, seeds: seeds, atStart: false, scratch: &scratch) else { return nil }
+                guard let next = Self.closure(instructions, seeds: seeds, atStart: false, ordered: ordered, scratch: &scratch)
+                else { return nil }
                 if next.pcs.isEmpty && next.flags == 0 { continue }
                 guard let target = intern(next) else { return nil }
                 for member in members { table[work << 7 | Int(member)] = UInt16(target) }
@@ -120,6 +143,24 @@ final class RegexDFA: @unchecked Sendable {
                     p &+= 1
                 }
                 if state != 0 && flags[state] & Self.acceptNow != 0 {
+                    count &+= 1
+                    s = end
+                } else {
+                    s &+= 1
+                }
+            }
+            return count
+        case .bounded:
+            var count = 0, s = 0
+            while s < n && count < limit {
+                var state = initial, p = s, end = -1
+                while p < n {
+                    state = Int(transitions[state &<< 7 | Int(base[p])])
+                    if state == 0 { break }
+                    p &+= 1
+                    if flags[state] & Self.acceptNow != 0 { end = p }
+                }
+                if end >= 0 {
                     count &+= 1
                     s = end
                 } else {
@@ -195,8 +236,12 @@ final class RegexDFA: @unchecked Sendable {
     /// The consuming instructions and accept flags reachable from `seeds` without input, or `nil`
     /// when a construct the DFA does not model (`\b`, an end assertion followed by more pattern)
     /// is reachable.
+    ///
+    /// `ordered`: the instructions stay in priority order (depth first, a split's `x` before its
+    /// `y`, earlier seeds first, as the Pike VM adds threads), and the first `match` reached cuts
+    /// every thread of lower priority. Otherwise they are sorted, as a set.
     private static func closure(
-        _ instructions: [RegexInstruction], seeds: [Int], atStart: Bool,
+        _ instructions: [RegexInstruction], seeds: [Int], atStart: Bool, ordered: Bool,
         scratch: inout ClosureScratch
     ) -> Key? {
         scratch.generation &+= 1
@@ -210,7 +255,9 @@ final class RegexDFA: @unchecked Sendable {
             let inst = instructions[pc]
             switch inst.op {
             case .scalar, .set, .any: pcs.append(Int32(pc))
-            case .match: flags |= acceptNow
+            case .match:
+                flags |= acceptNow
+                if ordered { scratch.stack.removeAll(keepingCapacity: true) }
             case .jump: scratch.stack.append(Int(inst.x))
             case .split:
                 scratch.stack.append(Int(inst.y))
@@ -225,7 +272,7 @@ final class RegexDFA: @unchecked Sendable {
                 }
             }
         }
-        pcs.sort()
+        if !ordered { pcs.sort() }
         return Key(pcs: pcs, flags: flags)
     }
 
@@ -257,27 +304,37 @@ final class RegexDFA: @unchecked Sendable {
 }
 
 extension RegexNode {
-    /// The length in scalars of every match, when all matches have the same length and the node
-    /// has no assertions; `nil` otherwise.
-    var fixedLength: Int? {
+    /// The shortest and longest match in scalars, when the node has no assertions and no
+    /// unbounded repetition; `nil` otherwise. Lengths saturate at `Int32.max`.
+    var matchLengths: ClosedRange<Int>? {
+        let cap = Int(Int32.max)
+        func sum(_ a: Int, _ b: Int) -> Int { Swift.min(a + b, cap) }
+        func product(_ a: Int, _ b: Int) -> Int {
+            let (p, overflow) = a.multipliedReportingOverflow(by: b)
+            return overflow ? cap : Swift.min(p, cap)
+        }
         switch self {
-        case .empty: return 0
-        case .scalar, .set, .any: return 1
+        case .empty: return 0...0
+        case .scalar, .set, .any: return 1...1
         case .assertion: return nil
         case .concat(let items):
-            var total = 0
+            var low = 0, high = 0
             for item in items {
-                guard let l = item.fixedLength else { return nil }
-                total += l
+                guard let r = item.matchLengths else { return nil }
+                low = sum(low, r.lowerBound)
+                high = sum(high, r.upperBound)
             }
-            return total
+            return low...high
         case .alternate(let items):
-            guard let first = items.first?.fixedLength else { return nil }
-            for item in items.dropFirst() where item.fixedLength != first { return nil }
-            return first
+            var result: ClosedRange<Int>?
+            for item in items {
+                guard let r = item.matchLengths else { return nil }
+                result = result.map { Swift.min($0.lowerBound, r.lowerBound)...Swift.max($0.upperBound, r.upperBound) } ?? r
+            }
+            return result
         case .repetition(let body, let min, let max, _):
-            guard let max, max == min, let l = body.fixedLength else { return nil }
-            return l * min
+            guard let max, let r = body.matchLengths else { return nil }
+            return product(r.lowerBound, min)...product(r.upperBound, max)
         }
     }
 }

@@ -21,9 +21,10 @@ final class RegexMachine: @unchecked Sendable {
     /// Per class: the ASCII membership bitmap with negation already applied.
     private let asciiMaps: UnsafeMutablePointer<SIMD2<UInt64>>
 
-    /// Lays out `program`; `fixedLength` is the pattern's match length when constant.
-    init(_ program: RegexProgram, fixedLength: Int?) {
-        dfa = RegexDFA(program, fixedLength: fixedLength)
+    /// Lays out `program`; `matchLengths` bounds the pattern's matches when it can (see
+    /// ``RegexNode/matchLengths``).
+    init(_ program: RegexProgram, matchLengths: ClosedRange<Int>?) {
+        dfa = RegexDFA(program, matchLengths: matchLengths)
         width = program.instructions.count
         instructions = .allocate(capacity: width)
         instructions.initialize(from: program.instructions, count: width)

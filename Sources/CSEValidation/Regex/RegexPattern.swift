@@ -11,8 +11,10 @@ import Synchronization
 /// only uses them never loads ICU's data. Then:
 /// - **Built-in engine** (`usesBuiltinEngine` is `true`): patterns in the common subset run on
 ///   a compiled instruction program, matched by a visited-state backtracker (RE2 "BitState") for
-///   short inputs or a Pike VM for long ones. Start-anchored and fixed-length patterns also get an
-///   ASCII DFA (at most 64 states) that answers match counts of ASCII values without backtracking. Both follow ICU/Perl leftmost-first priority, so
+///   short inputs or a Pike VM for long ones. Start-anchored patterns, and unanchored ones whose
+///   matches are 1 to 64 scalars long (every payment field pattern), also get an ASCII DFA (at
+///   most 64 states) that answers match counts of ASCII values without a thread list. All follow
+///   ICU/Perl leftmost-first priority, so
 ///   match boundaries, and hence match counts, equal ICU's. Time is O(program × input) by
 ///   construction: catastrophic backtracking (`(a+)+$`, `(a|aa)*b`, `(.*a){12}`) cannot happen;
 ///   and a search stops after ``maximumBuiltinStepsPerSearch`` steps, so a large program on a
@@ -267,7 +269,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// Which built-in matcher runs. `.automatic` counts with the DFA when the program has one
     /// and the value is ASCII, and otherwise picks the backtracker while its visited set stays
     /// within ``backtrackerBudgetBits``, else the Pike VM.
-    enum Strategy { case automatic, backtracker, pikeVM }
+    /// `package` so that the fuzz target `regex` can check the DFA against the backtracker.
+    package enum Strategy { case automatic, backtracker, pikeVM }
 
     /// Whether counts may use the DFA (tests only).
     var hasDFA: Bool {
@@ -280,7 +283,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// The largest visited set (instructions × (bytes + 1)) the backtracker uses: 32 KiB.
     static let backtrackerBudgetBits = 1 << 18
 
-    func numberOfMatches(
+    package func numberOfMatches(
         in value: String, limit: Int, strategy: Strategy, budget: RegexStepBudget? = nil
     ) throws(CSEError) -> Int {
         if strategy == .automatic, let dfa = compiled.searchDFA, let count = Self.dfaCount(dfa, value, limit: limit) {
@@ -297,7 +300,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         return try regex.numberOfMatches(in: value, limit: limit, request: budget)
     }
 
-    func matchesWhole(_ value: String, strategy: Strategy, budget: RegexStepBudget? = nil) throws(CSEError) -> Bool {
+    package func matchesWhole(_ value: String, strategy: Strategy, budget: RegexStepBudget? = nil) throws(CSEError) -> Bool {
         if strategy == .automatic, let dfa = compiled.fullMatchDFA, let count = Self.dfaCount(dfa, value, limit: 1) {
             return count == 1
         }
@@ -423,7 +426,7 @@ final class LazyRegexMachine: Sendable {
         self.pattern = pattern
         self.fullMatch = fullMatch
         if let node, let program = try? RegexProgram(node, fullMatch: fullMatch) {
-            let machine = RegexMachine(program, fixedLength: fullMatch ? nil : node.fixedLength)
+            let machine = RegexMachine(program, matchLengths: fullMatch ? nil : node.matchLengths)
             stored.store(Unmanaged.passRetained(machine), ordering: .releasing)
         }
     }
@@ -450,7 +453,7 @@ final class LazyRegexMachine: Sendable {
         do {
             let node = try RegexParser.parse(pattern)
             let program = try RegexProgram(node, fullMatch: fullMatch)
-            built = RegexMachine(program, fixedLength: fullMatch ? nil : node.fixedLength)
+            built = RegexMachine(program, matchLengths: fullMatch ? nil : node.matchLengths)
         } catch {
             throw CSEError(.regexInvalidPattern, "the regular expression cannot be compiled", context: ["pattern": pattern])
         }
