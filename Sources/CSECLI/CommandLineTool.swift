@@ -9,6 +9,9 @@ enum ExitCode {
     static let failure: Int32 = 1
     /// The command line is wrong (`EX_USAGE`).
     static let usage: Int32 = 64
+    /// The outcome of a call that moves money is unknown (`EX_TEMPFAIL`): it may have been
+    /// processed. stderr names the keys that reconcile it; retry with the same idempotence key.
+    static let outcomeUnknown: Int32 = 75
     /// The reader of standard output has gone (`EPIPE`): 128 + SIGPIPE, as a shell reports a
     /// process that SIGPIPE ended. Nothing is printed.
     static let brokenPipe: Int32 = 141

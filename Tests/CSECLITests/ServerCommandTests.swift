@@ -180,6 +180,62 @@ struct ServerCommandTests {
         Self.checkCanaries(result)
     }
 
+    /// Issue #26: the platform created the payment but the answer came after the deadline. `cse`
+    /// exits 75 naming the keys; the same command with `--idempotence-key` settles it with the
+    /// first payment, and the emulator holds one payment, not two.
+    @Test("an answer after the deadline exits 75 with server.outcomeUnknown and the keys; --idempotence-key settles it")
+    func worldlineOutcomeUnknown() throws {
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])
+        defer { server.stop() }
+        try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/v2/1234/payments"))
+        let credentials = try Self.worldlineCredentials()
+        let arguments = [
+            "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-7",
+            "--credentials", credentials, "--endpoint", server.baseURL, "--timeout", "1",
+        ]
+        let input = Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8)
+        let lost = try CommandRunner.run(arguments, stdin: input)
+        #expect(lost.status == 75 && lost.out.isEmpty, "\(lost.err)")
+        #expect(lost.err.hasPrefix("Error: server.outcomeUnknown") && lost.err.contains("merchantReference=order-7"), "\(lost.err)")
+        let keyLine = try #require(lost.err.split(separator: "\n").last { $0.hasPrefix("cse: the outcome is unknown") })
+        let key = try #require(keyLine.split(separator: " ").first { $0.hasPrefix("idempotenceKey=") }?.dropFirst(15).dropLast())
+        #expect(key.count == 36)
+        Self.checkCanaries(lost)
+        let settled = try CommandRunner.run(arguments + ["--idempotence-key", String(key)], stdin: input)
+        #expect(settled.status == 0, "\(settled.err)")
+        let payment = try JSONValue.parse(Array(settled.stdout))
+        #expect(payment["id"]?.stringValue == "3066019701_0" && payment["idempotenceKey"]?.stringValue == String(key))
+        let keys = try server.requests().filter { $0.path == "/v2/1234/payments" }.compactMap { $0.header("X-GCS-Idempotence-Key") }
+        #expect(keys == [String(key), String(key)])
+        // One payment exists: GetPayment finds it, and no second one.
+        let found = try CommandRunner.run([
+            "worldline", "get-payment", "3066019701_0", "--credentials", credentials, "--endpoint", server.baseURL,
+        ])
+        let foundJSON = try JSONValue.parse(Array(found.stdout))
+        #expect(found.status == 0 && foundJSON["status"]?.stringValue == "PENDING_CAPTURE", "\(found.err)")
+        #expect(found.out.contains("411111******1111") && !found.out.contains(Self.pan))
+        let none = try CommandRunner.run([
+            "worldline", "get-payment", "3066019702_0", "--credentials", credentials, "--endpoint", server.baseURL,
+        ])
+        #expect(none.status == 1 && none.err.contains("worldline.apiError") && none.err.contains("UNKNOWN_PAYMENT_ID"))
+    }
+
+    @Test("the platform answered but stdout is /dev/full: the payment id, status and key go to stderr before exit 1")
+    func worldlineOutputFails() throws {
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])
+        defer { server.stop() }
+        let result = try IOShell.run(
+            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --amount 1 --currency EUR "#
+                + #"--idempotence-key order-9-key --credentials "$CREDENTIALS" --endpoint "$ENDPOINT" > /dev/full"#,
+            environment: ["CREDENTIALS": try Self.worldlineCredentials(), "ENDPOINT": server.baseURL])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the payment was created with status PENDING_CAPTURE, but standard output failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("idempotenceKey=order-9-key") && result.stderr.contains("paymentId=3066019701_0"))
+        #expect(result.stderr.contains("cli.write"))
+        #expect(!result.stderr.contains(Self.pan) && !result.stderr.contains(Self.worldlineSecret))
+    }
+
     @Test("worldline sign prints the server SDK's known answers")
     func worldlineSign() throws {
         let text = "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\n/v2/1/tokens/2\n"

@@ -2,6 +2,7 @@ import CSECore
 import CSEHTTP
 import CSEServerAPI
 import Testing
+import TestSupport
 
 /// A CreatePayment outcome is decided from the payment's status category, never from the HTTP
 /// status: a 2xx answer can carry a refused payment.
@@ -12,7 +13,9 @@ struct PaymentOutcomeTests {
         arguments: [("2xx-REJECTED", "REJECTED", "UNSUCCESSFUL"), ("2xx-CANCELLED", "CANCELLED", "UNSUCCESSFUL")])
     func unsuccessfulCategory(mode: String, status: String, category: String) async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", mode]) { server in
-            let error = await thrown { try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()) }
+            let error = await thrown {
+                try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()).get()
+            }
             #expect(error?.code == .worldlinePaymentRejected)
             #expect(error?.context["paymentStatus"] == status && error?.context["statusCategory"] == category)
             #expect(error?.context["status"] == "201" && error?.context["paymentId"]?.hasSuffix("_0") == true)
@@ -23,11 +26,13 @@ struct PaymentOutcomeTests {
     func statusWithoutCategory() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "2xx-REJECTED-uncategorised"]) {
             server in
-            let error = await thrown { try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()) }
+            let error = await thrown {
+                try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()).get()
+            }
             #expect(error?.code == .worldlinePaymentRejected && error?.context["statusCategory"] == nil)
         }
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "2xx-CAPTURED"]) { server in
-            let payment = try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment())
+            let payment = try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()).get()
             #expect(payment.status == "CAPTURED" && payment.statusCategory == "COMPLETED" && !payment.isUnsuccessful)
         }
     }
@@ -47,9 +52,141 @@ struct PaymentOutcomeTests {
             let client = WorldlineServerClient(
                 credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
                 baseURL: try HTTPURL("https://payment.preprod.direct.worldline-solutions.com"), http: try client(transport))
-            let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()) }
+            let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()).get() }
             #expect((error?.code == .worldlinePaymentRejected) == refused, "\(members)")
             if !refused { #expect(error == nil, "\(members)") }
         }
+    }
+}
+
+/// Issue #26: a CreatePayment never loses its outcome. The loopback emulator processes the
+/// request (creating the payment and storing its answer under the idempotence key, as the platform
+/// does) and then loses the answer in one of the ways a network can; the outcome is `unknown`
+/// with the keys, and calling again with the same key returns the first payment without creating
+/// a second one.
+@Suite("CreatePayment never loses its outcome: unknown with its keys, settled by the same idempotence key")
+struct PaymentOutcomeNeverLostTests {
+    static let paths = "/v2/1234/payments"
+
+    /// The emulator created exactly `count` payments: the next id is unknown to GetPayment.
+    static func expectPaymentsCreated(
+        _ count: Int, _ client: WorldlineServerClient, sourceLocation: SourceLocation = #_sourceLocation
+    )
+        async throws
+    {
+        for n in 1...count {
+            let id = "30660197" + (n < 10 ? "0" : "") + String(n) + "_0"
+            #expect(try await client.getPayment(id: id).id == id, sourceLocation: sourceLocation)
+        }
+        let next = "30660197" + (count + 1 < 10 ? "0" : "") + String(count + 1) + "_0"
+        let error = await thrown { try await client.getPayment(id: next) }
+        #expect(error?.code == .worldlineAPIError && error?.context["id"] == "UNKNOWN_PAYMENT_ID", sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "the answer is lost after the payment was created (late, unreadable 2xx): unknown with the key; the same key returns the first payment",
+        arguments: ["late", "malformed", "truncated"])
+    func lostAnswer(fault: String) async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let lost: [String: LoopbackEmulator.Fault] = [
+                "late": .delay(milliseconds: 2500), "malformed": .malformedBody, "truncated": .truncatedBody.times(3),
+            ]
+            try server.enqueue(lost[fault]!.afterRoute().onPath(Self.paths))
+            let http = try realClient(requestTimeout: .seconds(1))
+            let client = try ServerEmulatorTests.worldline(server, http: http)
+            let key = try IdempotenceKey("order-1-attempt-1")
+            guard
+                case .unknown(let keys, let error) = try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: key)
+            else {
+                Issue.record("\(fault): the outcome is not unknown")
+                return
+            }
+            #expect(keys == PaymentReconciliation(idempotenceKey: key, merchantReference: "order-1"))
+            #expect(error.code == .serverOutcomeUnknown && error.context["idempotenceKey"] == "order-1-attempt-1")
+            Canary.check(error.description)
+            // Settle it: the same key again. The emulator replays the first answer.
+            let settled = try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: key).get()
+            #expect(settled.id == "3066019701_0" && settled.status == "PENDING_CAPTURE")
+            try await Self.expectPaymentsCreated(1, client)
+        }
+    }
+
+    @Test("the connection is cut after the request was read: the transport repeats it with the same key, and one payment exists")
+    func connectionCut() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().onPath(Self.paths))
+            let client = try ServerEmulatorTests.worldline(server)
+            let payment = try await client.createPayment(try ServerEmulatorTests.payment()).get()
+            #expect(payment.id == "3066019701_0")
+            let log = try server.requests().filter { $0.path == Self.paths }
+            #expect(log.count == 2 && Set(log.compactMap { $0.header("X-GCS-Idempotence-Key") }).count == 1)
+            try await Self.expectPaymentsCreated(1, client)
+        }
+    }
+
+    @Test("a 502 without retriable errors is unknown (it may have been processed); a 503 whose errors are all retriable processed nothing")
+    func serverErrors() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "error502"]) { server in
+            let outcome = try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment())
+            guard case .unknown(_, let error) = outcome else { Issue.record("502: not unknown"); return }
+            #expect(error.underlying?.code == .worldlineAPIError && error.underlying?.context["status"] == "502")
+            // The transport repeated it with the same key, and the platform replayed the stored 502.
+            let keys = try server.requests().compactMap { $0.header("X-GCS-Idempotence-Key") }
+            #expect(keys.count == 3 && Set(keys).count == 1)
+        }
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "error503-retriable"]) { server in
+            let error = await thrown { try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()) }
+            #expect(error?.code == .worldlineAPIError && error?.context["status"] == "503")
+        }
+    }
+
+    @Test("409 DUPLICATE_REQUEST_IN_PROGRESS (the first attempt still runs) is unknown; a 409 about something else is an error")
+    func inProgress() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            try server.enqueue(
+                .json(409, #"{"errorId":"e","errors":[{"id":"DUPLICATE_REQUEST_IN_PROGRESS","httpStatusCode":409}]}"#).onPath(Self.paths))
+            let outcome = try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment())
+            guard case .unknown(let keys, _) = outcome else { Issue.record("409: not unknown"); return }
+            #expect(keys.idempotenceKey != nil)
+            try server.enqueue(
+                .json(409, #"{"errorId":"e","errors":[{"id":"DUPLICATE_REFERENCE","httpStatusCode":409}]}"#).onPath(Self.paths))
+            let error = await thrown { try await ServerEmulatorTests.worldline(server).createPayment(try ServerEmulatorTests.payment()) }
+            #expect(error?.code == .worldlineAPIError && error?.context["status"] == "409")
+        }
+    }
+
+    @Test("a refused payment (402) is refused with its payment; GetPayment returns it as it stands")
+    func refusedAndLookedUp() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "reject"]) { server in
+            let client = try ServerEmulatorTests.worldline(server)
+            guard case .refused(let payment?, let error) = try await client.createPayment(try ServerEmulatorTests.payment()) else {
+                Issue.record("not refused with a payment")
+                return
+            }
+            #expect(error.code == .worldlinePaymentRejected && payment.status == "REJECTED")
+            let looked = try await client.getPayment(id: payment.id)
+            #expect(looked.id == payment.id && looked.status == "REJECTED" && looked.maskedCardNumber == "411111******1111")
+            Canary.check(looked.description + looked.json.serialized + error.description)
+        }
+    }
+
+    @Test("nothing sent, nothing unknown: a refused connection throws the transport error, not an unknown outcome")
+    func refusedConnection() async throws {
+        let client = WorldlineServerClient(
+            credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
+            baseURL: try HTTPURL("http://127.0.0.1:9"), http: try realClient())
+        let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()) }
+        #expect(error?.code == .httpConnectionFailed)
+    }
+
+    @Test("an idempotence key is 1 to 40 printable ASCII characters; a new one is a version 4 UUID")
+    func keys() throws {
+        for bad in ["", String(repeating: "k", count: 41), "has space", "tab\t", "é"] {
+            #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { try IdempotenceKey(bad) }
+        }
+        #expect(try IdempotenceKey(String(repeating: "k", count: 40)).text.count == 40)
+        let fresh = try IdempotenceKey()
+        let other = try IdempotenceKey()
+        #expect(fresh.text.count == 36 && Array(fresh.text)[14] == "4" && fresh != other)
     }
 }

@@ -48,7 +48,8 @@ struct ServerClientTests {
                 #"{"creationOutput":{},"payment":{"id":"3066019730_0","paymentOutput":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"},"cardPaymentMethodSpecificOutput":{"card":{"cardNumber":"4111111111111111","expiryDate":"1230"}}},"status":"PENDING_CAPTURE","statusOutput":{"statusCategory":"PENDING_MERCHANT","statusCode":5,"isAuthorized":true}}}"#
         )
         let payment = try await worldline(transport).createPayment(
-            try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1"))
+            try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1")
+        ).get()
         #expect(payment.id == "3066019730_0" && payment.status == "PENDING_CAPTURE" && payment.statusCode == 5)
         #expect(payment.maskedCardNumber == "411111******1111")
         #expect(!payment.json.serialized.contains("4111111111111111"))
@@ -60,7 +61,8 @@ struct ServerClientTests {
         )
     }
 
-    @Test("Worldline error bodies map to typed errors: 402 with paymentResult, 400 errors[], 401, and a non-JSON 500")
+    @Test(
+        "Worldline error bodies map to typed errors: 402 with paymentResult, 400 errors[], 401; a non-JSON 500 is an unknown outcome")
     func worldlineErrors() async throws {
         let cases: [(Int, String, CSEError.Code)] = [
             (
@@ -74,28 +76,32 @@ struct ServerClientTests {
                 .worldlineAPIError
             ),
             (401, #"{"errorId":"e3","errors":[{"id":"MISSING_OR_INVALID_AUTHORIZATION"}]}"#, .serverAPIAuthenticationFailed),
-            (500, "<html>oops</html>", .serverAPIUnexpectedStatus),
+            (500, "<html>oops</html>", .serverOutcomeUnknown),
         ]
         for (status, body, code) in cases {
             do {
                 _ = try await worldline(RecordingTransport(status: status, json: body)).createPayment(
-                    try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 1, currencyCode: "EUR"))
+                    try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 1, currencyCode: "EUR")
+                ).get()
                 Issue.record("no error for \(status)")
             } catch let error as CSEError {
                 #expect(error.code == code, "\(status)")
+                if code == .serverOutcomeUnknown { #expect(error.underlying?.code == .serverAPIUnexpectedStatus) }
                 #expect(!error.description.contains("4111111111111111"))
             }
         }
     }
 
-    @Test("a 2xx body without payment.id is an invalid response naming the member")
+    @Test("a 2xx body without payment.id is an unknown outcome, caused by an invalid response naming the member")
     func missingPaymentID() async throws {
         do {
             _ = try await worldline(RecordingTransport(status: 201, json: #"{"payment":{"status":"CREATED"}}"#)).createPayment(
-                try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 1, currencyCode: "EUR"))
+                try WorldlinePaymentRequest(encryptedCustomerInput: Self.jwe, amount: 1, currencyCode: "EUR")
+            ).get()
             Issue.record("accepted")
         } catch let error as CSEError {
-            #expect(error.code == .serverAPIInvalidResponse && error.context["member"] == "payment.id")
+            #expect(error.code == .serverOutcomeUnknown && error.context["idempotenceKey"]?.count == 36)
+            #expect(error.underlying?.code == .serverAPIInvalidResponse && error.underlying?.context["member"] == "payment.id")
         }
     }
 

@@ -100,7 +100,7 @@ struct ServerEmulatorTests {
             let client = try Self.worldline(server, diagnostics: diagnostics)
             let session = try await client.createSession(tokens: ["tok-1", "bad-2"])
             #expect(session.customerID == "cf7d7aafd42e4a1cb9e4b0624a5041b1" && session.invalidTokens == ["bad-2"])
-            let payment = try await client.createPayment(try Self.payment())
+            let payment = try await client.createPayment(try Self.payment()).get()
             #expect(payment.id.hasSuffix("_0") && payment.status == "PENDING_CAPTURE" && payment.amount == 2345)
             #expect(payment.maskedCardNumber == "411111******1111")
             let log = try server.requests()
@@ -121,26 +121,31 @@ struct ServerEmulatorTests {
         }
     }
 
-    @Test("Worldline: a refused payment (402 with paymentResult) and an HTML 500 are typed errors")
+    @Test("Worldline: a refused payment (402 with paymentResult) is a refusal; an HTML 500 is an unknown outcome")
     func worldlineRefused() async throws {
         try await withServerEmulator("worldline", Self.worldlineArguments + ["--mode", "reject"]) { server in
-            let error = await thrown { try await Self.worldline(server).createPayment(try Self.payment()) }
+            let error = await thrown { try await Self.worldline(server).createPayment(try Self.payment()).get() }
             #expect(error?.code == .worldlinePaymentRejected && error?.context["paymentStatus"] == "REJECTED")
         }
         try await withServerEmulator("worldline", Self.worldlineArguments + ["--mode", "error500"]) { server in
-            let error = await thrown { try await Self.worldline(server).createPayment(try Self.payment()) }
-            #expect(error?.code == .serverAPIUnexpectedStatus && error?.context["status"] == "500")
+            let error = await thrown { try await Self.worldline(server).createPayment(try Self.payment()).get() }
+            #expect(error?.code == .serverOutcomeUnknown && error?.underlying?.code == .serverAPIUnexpectedStatus)
+            #expect(error?.underlying?.context["status"] == "500")
         }
     }
 
+    /// With an idempotence key on every attempt, CreatePayment is the same request each time: the
+    /// transport repeats it after a connection failure or a 503 (and the emulator replays or
+    /// creates it once); a fault after which the request may have been processed is an unknown
+    /// outcome naming the key.
     @Test(
-        "transport faults reach the caller as typed errors; a POST is never retried",
+        "transport faults: repeated with the same idempotence key when safe, else an unknown outcome caused by the typed error",
         arguments: [
-            ("drop", "http."), ("truncate", "http."), ("garbage", "http."), ("malformed", CSEError.Code.serverAPIInvalidResponse.rawValue),
-            ("oversized", CSEError.Code.httpResponseTooLarge.rawValue), ("delay", CSEError.Code.httpTimeout.rawValue),
-            ("503", CSEError.Code.serverAPIUnexpectedStatus.rawValue),
+            ("drop", "succeeded", 2), ("truncate", "succeeded", 2), ("503", "succeeded", 2), ("garbage", "http.", 1),
+            ("malformed", CSEError.Code.serverAPIInvalidResponse.rawValue, 1),
+            ("oversized", CSEError.Code.httpResponseTooLarge.rawValue, 1), ("delay", CSEError.Code.httpTimeout.rawValue, 1),
         ])
-    func transportFaults(fault: String, expected: String) async throws {
+    func transportFaults(fault: String, expected: String, attempts: Int) async throws {
         try await withServerEmulator("worldline", Self.worldlineArguments) { server in
             let faults: [String: LoopbackEmulator.Fault] = [
                 "drop": .drop, "truncate": .truncatedBody, "garbage": .garbage, "malformed": .malformedBody,
@@ -148,10 +153,24 @@ struct ServerEmulatorTests {
             ]
             try server.enqueue(faults[fault]!.onPath("/v2/1234/payments"))
             let http = try realClient(requestTimeout: .seconds(1), maxResponseBytes: 200_000)
-            let error = await thrown { try await Self.worldline(server, http: http).createPayment(try Self.payment()) }
-            let code = try #require(error?.code.rawValue)
-            #expect(code.hasPrefix(expected), "\(fault): \(code)")
-            #expect(try server.requests().count == 1, "a POST is not retried")
+            let outcome = try await Self.worldline(server, http: http).createPayment(try Self.payment())
+            let log = try server.requests()
+            #expect(log.count == attempts, "\(fault)")
+            let keys = Set(log.compactMap { $0.header("X-GCS-Idempotence-Key") })
+            #expect(keys.count == 1 && keys.first?.count == 36, "every attempt carries the same key")
+            switch outcome {
+            case .succeeded(let payment):
+                #expect(expected == "succeeded", "\(fault)")
+                #expect(payment.id.hasSuffix("_0"))
+            case .unknown(let reconciliation, let error):
+                #expect(error.code == .serverOutcomeUnknown)
+                #expect(error.underlying?.code.rawValue.hasPrefix(expected) == true, "\(fault): \(error)")
+                #expect(reconciliation.idempotenceKey?.text == keys.first && reconciliation.merchantReference == "order-1")
+                #expect(error.context["idempotenceKey"] == keys.first && error.context["merchantReference"] == "order-1")
+                Canary.check(error.description)
+            case .refused(_, let error):
+                Issue.record("\(fault): refused \(error)")
+            }
         }
     }
 

@@ -26,6 +26,23 @@ struct WorldlineSignatureTests {
                 == "vCos01y77soPNJOW6kDCm4Bu5b2darAZ09PP7Wa+jRA=")
     }
 
+    /// The derived vector of the research notes (§1.2, Python `hmac` and `openssl dgst -hmac`
+    /// agree): the idempotence key is an `X-GCS-*` header, signed and sorted with the others.
+    @Test("X-GCS-Idempotence-Key is signed between the other X-GCS-* lines: V28bMzbV…")
+    func knownAnswerIdempotenceKey() throws {
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"), ("Date", "Fri, 06 Jun 2014 13:39:43 GMT"),
+            ("X-GCS-ServerMetaInfo", "eyJzZGtJZGVudGlmaWVyIjoiQ1NFS2l0L3YxLjAuMCJ9"),
+            ("X-GCS-Idempotence-Key", "8f3a1c2e-0b7d-4e59-9c1a-2d4e6f708192"),
+        ]
+        let text = WorldlineSignature.stringToSign(method: "POST", headers: headers, path: "/v2/1/payments")
+        #expect(
+            text == "POST\napplication/json\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-idempotence-key:8f3a1c2e-0b7d-4e59-9c1a-2d4e6f708192\n"
+                + "x-gcs-servermetainfo:eyJzZGtJZGVudGlmaWVyIjoiQ1NFS2l0L3YxLjAuMCJ9\n/v2/1/payments\n")
+        #expect(
+            try WorldlineSignature.signature(of: text, secret: secret("secretApiKey")) == "V28bMzbV9AbdxxYYj0wNSbbUsy50eEdgm4SsKISaFls=")
+    }
+
     @Test("the string to sign: method upper-cased, Content-Type, Date, X-GCS-* lower-cased and sorted, then the path")
     func stringToSignFromHeaders() {
         let headers: [(name: String, value: String)] = [

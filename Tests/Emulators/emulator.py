@@ -48,6 +48,8 @@ Faults. Each request that is not a control request takes the first queued fault 
                         Content-Length, in 16 KiB chunks)
         "garbage"       send bytes that are not an HTTP response, then close
     "times": N          apply to the next N matching requests (default 1)
+    "afterRoute": true  route the request first (so it is processed: a payment is created), then
+                        apply "delayMs" and "action" to the answer: the outcome the client loses
 "503 then success" is {"status": 503} followed by the normal route.
 
 Generic routes (the bare emulator): any method on /echo[/...] answers 200 with a JSON echo of the
@@ -296,8 +298,11 @@ def _handler_class(app, tls_context):
                 app.log.append(request.log_entry(app.started))
                 app.requests_in_service += 1
                 app.peak_requests_in_service = max(app.peak_requests_in_service, app.requests_in_service)
+            processed = None
             try:
                 fault = app.take_fault(request.path)
+                if fault and fault.get("afterRoute"):
+                    processed = self._route(request)
                 if fault and fault.get("delayMs"):
                     time.sleep(fault["delayMs"] / 1000.0)
             finally:
@@ -329,13 +334,16 @@ def _handler_class(app, tls_context):
             if fault and "status" in fault:
                 self._send(self._fault_response(fault))
                 return
-            try:
-                response = app.dispatch(request)
-            except Exception as error:  # a route bug is a 500 with the reason, not a dead server
-                response = Response.json({"error": "route failed", "reason": repr(error)}, 500)
+            response = processed or self._route(request)
             if fault and fault.get("retryAfter") is not None:
                 response.headers.append(("Retry-After", str(fault["retryAfter"])))
             self._send(response)
+
+        def _route(self, request):
+            try:
+                return app.dispatch(request)
+            except Exception as error:  # a route bug is a 500 with the reason, not a dead server
+                return Response.json({"error": "route failed", "reason": repr(error)}, 500)
 
         def _fault_response(self, fault):
             headers = fault.get("headers") or []

@@ -40,6 +40,9 @@ app.argparser.add_argument("--api-key", default="")
 
 SESSIONS = {}
 COUNTER = [0]
+# Worldline idempotence: key -> (status, body) of the finished first attempt, or None while it runs.
+IDEMPOTENCE = {}
+PAYMENTS = {}
 
 
 def args():
@@ -48,7 +51,12 @@ def args():
 
 # ---------------------------------------------------------------------------------------------
 # Worldline: GCS v1HMAC (the Worldline server SDKs' V1HmacAuthenticator, re-implemented here).
+# Idempotence (research notes §1.3): a CreatePayment with an X-GCS-Idempotence-Key already seen
+# answers the first attempt's status and body again with X-GCS-Idempotence-Request-Timestamp, and
+# creates nothing; while the first attempt runs, 409 DUPLICATE_REQUEST_IN_PROGRESS. A key longer
+# than 40 characters is a 400. GET /v2/{merchant}/payments/{id} answers a created payment.
 # MODES: normal, reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500),
+#        error502 (a 502 error body without retriable), error503-retriable (every error retriable),
 #        2xx-STATUS (CreatePayment answers 201 with that payment status and the statusCategory the
 #        Direct API groups it under, e.g. 2xx-REJECTED, 2xx-CANCELLED), 2xx-STATUS-uncategorised
 #        (the same without statusOutput.statusCategory).
@@ -119,6 +127,46 @@ def worldline_routes():
         refused = worldline_check(request, match.group("merchant"))
         if refused:
             return refused
+        key = request.header("X-GCS-Idempotence-Key")
+        if key is not None:
+            if len(key) > 40 or not key.isascii():
+                return emulator.Response.json({"errorId": "e-key", "errors": [
+                    {"id": "INVALID_IDEMPOTENCE_KEY", "errorCode": "21000120", "httpStatusCode": 400}]}, 400)
+            with app.lock:
+                known = key in IDEMPOTENCE
+                first = IDEMPOTENCE.get(key)
+                if not known:
+                    IDEMPOTENCE[key] = None
+            if known:
+                stamp = [("X-GCS-Idempotence-Request-Timestamp", str(int(time.time() * 1000)))]
+                if first is None:
+                    return emulator.Response.json({"errorId": "e-409", "errors": [
+                        {"id": "DUPLICATE_REQUEST_IN_PROGRESS", "httpStatusCode": 409}]}, 409, stamp)
+                return emulator.Response(first[0], first[1], [("Content-Type", "application/json")] + stamp)
+        response = create_payment(request)
+        if key is not None:
+            with app.lock:
+                IDEMPOTENCE[key] = (response.status, response.body)
+        return response
+
+    @app.route("GET", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)")
+    def get_payment(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        payment = PAYMENTS.get(match.group("id"))
+        if payment is None:
+            return emulator.Response.json({"errorId": "e-404", "errors": [
+                {"id": "UNKNOWN_PAYMENT_ID", "errorCode": "1002", "httpStatusCode": 404}]}, 404)
+        return emulator.Response.json(payment)
+
+    def create_payment(request):
+        if args().mode == "error502":
+            return emulator.Response.json({"errorId": "e-502", "errors": [
+                {"id": "PROCESSING_ERROR", "errorCode": "20001111", "httpStatusCode": 502}]}, 502)
+        if args().mode == "error503-retriable":
+            return emulator.Response.json({"errorId": "e-503", "errors": [
+                {"id": "SERVICE_UNAVAILABLE", "errorCode": "20001112", "httpStatusCode": 503, "retriable": True}]}, 503)
         if args().mode == "error500":
             return emulator.Response(500, b"<html>internal error</html>", [("Content-Type", "text/html")])
         body = request.json()
@@ -127,13 +175,16 @@ def worldline_routes():
         if len(jwe.split(".")) != 5 or not isinstance(money.get("amount"), int) or len(money.get("currencyCode", "")) != 3:
             return emulator.Response.json({"errorId": "e-400", "errors": [
                 {"errorCode": "21000020", "id": "PARAMETER_NOT_FOUND_IN_REQUEST", "propertyName": "order.amountOfMoney"}]}, 400)
-        COUNTER[0] += 1
-        payment = {"id": f"30660197{COUNTER[0]:02d}_0", "paymentOutput": {
+        with app.lock:
+            COUNTER[0] += 1
+            number = COUNTER[0]
+        payment = {"id": f"30660197{number:02d}_0", "paymentOutput": {
             "amountOfMoney": money, "references": body.get("order", {}).get("references", {}),
             "paymentMethod": "card", "cardPaymentMethodSpecificOutput": {
                 "paymentProductId": 1, "card": {"cardNumber": "4111111111111111", "expiryDate": "1230"}}}}
         if args().mode == "reject":
             payment.update({"status": "REJECTED", "statusOutput": {"statusCode": 2, "isAuthorized": False}})
+            PAYMENTS[payment["id"]] = payment
             return emulator.Response.json({"errorId": "e-402", "errors": [
                 {"code": "30511001", "message": "VALUE 4111111111111111 DECLINED"}], "paymentResult": {"payment": payment}}, 402)
         if args().mode.startswith("2xx-"):
@@ -142,9 +193,11 @@ def worldline_routes():
             if not args().mode.endswith("-uncategorised"):
                 output["statusCategory"] = STATUS_CATEGORIES[status]
             payment.update({"status": status, "statusOutput": output})
+            PAYMENTS[payment["id"]] = payment
             return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
         payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
             "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
+        PAYMENTS[payment["id"]] = payment
         return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
 
 

@@ -81,6 +81,9 @@ public final class LoopbackEmulator: @unchecked Sendable {
         public func retryAfter(_ value: String) -> Fault { with("retryAfter", Self.jsonString(value)) }
         /// The same fault for the next `count` matching requests.
         public func times(_ count: Int) -> Fault { with("times", String(count)) }
+        /// The same fault applied to the route's answer: the request is processed first (a payment
+        /// is created), then the delay or action loses its answer.
+        public func afterRoute() -> Fault { with("afterRoute", "true") }
         /// The same fault only for paths starting with `prefix`.
         public func onPath(_ prefix: String) -> Fault { with("path", Self.jsonString(prefix)) }
 

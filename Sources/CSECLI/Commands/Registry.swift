@@ -10,7 +10,7 @@ extension CommandLineTool {
         WalletDecryptCommand.self, WalletVerifyCommand.self,
         SessionPublicKeyCommand.self, SessionProductsCommand.self, SessionProductCommand.self, SessionNetworksCommand.self,
         SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
-        WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self,
+        WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         APSSDKTokenCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,

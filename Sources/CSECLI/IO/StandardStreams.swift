@@ -130,6 +130,9 @@ enum StandardStreams {
         }
     }
 
+    /// Whether a write to standard output has failed since ``prepare()``.
+    static var outputFailed: Bool { outputFailure.first != nil }
+
     /// The first failed write to standard output since ``prepare()``.
     private static let outputFailure = FirstFailure()
 }

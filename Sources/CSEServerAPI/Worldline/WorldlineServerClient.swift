@@ -3,14 +3,19 @@ public import CSEHTTP
 public import CSEClientAPI
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
-/// client-side encryption: CreateSession and CreatePayment, signed with `v1HMAC`.
+/// client-side encryption: CreateSession, CreatePayment and GetPayment, signed with `v1HMAC`.
 ///
 ///     let client = WorldlineServerClient(credentials: credentials, baseURL: try HTTPURL(WorldlineServerClient.preproductionURL),
 ///                                        http: try HTTPClient())
 ///     let session = try await client.createSession()
 ///     // … the device (or `cse seal --session`) encrypts the card data for the session …
-///     let payment = try await client.createPayment(try WorldlinePaymentRequest(
-///         encryptedCustomerInput: jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1"))
+///     let key = try IdempotenceKey()  // store it with the order first
+///     switch try await client.createPayment(try WorldlinePaymentRequest(
+///         encryptedCustomerInput: jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1"), idempotenceKey: key) {
+///     case .succeeded(let payment): …            // payment.id, payment.status
+///     case .refused(let payment, let error): …   // declined; payment?.id when one was created
+///     case .unknown(let keys, let error): …      // call again with the same key, or getPayment(id:)
+///     }
 public struct WorldlineServerClient: Sendable {
     /// The production endpoint.
     public static let productionURL = "https://payment.direct.worldline-solutions.com"
@@ -55,21 +60,110 @@ public struct WorldlineServerClient: Sendable {
     }
 
     /// CreatePayment: `POST /v2/{merchantId}/payments` with the encrypted customer input, the
-    /// order amount and currency and the merchant reference.
+    /// order amount and currency and the merchant reference, and an `X-GCS-Idempotence-Key`
+    /// (signed with the other `X-GCS-*` headers) on every attempt.
     ///
-    /// The outcome is decided from the payment's status category, not from the HTTP status: a
-    /// 2xx answer whose payment is ``WorldlinePayment/isUnsuccessful`` (`statusCategory`
-    /// `UNSUCCESSFUL`: `REJECTED`, `CANCELLED`, …) is a refusal, exactly like a 402.
-    /// - Returns: The created payment (its id and status); never an unsuccessful one.
-    /// - Throws: ``CSEError/Code/worldlinePaymentRejected`` when the platform refuses the payment
-    ///   (the context gives the payment id, its status and category, and the HTTP status), and the
-    ///   errors of ``createSession(tokens:)``.
-    public func createPayment(_ request: WorldlinePaymentRequest) async throws(CSEError) -> WorldlinePayment {
-        let response = try await send(.post, path: ["payments"], body: request.json)
+    /// The outcome is one of three (research notes §1.6):
+    /// - ``PaymentOutcome/succeeded(_:)``: a 2xx answer with a payment that is not unsuccessful;
+    /// - ``PaymentOutcome/refused(_:_:)``: the platform refused the payment, decided from the
+    ///   payment's status category, not from the HTTP status: a 402 with a `paymentResult`, or a
+    ///   2xx whose payment is ``WorldlinePayment/isUnsuccessful`` (`REJECTED`, `CANCELLED`, …);
+    /// - ``PaymentOutcome/unknown(_:_:)``: the request may have been processed but no answer was
+    ///   read: a timeout or a connection lost after sending, a 2xx that is not a readable payment,
+    ///   a 5xx unless every error in it is `retriable` (then nothing was processed), or a 409
+    ///   `DUPLICATE_REQUEST_IN_PROGRESS` (the first attempt with this key still runs). Call again
+    ///   with the same key: the platform replays a finished first attempt (keys are kept at least
+    ///   24 hours), so nothing is charged twice.
+    ///
+    /// The transport may repeat the request itself after a connection failure or a 502, 503 or
+    /// 504, always with the same key and signature.
+    /// - Parameters:
+    ///   - request: The payment.
+    ///   - idempotenceKey: The key of this payment; `nil` makes a new one (it is in the
+    ///     reconciliation of an unknown outcome). To retry a payment whose outcome is unknown,
+    ///     pass the key it was first sent with.
+    /// - Throws: Only when the payment is known not to have been processed: an invalid argument,
+    ///   a transport error before anything was sent (the URL or a header refused, the host
+    ///   unresolved, the connection refused, TLS failed), or an
+    ///   error answer that processes nothing (400 validation, 401/403 credentials, 404, a 409
+    ///   without the in-progress id, a 5xx whose errors are all `retriable`).
+    public func createPayment(
+        _ request: WorldlinePaymentRequest, idempotenceKey: IdempotenceKey? = nil
+    ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        let key: IdempotenceKey
+        if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
+        let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: request.merchantReference)
+        let response: HTTPResponse
+        do {
+            response = try await send(.post, path: ["payments"], body: request.json, idempotenceKey: key)
+        } catch {
+            if transportErrorProvesNotSent(error) { throw error }
+            return .unknown(
+                reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
+        }
+        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: [credentials.secretAPIKey]))
+    }
+
+    /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)``).
+    static func outcome(
+        of response: HTTPResponse, reconciliation: PaymentReconciliation, redactor: SafeText
+    ) throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        if response.isSuccess {
+            let payment: WorldlinePayment
+            do {
+                payment = try WorldlinePayment(response: try ServerResponse.object(response, platform: "worldline"))
+            } catch {
+                return .unknown(
+                    reconciliation, outcomeUnknownError("the platform's 2xx answer is not a readable payment", reconciliation, cause: error)
+                )
+            }
+            if payment.isUnsuccessful { return .refused(payment, refusal(payment, status: response.status)) }
+            return .succeeded(payment)
+        }
+        let error = Self.error(of: response, redactor: redactor)
+        let body = ServerResponse.errorObject(response)
+        if error.code == .worldlinePaymentRejected, let result = body?["paymentResult"]?.objectValue {
+            return .refused(try? WorldlinePayment(response: result), error)
+        }
+        let errors = body?["errors"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        if response.status == 409 {
+            let first = errors.first
+            let inProgress =
+                first?["id"]?.stringValue == "DUPLICATE_REQUEST_IN_PROGRESS" || first?["errorCode"]?.stringValue == "1409"
+            guard inProgress else { throw error }
+            return .unknown(
+                reconciliation,
+                outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
+        }
+        if response.status >= 500 {
+            // "retriable: a technical error happened and the same request can safely be sent again
+            // with a new idempotence key": only then was nothing processed.
+            let allRetriable = !errors.isEmpty && errors.allSatisfy { $0["retriable"]?.boolValue == true }
+            if allRetriable { throw error }
+            return .unknown(
+                reconciliation,
+                outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
+            )
+        }
+        throw error
+    }
+
+    /// GetPayment: `GET /v2/{merchantId}/payments/{paymentId}`, the payment as it stands now
+    /// (reconciliation after an unknown outcome, or polling a pending one).
+    /// - Parameter id: The payment id, for example `3066019730_0`.
+    /// - Returns: The payment, whatever its status (a refused payment is returned, not thrown).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an id a path cannot carry; the
+    ///   errors of ``createSession(tokens:)`` (404 `UNKNOWN_PAYMENT_ID` is `worldline.apiError`).
+    public func getPayment(id: String) async throws(CSEError) -> WorldlinePayment {
+        guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a payment id is 1 to 64 letters, digits, '-', '_' or '.'", context: ["argument": "paymentId"])
+        }
+        let response = try await send(.get, path: ["payments", id], body: nil, retry: .idempotent)
         guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey])) }
-        let payment = try WorldlinePayment(response: try ServerResponse.object(response, platform: "worldline"))
-        guard !payment.isUnsuccessful else { throw Self.refusal(payment, status: response.status) }
-        return payment
+        let object = try ServerResponse.object(response, platform: "worldline")
+        // GetPayment answers a PaymentResponse; CreatePayment wraps it in {"payment": …}.
+        return try WorldlinePayment(response: JSONObject([("payment", .object(object))]))
     }
 
     /// `worldline.paymentRejected` for a payment the platform refused, whatever the HTTP status.
@@ -82,18 +176,26 @@ public struct WorldlineServerClient: Sendable {
         return CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context)
     }
 
-    /// Signs and sends a request to `/v2/{merchantId}/<path>`.
-    func send(_ method: HTTPMethod, path: [String], body: JSONValue?) async throws(CSEError) -> HTTPResponse {
+    /// Signs and sends a request to `/v2/{merchantId}/<path>`, with `X-GCS-Idempotence-Key` when
+    /// a key is given (signed like every `X-GCS-*` header, research notes §1.3).
+    func send(
+        _ method: HTTPMethod, path: [String], body: JSONValue?, idempotenceKey: IdempotenceKey? = nil,
+        retry: HTTPRetryPolicy? = nil
+    ) async throws(CSEError) -> HTTPResponse {
         let url = try baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
         // The signed headers come first: Content-Type (with a body), Date and X-GCS-*.
         var headers = HTTPHeaders()
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
         headers.add(name: "Date", value: HTTPDate.now())
         headers.add(name: "X-GCS-ServerMetaInfo", value: Self.serverMetaInfo)
+        if let idempotenceKey { headers.add(name: "X-GCS-Idempotence-Key", value: idempotenceKey.text) }
         let text = WorldlineSignature.stringToSign(method: method.rawValue, headers: headers, path: url.path, query: url.query)
         let signature = try WorldlineSignature.signature(of: text, secret: credentials.secretAPIKey)
         headers.add(name: "Authorization", value: WorldlineSignature.authorization(apiKeyID: credentials.apiKeyID, signature: signature))
-        return try await ServerRequest.send(http, method, url: url, headers: headers, body: body)
+        // A request with an idempotence key is the same request on every attempt: the transport
+        // may repeat it.
+        let policy = retry ?? (idempotenceKey != nil ? .idempotent : nil)
+        return try await ServerRequest.send(http, method, url: url, headers: headers, body: body, retry: policy)
     }
 
     /// `X-GCS-ServerMetaInfo`: base64 of the JSON the Worldline server SDKs send

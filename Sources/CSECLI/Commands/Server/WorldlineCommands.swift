@@ -68,9 +68,18 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         discussion: """
             Reads {"encryptedCustomerInput",…} (the output of 'cse seal') or a bare compact JWE on
             standard input and posts it to /v2/{merchantId}/payments with the order amount, currency
-            and merchant reference. Prints {"id","status","statusCategory","statusCode",…}; a card
-            number in the response is shown masked. A refused payment is an error
-            (worldline.paymentRejected) naming the payment id and status.
+            and merchant reference, with an X-GCS-Idempotence-Key (--idempotence-key, or a new
+            random one). Prints {"id","status","statusCategory","statusCode",…,"idempotenceKey"}; a
+            card number in the response is shown masked.
+
+            Exit status: 0 the payment was created; 1 the platform refused it
+            (worldline.paymentRejected, naming the payment id and status) or nothing was sent;
+            75 the outcome is unknown (server.outcomeUnknown): the request may have been
+            processed but no answer was read. stderr then names the idempotence key and the
+            merchant reference: run the same command again with '--idempotence-key KEY', which
+            returns the first outcome instead of paying twice. If standard output cannot be
+            written after the platform answered, the payment id, status and key go to stderr
+            before the exit status 1.
             """,
         options: Options.self)
 
@@ -79,12 +88,16 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let amount: OptionKey<String>
         let currency: OptionKey<String>
         let reference: OptionKey<String?>
+        let idempotenceKey: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45).")
             currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
             reference = declare.value("reference", "R", help: "The merchant reference of the order (at most 40 characters).")
+            idempotenceKey = declare.value(
+                "idempotence-key", "KEY",
+                help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
@@ -93,12 +106,14 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
     let amount: Int
     let currency: String
     let reference: String?
+    let idempotenceKey: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         amount = try arguments.integer(\.amount)
         currency = arguments[\.currency]
         reference = arguments[\.reference]
+        idempotenceKey = arguments[\.idempotenceKey]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -117,7 +132,46 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let request = try WorldlinePaymentRequest(
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
             merchantReference: reference)
-        let payment = try await WorldlineCommandSupport.client(options).createPayment(request)
+        let key: IdempotenceKey
+        if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
+        let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
+        return PaymentOutcomeOutput.finish(outcome, key: key, id: \.id, status: \.status, json: \.json)
+    }
+}
+
+/// `cse worldline get-payment`: GetPayment, the payment as it stands now.
+struct WorldlineGetPaymentCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "worldline get-payment",
+        abstract: "Print a payment as it stands now (Worldline GetPayment).",
+        discussion: """
+            GET /v2/{merchantId}/payments/{paymentId}, signed with GCS v1HMAC. Prints
+            {"id","status","statusCategory","statusCode",…} with any card number masked, whatever
+            the status: this is how a payment whose creation ended with exit status 75 is settled
+            once its id is known, and how a pending one is followed.
+            """,
+        options: Options.self,
+        positionals: [.init("ID", help: "The payment id, for example 3066019730_0.")])
+
+    /// The options of `cse worldline get-payment`.
+    struct Options: CommandOptions {
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            server = WorldlineCommandSupport.serverKeys(&declare)
+        }
+    }
+
+    let options: ServerCallOptions
+    let id: String
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        id = arguments.positionals.first ?? ""
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let payment = try await WorldlineCommandSupport.client(options).getPayment(id: id)
         JSONLine.write(payment.json)
         return ExitCode.success
     }

@@ -1,0 +1,49 @@
+import CSECore
+import CSEServerAPI
+
+/// How every `cse` command that moves money reports its ``PaymentOutcome`` (issue #26): the one
+/// place that maps the three outcomes to exit statuses and makes sure the reconciliation keys
+/// reach the caller even when standard output cannot be written.
+enum PaymentOutcomeOutput {
+    /// Prints `outcome` and returns the exit status:
+    /// - succeeded: the payment's JSON (from `json`, with `idempotenceKey` added) on stdout, 0;
+    ///   if stdout cannot be written, one `cse: … created …` line with the payment's id, status
+    ///   and key on stderr first (the exit status is then 1, from ``StandardStreams/finish(_:)``);
+    /// - refused: the refusal as an `Error:` line, 1;
+    /// - unknown: the `Error: server.outcomeUnknown …` line and a line naming the keys verbatim,
+    ///   ``ExitCode/outcomeUnknown`` (75).
+    static func finish<Payment>(
+        _ outcome: PaymentOutcome<Payment>, key: IdempotenceKey, id: (Payment) -> String?, status: (Payment) -> String?,
+        json: (Payment) -> JSONValue
+    ) -> Int32 {
+        switch outcome {
+        case .succeeded(let payment):
+            var object = json(payment).objectValue ?? JSONObject()
+            object["idempotenceKey"] = .string(key.text)
+            JSONLine.write(.object(object))
+            if StandardStreams.outputFailed {
+                var keys = PaymentReconciliation(idempotenceKey: key)
+                keys.paymentID = id(payment)
+                let state = status(payment).map { " with status " + SafeEcho.text($0, limit: 64) } ?? ""
+                StandardStreams.err("cse: the payment was created\(state), but standard output failed: \(verbatim(keys))\n")
+            }
+            return ExitCode.success
+        case .refused(_, let error):
+            return StandardStreams.report(error)
+        case .unknown(let keys, let error):
+            _ = StandardStreams.report(error)
+            StandardStreams.err(
+                "cse: the outcome is unknown; run the command again with the same --idempotence-key to settle it: \(verbatim(keys))\n")
+            return ExitCode.outcomeUnknown
+        }
+    }
+
+    /// The keys as `name=value` pairs, not passed through the digit-run redaction of error lines
+    /// (an order number or a key may hold 12 digits, and a redacted key reconciles nothing); they
+    /// are printable ASCII by construction, and control characters are replaced all the same.
+    private static func verbatim(_ keys: PaymentReconciliation) -> String {
+        keys.members.map { name, value in
+            name + "=" + String(String.UnicodeScalarView(value.unicodeScalars.map { $0.value < 0x20 || $0.value >= 0x7F ? "?" : $0 }))
+        }.joined(separator: ", ")
+    }
+}

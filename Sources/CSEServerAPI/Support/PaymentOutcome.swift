@@ -1,0 +1,129 @@
+public import CSECore
+internal import CSECrypto
+internal import CSEHTTP
+
+/// The key that makes a money-moving call safe to send again: every attempt with the same key is
+/// the same request, so a retry after a lost answer returns the first outcome instead of charging
+/// twice (Worldline `X-GCS-Idempotence-Key`; issue #26).
+///
+/// Persist it with the order *before* the first attempt: it is what reconciles the payment when
+/// the answer is lost.
+public struct IdempotenceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The most characters a key may have (Worldline's limit).
+    public static let maximumLength = 40
+
+    /// The key as sent.
+    public let text: String
+
+    /// A new random key: a version 4 UUID (RFC 9562 §5.4) from OpenSSL's CSPRNG.
+    /// - Throws: ``CSEError/Code/randomFailure`` when the CSPRNG fails (no key is made up).
+    public init() throws(CSEError) {
+        text = try SecureRandom.uuidV4()
+    }
+
+    /// A key the caller chose (to retry a call whose outcome is unknown, pass the key it used).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` unless `text` is 1 to 40 printable
+    ///   ASCII characters without spaces.
+    public init(_ text: String) throws(CSEError) {
+        guard !text.isEmpty, text.utf8.count <= Self.maximumLength, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "an idempotence key is 1 to 40 printable ASCII characters without spaces",
+                context: ["argument": "idempotenceKey"])
+        }
+        self.text = text
+    }
+
+    /// The key: it is not a secret, and it is what reconciles a payment.
+    public var description: String { text }
+}
+
+/// The references that settle a payment whose outcome is unknown: send the call again with the
+/// same ``idempotenceKey`` (or the same order and transaction ids), or look the payment up by them.
+public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible {
+    /// The idempotence key every attempt carried.
+    public var idempotenceKey: IdempotenceKey?
+    /// The merchant's reference of the order.
+    public var merchantReference: String?
+    /// The platform's payment id, when one is known.
+    public var paymentID: String?
+
+    /// Creates the references of one call.
+    public init(idempotenceKey: IdempotenceKey? = nil, merchantReference: String? = nil, paymentID: String? = nil) {
+        self.idempotenceKey = idempotenceKey
+        self.merchantReference = merchantReference
+        self.paymentID = paymentID
+    }
+
+    /// The references as `name=value` pairs, in a fixed order (none of them is a secret).
+    public var description: String {
+        members.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+    }
+
+    /// The references present, as JSON member names and values.
+    package var members: [(String, String)] {
+        var members: [(String, String)] = []
+        if let idempotenceKey { members.append(("idempotenceKey", idempotenceKey.text)) }
+        if let merchantReference { members.append(("merchantReference", merchantReference)) }
+        if let paymentID { members.append(("paymentId", paymentID)) }
+        return members
+    }
+}
+
+/// What became of a call that moves money: it succeeded, the platform refused it, or nobody
+/// knows, because the request may have been processed but no answer was read. Decided from the
+/// platform's status or result category, never from the HTTP status alone (a 2xx `REJECTED` is a
+/// refusal).
+public enum PaymentOutcome<Payment: Sendable>: Sendable {
+    /// Authorised, captured, or pending with an id.
+    case succeeded(Payment)
+    /// The platform decided against the payment. The payment is present when the platform created
+    /// one (Worldline: HTTP 402 with a `paymentResult`, or a 2xx whose status category is
+    /// `UNSUCCESSFUL`); the error says why (`worldline.paymentRejected`).
+    case refused(Payment?, CSEError)
+    /// The request may have been processed, but no answer was read: a timeout after sending, a
+    /// connection lost, an unreadable 2xx, a 5xx the platform documents as possibly processed, or
+    /// the first attempt with this key still running. The error is ``CSEError/Code/serverOutcomeUnknown``
+    /// with the transport's or platform's error as its cause; the references settle it.
+    case unknown(PaymentReconciliation, CSEError)
+
+    /// The payment, or the refusal or unknown outcome as a thrown error.
+    /// - Throws: The error of ``refused(_:_:)`` or ``unknown(_:_:)``.
+    public func get() throws(CSEError) -> Payment {
+        switch self {
+        case .succeeded(let payment): return payment
+        case .refused(_, let error), .unknown(_, let error): throw error
+        }
+    }
+}
+
+extension CSEError.Code {
+    /// A call that moves money may have been processed, but its outcome was not read (issue #26).
+    /// The context names the reconciliation keys (`idempotenceKey`, `merchantReference`); the
+    /// cause is the transport's or the platform's error. Send the call again with the same key, or
+    /// look the payment up; never with a new key, which could charge twice.
+    public static let serverOutcomeUnknown = Self("server.outcomeUnknown")
+}
+
+/// Whether a transport error proves that the request never reached the platform, so that the
+/// call is known not to have been processed: the URL, a header or the configuration was refused
+/// before any connection, the host did not resolve, the connection was refused, or TLS failed
+/// (the handshake precedes the request). Anything else (a timeout, a reset, a truncated or
+/// unreadable answer) may have followed a processed request.
+package func transportErrorProvesNotSent(_ error: CSEError) -> Bool {
+    switch error.code {
+    case .httpInvalidURL, .httpInsecureURL, .httpInvalidPathSegment, .httpInvalidHeader, .httpInvalidConfiguration, .httpTLS:
+        return true
+    case .httpConnectionFailed:
+        // libcurl: CURLE_COULDNT_RESOLVE_PROXY 5, CURLE_COULDNT_RESOLVE_HOST 6, CURLE_COULDNT_CONNECT 7.
+        return ["5", "6", "7"].contains(error.context["curlCode"] ?? "")
+    default:
+        return false
+    }
+}
+
+/// `server.outcomeUnknown` naming `reconciliation`, caused by `cause`.
+package func outcomeUnknownError(_ reason: String, _ reconciliation: PaymentReconciliation, cause: CSEError) -> CSEError {
+    var context: [String: String] = [:]
+    for (name, value) in reconciliation.members { context[name] = value }
+    return CSEError(.serverOutcomeUnknown, reason, context: context, underlying: cause)
+}
