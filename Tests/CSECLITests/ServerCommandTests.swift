@@ -307,6 +307,84 @@ struct ServerCommandTests {
 
     // MARK: Mastercard
 
+    /// Issue #26, Mastercard: session → (the app fills it) → pay, then retrieve; a lost answer
+    /// exits 75 naming the order and transaction ids, and the same command settles it.
+    @Test(
+        "mastercard pay with the filled session: approved (0), card masked; retrieve; a lost answer exits 75 and the same command settles it"
+    )
+    func mastercardPay() throws {
+        let server = try Self.emulator("mastercard", ["--merchant-id", "TEST_12345", "--api-password", Self.mastercardPassword])
+        defer { server.stop() }
+        let credentials = try Self.file(#"{"merchantId":"TEST_12345","apiPassword":"\#(Self.mastercardPassword)"}"#)
+        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
+        let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
+        let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
+        let card = #"{"sourceOfFunds.provided.card.number":"\#(Self.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
+        #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
+        let pay = [
+            "mastercard", "pay", "--order", "order-1", "--transaction", "pay-1", "--amount", "2345", "--currency", "EUR", "--session", id,
+        ]
+        let paid = try CommandRunner.run(pay + common)
+        #expect(paid.status == 0, "\(paid.err)")
+        let answer = try JSONValue.parse(Array(paid.stdout))
+        #expect(answer["result"]?.stringValue == "SUCCESS" && answer["response"]?["gatewayCode"]?.stringValue == "APPROVED")
+        #expect(paid.out.contains("411111******1111"))
+        Self.checkCanaries(paid)
+        let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+        #expect(sent["order"]?["amount"]?.stringValue == "23.45")
+        let transaction = try CommandRunner.run(["mastercard", "retrieve", "order-1", "pay-1"] + common)
+        #expect(transaction.status == 0 && transaction.out.contains("\"gatewayCode\":\"APPROVED\""), "\(transaction.err)")
+        let order = try CommandRunner.run(["mastercard", "retrieve", "order-1"] + common)
+        #expect(order.status == 0 && order.out.contains("\"status\":\"CAPTURED\""), "\(order.err)")
+        Self.checkCanaries(transaction)
+        // The answer of a second transaction is lost after the gateway processed it.
+        try server.enqueue(
+            LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/api/rest/version/100/merchant/TEST_12345/order"))
+        let second = [
+            "mastercard", "authorize", "--order", "order-2", "--transaction", "auth-1", "--amount", "100", "--currency", "JPY", "--session",
+            id,
+        ]
+        let lost = try CommandRunner.run(second + common + ["--timeout", "1"])
+        #expect(lost.status == 75 && lost.out.isEmpty, "\(lost.err)")
+        #expect(
+            lost.err.hasPrefix("Error: server.outcomeUnknown") && lost.err.contains("orderId=order-2, transactionId=auth-1"), "\(lost.err)")
+        let settled = try CommandRunner.run(second + common)
+        #expect(settled.status == 0 && settled.out.contains("\"type\":\"AUTHORIZATION\""), "\(settled.err)")
+        let transactions = try server.requests().filter { $0.method == "PUT" && $0.path.hasSuffix("/order/order-2/transaction/auth-1") }
+        #expect(transactions.count == 2)
+        let again = try CommandRunner.run(["mastercard", "retrieve", "order-2"] + common)
+        #expect(try JSONValue.parse(Array(again.stdout))["transaction"]?.arrayValue?.count == 1)
+    }
+
+    @Test(
+        "mastercard pay: a declined transaction exits 1; a Google Pay PaymentData on stdin is sent as the token; --session and --wallet exclude each other"
+    )
+    func mastercardPayEdges() throws {
+        let declined = try Self.emulator(
+            "mastercard", ["--merchant-id", "TEST_12345", "--api-password", Self.mastercardPassword, "--mode", "decline"])
+        defer { declined.stop() }
+        let credentials = try Self.file(#"{"merchantId":"TEST_12345","apiPassword":"\#(Self.mastercardPassword)"}"#)
+        let token = #"{"signature":"MEUC","protocolVersion":"ECv2","signedMessage":"{}"}"#
+        let paymentData =
+            #"{"apiVersion":2,"paymentMethodData":{"type":"CARD","tokenizationData":{"type":"PAYMENT_GATEWAY","token":"\#(token.replacingOccurrences(of: "\"", with: "\\\""))"}}}"#
+        let base = [
+            "mastercard", "pay", "--order", "o", "--transaction", "t", "--amount", "1", "--currency", "EUR", "--credentials", credentials,
+        ]
+        let refused = try CommandRunner.run(base + ["--wallet", "google-pay", "--endpoint", declined.baseURL], input: paymentData)
+        #expect(
+            refused.status == 1 && refused.err.contains("mastercard.transactionDeclined") && refused.err.contains("DECLINED"),
+            "\(refused.err)")
+        let sent = try JSONValue.parse(Array(try #require(declined.requests().last).body))
+        #expect(sent["order"]?["walletProvider"]?.stringValue == "GOOGLE_PAY")
+        #expect(sent["sourceOfFunds"]?["provided"]?["card"]?["devicePayment"]?["paymentToken"]?.stringValue == token)
+        let both = try CommandRunner.run(base + ["--wallet", "apple-pay", "--session", "S1"])
+        #expect(both.status == 64 && both.err.contains("'--session'"))
+        let neither = try CommandRunner.run(base)
+        #expect(neither.status == 64)
+        let badWallet = try CommandRunner.run(base + ["--wallet", "samsung-pay"])
+        #expect(badWallet.status == 64 && badWallet.err.contains("apple-pay or google-pay"))
+    }
+
     @Test("mastercard session create, update (stdin) and get; the echoed card number is masked and the CVV dropped")
     func mastercardSessions() throws {
         let server = try Self.emulator("mastercard", ["--merchant-id", "TEST_12345", "--api-password", Self.mastercardPassword])

@@ -309,6 +309,121 @@ def mastercard_routes():
             "id": session_id, "updateStatus": "SUCCESS" if SESSIONS[session_id] else "NO_UPDATE", "version": "1"}), 200)
 
 
+# Mastercard transactions (research notes §3.2-3.4). PUT …/order/{o}/transaction/{t} with PAY or
+# AUTHORIZE: the emulator checks the body with its own rules (order.amount a decimal string in
+# major units with exactly the currency's ISO 4217 exponent, sourceOfFunds.type CARD, a session
+# that holds a card or a wallet token that is JSON text with walletProvider and API >= 47) and keeps
+# the answer per (order, transaction): an identical repeat gets the first answer and moves no money
+# again; the same ids with another body are an INVALID_REQUEST. GET of the transaction or the order
+# answers what was stored. MODES (transactions): decline (FAILURE DECLINED), pending (PENDING
+# SUBMITTED), unknown-result (result UNKNOWN), txn-busy (ERROR SERVER_BUSY, processing nothing).
+MINOR_UNITS = {"EUR": 2, "USD": 2, "GBP": 2, "JPY": 0, "KWD": 3, "BHD": 3, "SAR": 2}
+TRANSACTIONS = {}
+ORDERS = {}
+
+
+def mastercard_transaction_routes():
+    base = r"/api/rest/version/(?P<version>\d+)/merchant/(?P<merchant>[^/]+)/order/(?P<order>[^/]+)"
+
+    def invalid(explanation, field):
+        return mastercard_error(400, "INVALID_REQUEST", explanation, field)
+
+    def check_body(body, version):
+        if body.get("apiOperation") not in ("PAY", "AUTHORIZE"):
+            return invalid("Unsupported apiOperation", "apiOperation")
+        order = body.get("order", {})
+        currency = order.get("currency")
+        amount = order.get("amount")
+        if currency not in MINOR_UNITS:
+            return invalid("Invalid currency", "order.currency")
+        exponent = MINOR_UNITS[currency]
+        pattern = r"\d+" if exponent == 0 else r"\d+\.\d{%d}" % exponent
+        if not isinstance(amount, str) or not re.fullmatch(pattern, amount):
+            return invalid("Invalid amount for the currency", "order.amount")
+        funds = body.get("sourceOfFunds", {})
+        if funds.get("type") != "CARD":
+            return invalid("Invalid source of funds", "sourceOfFunds.type")
+        if "session" in body:
+            card = SESSIONS.get(body["session"].get("id"), {}).get("sourceOfFunds", {}).get("provided", {}).get("card", {})
+            if not card.get("number"):
+                return invalid("Session has no card", "session.id")
+            return card["number"]
+        token = funds.get("provided", {}).get("card", {}).get("devicePayment", {}).get("paymentToken")
+        if order.get("walletProvider") not in ("APPLE_PAY", "GOOGLE_PAY") or not isinstance(token, str):
+            return invalid("Missing wallet data", "order.walletProvider")
+        if int(version) < 47:
+            return invalid("Wallet payments need version 47", "apiVersion")
+        try:
+            json.loads(token)
+        except ValueError:
+            return invalid("The payment token is not JSON", "sourceOfFunds.provided.card.devicePayment.paymentToken")
+        return "5204730000001003"
+
+    @app.route("PUT", base + r"/transaction/(?P<txn>[^/]+)")
+    def transaction(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        body = request.json()
+        canonical = json.dumps(body, sort_keys=True)
+        key = (match.group("order"), match.group("txn"))
+        with app.lock:
+            known = TRANSACTIONS.get(key)
+        if known:
+            if known[0] != canonical:
+                return invalid("Transaction ID already used with different content", "transaction.id")
+            return emulator.Response(known[1], known[2], [("Content-Type", "application/json")])
+        checked = check_body(body, match.group("version"))
+        if isinstance(checked, emulator.Response):
+            return checked
+        mode = args().mode
+        if mode == "txn-busy":
+            return mastercard_error(500, "SERVER_BUSY", "Try again later")
+        result, code = {"decline": ("FAILURE", "DECLINED"), "pending": ("PENDING", "SUBMITTED"),
+                        "unknown-result": ("UNKNOWN", "UNKNOWN")}.get(mode, ("SUCCESS", "APPROVED"))
+        paying = body["apiOperation"] == "PAY"
+        approved = result == "SUCCESS"
+        amount = body["order"]["amount"]
+        order = {"id": key[0], "amount": float(amount), "currency": body["order"]["currency"],
+                 "status": ("CAPTURED" if paying else "AUTHORIZED") if approved else "FAILED",
+                 "totalAuthorizedAmount": float(amount) if approved else 0,
+                 "totalCapturedAmount": float(amount) if approved and paying else 0}
+        answer = {"merchant": args().merchant_id, "result": result, "response": {"gatewayCode": code},
+                  "order": order,
+                  "transaction": {"id": key[1], "type": "PAYMENT" if paying else "AUTHORIZATION", "amount": float(amount),
+                                  "currency": body["order"]["currency"], "authorizationCode": "123456" if approved else None},
+                  "sourceOfFunds": {"type": "CARD", "provided": {"card": {"number": checked, "brand": "MASTERCARD"}}}}
+        if "authentication" in body:
+            answer["authentication"] = body["authentication"]
+        encoded = json.dumps(answer).encode("utf-8")
+        with app.lock:
+            TRANSACTIONS[key] = (canonical, 201, encoded)
+            ORDERS.setdefault(key[0], {"order": order, "transactions": []})["transactions"].append(answer["transaction"])
+            ORDERS[key[0]]["order"] = order
+        return emulator.Response(201, encoded, [("Content-Type", "application/json")])
+
+    @app.route("GET", base + r"/transaction/(?P<txn>[^/]+)")
+    def retrieve_transaction(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        known = TRANSACTIONS.get((match.group("order"), match.group("txn")))
+        if not known:
+            return invalid("Transaction not found", "transaction.id")
+        return emulator.Response(200, known[2], [("Content-Type", "application/json")])
+
+    @app.route("GET", base)
+    def retrieve_order(request, match):
+        refused = mastercard_check(request, match.group("version"), match.group("merchant"))
+        if refused:
+            return refused
+        known = ORDERS.get(match.group("order"))
+        if not known:
+            return invalid("Order not found", "order.id")
+        return emulator.Response.json(dict(known["order"], merchant=args().merchant_id, result="SUCCESS",
+                                           transaction=known["transactions"]))
+
+
 # ---------------------------------------------------------------------------------------------
 # Paysafe: HTTP Basic with the single-use-token API key (base64 of username:password).
 
@@ -349,6 +464,6 @@ def paysafe_routes():
 if __name__ == "__main__":
     import sys
     platform = sys.argv[sys.argv.index("--platform") + 1] if "--platform" in sys.argv else ""
-    {"worldline": worldline_routes, "aps": aps_routes, "mastercard": mastercard_routes, "paysafe": paysafe_routes}.get(
+    {"worldline": worldline_routes, "aps": aps_routes, "mastercard": lambda: (mastercard_routes(), mastercard_transaction_routes()), "paysafe": paysafe_routes}.get(
         platform, lambda: None)()
     app.main()

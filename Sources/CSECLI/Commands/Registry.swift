@@ -14,6 +14,7 @@ extension CommandLineTool {
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         APSSDKTokenCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
+        MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self,
         PaysafeTokenCommand.self,
     ]
 }
@@ -26,7 +27,7 @@ extension CommandLineTool {
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),
-        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls."),
+        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
         CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens."),
     ]

@@ -6,23 +6,23 @@ import CSEServerAPI
 /// reach the caller even when standard output cannot be written.
 enum PaymentOutcomeOutput {
     /// Prints `outcome` and returns the exit status:
-    /// - succeeded: the payment's JSON (from `json`, with `idempotenceKey` added) on stdout, 0;
-    ///   if stdout cannot be written, one `cse: … created …` line with the payment's id, status
-    ///   and key on stderr first (the exit status is then 1, from ``StandardStreams/finish(_:)``);
+    /// - succeeded: the payment's JSON (from `json`, with the `idempotenceKey` of `keys` added) on
+    ///   stdout, 0; if stdout cannot be written, one `cse: … created …` line with the payment's id,
+    ///   status and `keys` on stderr first (the exit status is then 1, from ``StandardStreams/finish(_:)``);
     /// - refused: the refusal as an `Error:` line, 1;
     /// - unknown: the `Error: server.outcomeUnknown …` line and a line naming the keys verbatim,
     ///   ``ExitCode/outcomeUnknown`` (75).
     static func finish<Payment>(
-        _ outcome: PaymentOutcome<Payment>, key: IdempotenceKey, id: (Payment) -> String?, status: (Payment) -> String?,
+        _ outcome: PaymentOutcome<Payment>, keys: PaymentReconciliation, id: (Payment) -> String?, status: (Payment) -> String?,
         json: (Payment) -> JSONValue
     ) -> Int32 {
         switch outcome {
         case .succeeded(let payment):
             var object = json(payment).objectValue ?? JSONObject()
-            object["idempotenceKey"] = .string(key.text)
+            if let key = keys.idempotenceKey { object["idempotenceKey"] = .string(key.text) }
             JSONLine.write(.object(object))
             if StandardStreams.outputFailed {
-                var keys = PaymentReconciliation(idempotenceKey: key)
+                var keys = keys
                 keys.paymentID = id(payment)
                 let state = status(payment).map { " with status " + SafeEcho.text($0, limit: 64) } ?? ""
                 StandardStreams.err("cse: the payment was created\(state), but standard output failed: \(verbatim(keys))\n")
@@ -33,7 +33,8 @@ enum PaymentOutcomeOutput {
         case .unknown(let keys, let error):
             _ = StandardStreams.report(error)
             StandardStreams.err(
-                "cse: the outcome is unknown; run the command again with the same --idempotence-key to settle it: \(verbatim(keys))\n")
+                "cse: the outcome is unknown; run the same command again (with the same --idempotence-key) to settle it: \(verbatim(keys))\n"
+            )
             return ExitCode.outcomeUnknown
         }
     }

@@ -38,19 +38,29 @@ public struct IdempotenceKey: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The references that settle a payment whose outcome is unknown: send the call again with the
-/// same ``idempotenceKey`` (or the same order and transaction ids), or look the payment up by them.
+/// same ``idempotenceKey`` (or the same ``orderID`` and ``transactionID``), or look the payment up
+/// by them.
 public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible {
     /// The idempotence key every attempt carried.
     public var idempotenceKey: IdempotenceKey?
     /// The merchant's reference of the order.
     public var merchantReference: String?
+    /// The merchant-chosen order id (Mastercard Gateway: the order of `PUT …/order/{id}/…`).
+    public var orderID: String?
+    /// The merchant-chosen transaction id (Mastercard Gateway: `…/transaction/{id}`).
+    public var transactionID: String?
     /// The platform's payment id, when one is known.
     public var paymentID: String?
 
     /// Creates the references of one call.
-    public init(idempotenceKey: IdempotenceKey? = nil, merchantReference: String? = nil, paymentID: String? = nil) {
+    public init(
+        idempotenceKey: IdempotenceKey? = nil, merchantReference: String? = nil, orderID: String? = nil,
+        transactionID: String? = nil, paymentID: String? = nil
+    ) {
         self.idempotenceKey = idempotenceKey
         self.merchantReference = merchantReference
+        self.orderID = orderID
+        self.transactionID = transactionID
         self.paymentID = paymentID
     }
 
@@ -64,6 +74,8 @@ public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible
         var members: [(String, String)] = []
         if let idempotenceKey { members.append(("idempotenceKey", idempotenceKey.text)) }
         if let merchantReference { members.append(("merchantReference", merchantReference)) }
+        if let orderID { members.append(("orderId", orderID)) }
+        if let transactionID { members.append(("transactionId", transactionID)) }
         if let paymentID { members.append(("paymentId", paymentID)) }
         return members
     }

@@ -135,7 +135,9 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let key: IdempotenceKey
         if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
         let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-        return PaymentOutcomeOutput.finish(outcome, key: key, id: \.id, status: \.status, json: \.json)
+        return PaymentOutcomeOutput.finish(
+            outcome, keys: PaymentReconciliation(idempotenceKey: key, merchantReference: reference), id: \.id, status: \.status,
+            json: \.json)
     }
 }
 

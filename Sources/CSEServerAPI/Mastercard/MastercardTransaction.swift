@@ -1,0 +1,335 @@
+public import CSECore
+public import CSEHTTP
+import CSEValidation
+
+extension CSEError.Code {
+    /// The Mastercard Gateway declined the transaction: `result` `FAILURE`, or `SUCCESS` with a
+    /// `response.gatewayCode` that is not an approval. The context gives `result`, `gatewayCode`
+    /// and the order and transaction ids.
+    public static let mastercardTransactionDeclined = Self("mastercard.transactionDeclined")
+}
+
+/// A wallet whose token the Mastercard Gateway decrypts itself (`order.walletProvider`).
+public struct MastercardWalletProvider: Hashable, Sendable, CustomStringConvertible {
+    /// The value sent, `APPLE_PAY` or `GOOGLE_PAY`.
+    public let name: String
+    private init(_ name: String) { self.name = name }
+
+    /// Apple Pay: the token is `PKPaymentToken.paymentData`.
+    public static let applePay = MastercardWalletProvider("APPLE_PAY")
+    /// Google Pay: the token is `paymentMethodData.tokenizationData.token`, made with gateway `mpgs`.
+    public static let googlePay = MastercardWalletProvider("GOOGLE_PAY")
+
+    /// The lowest API version that takes a wallet token in a transaction (Google Pay needs 47;
+    /// research notes §3.1).
+    public static let minimumAPIVersion = 47
+
+    /// The value sent.
+    public var description: String { name }
+}
+
+/// Where the money of a PAY or AUTHORIZE comes from (research notes §3.2).
+public enum MastercardFundingSource: Sendable, CustomStringConvertible {
+    /// The card the mobile SDK put into this session (`session.id`).
+    case session(id: String)
+    /// A wallet token the gateway decrypts: `sourceOfFunds.provided.card.devicePayment.paymentToken`
+    /// (the token's JSON text) with `order.walletProvider`.
+    case walletToken(MastercardWalletProvider, token: String)
+
+    /// The kind of source, never the token.
+    public var description: String {
+        switch self {
+        case .session: return "session"
+        case .walletToken(let provider, _): return "walletToken(\(provider))"
+        }
+    }
+}
+
+/// A PAY (authorise and capture) or AUTHORIZE transaction: `PUT …/order/{orderId}/transaction/{transactionId}`.
+///
+/// The order and transaction ids are the merchant's and make the call idempotent: the gateway
+/// answers a repeat of the identical request with the first response and moves no money twice
+/// (research notes §3.4). Never reuse a transaction id for different content.
+public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
+    /// `apiOperation`.
+    public struct Operation: Hashable, Sendable, CustomStringConvertible {
+        /// The value sent.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        /// Authorise and capture.
+        public static let pay = Operation("PAY")
+        /// Authorise only.
+        public static let authorize = Operation("AUTHORIZE")
+        /// The value sent.
+        public var description: String { name }
+    }
+
+    /// PAY or AUTHORIZE.
+    public let operation: Operation
+    /// The merchant's order id (1–40 letters, digits, `-`, `_`, `.`).
+    public let orderID: String
+    /// The merchant's transaction id, unique within the order.
+    public let transactionID: String
+    /// The amount in minor units of ``currency``.
+    public let amount: Int64
+    /// The ISO 4217 currency.
+    public let currency: Currency
+    /// Where the money comes from.
+    public let source: MastercardFundingSource
+    /// The transaction id of a 3-D Secure authentication on this order (`authentication.transactionId`).
+    public let authenticationTransactionID: String?
+
+    /// Checks and creates a request.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: an id that is not
+    ///   1–40 identifier characters (or is `.`/`..`), a negative or too large amount, a currency
+    ///   without minor units in ISO 4217, an empty session id, or a wallet token that is not JSON
+    ///   text of at most 64 KiB.
+    public init(
+        _ operation: Operation, orderID: String, transactionID: String, amount: Int64, currency: Currency,
+        source: MastercardFundingSource, authenticationTransactionID: String? = nil
+    ) throws(CSEError) {
+        try Self.checkID(orderID, argument: "orderId")
+        try Self.checkID(transactionID, argument: "transactionId")
+        if let authenticationTransactionID { try Self.checkID(authenticationTransactionID, argument: "authenticationTransactionId") }
+        guard (0...999_999_999_999).contains(amount) else {
+            throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
+        }
+        guard currency.minorUnits != nil else {
+            throw CSEError(.serverAPIInvalidArgument, "the currency has no minor unit in ISO 4217", context: ["argument": "currency"])
+        }
+        switch source {
+        case .session(let id):
+            try MastercardSessionClient.checkSessionID(id)
+        case .walletToken(_, let token):
+            guard token.utf8.count <= 64 * 1024, (try? JSONValue.parse(Array(token.utf8))) != nil else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "a wallet token is the token's JSON text, at most 64 KiB",
+                    context: ["argument": "paymentToken"])
+            }
+        }
+        self.operation = operation
+        self.orderID = orderID
+        self.transactionID = transactionID
+        self.amount = amount
+        self.currency = currency
+        self.source = source
+        self.authenticationTransactionID = authenticationTransactionID
+    }
+
+    static func checkID(_ id: String, argument: String) throws(CSEError) {
+        guard !HTTPURL.isUnsafePathSegment(id), id.utf8.count <= 40, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
+        else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "an order or transaction id is 1 to 40 letters, digits, '-', '_' or '.', and not '.' or '..'",
+                context: ["argument": argument])
+        }
+    }
+
+    /// The body: `apiOperation`, `order {amount, currency[, walletProvider]}` with the amount a
+    /// decimal in major units (converted with the ISO 4217 exponent, never through floating point:
+    /// 2345 EUR is `"23.45"`, 2345 JPY `"2345"`, 2345 KWD `"2.345"`), `sourceOfFunds`, and
+    /// `session` or the device payment token, and `authentication.transactionId`.
+    package var json: JSONValue {
+        var order: [(String, JSONValue)] = [
+            ("amount", .string((try? currency.majorString(fromMinor: amount)) ?? "0")), ("currency", .string(currency.code)),
+        ]
+        var sourceOfFunds: [(String, JSONValue)] = [("type", .string("CARD"))]
+        var members: [(String, JSONValue)] = [("apiOperation", .string(operation.name))]
+        switch source {
+        case .session(let id):
+            members.append(("session", .object(JSONObject([("id", .string(id))]))))
+        case .walletToken(let provider, let token):
+            order.append(("walletProvider", .string(provider.name)))
+            let devicePayment = JSONValue.object(JSONObject([("paymentToken", .string(token))]))
+            sourceOfFunds.append(
+                ("provided", .object(JSONObject([("card", .object(JSONObject([("devicePayment", devicePayment)])))]))))
+        }
+        members.append(("order", .object(JSONObject(order))))
+        members.append(("sourceOfFunds", .object(JSONObject(sourceOfFunds))))
+        if let authenticationTransactionID {
+            members.append(("authentication", .object(JSONObject([("transactionId", .string(authenticationTransactionID))]))))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// Operation, ids, amount and currency; never the token.
+    public var description: String {
+        "MastercardTransactionRequest(\(operation) order: \(orderID), transaction: \(transactionID), amount: \(amount) \(currency), source: \(source))"
+    }
+}
+
+/// A transaction as the gateway answers it (PAY, AUTHORIZE or RETRIEVE TRANSACTION).
+public struct MastercardTransaction: Sendable, CustomStringConvertible {
+    /// `result`: `SUCCESS`, `FAILURE`, `PENDING` or `UNKNOWN`.
+    public let result: String
+    /// `response.gatewayCode`, for example `APPROVED`, `DECLINED`, `SUBMITTED`.
+    public let gatewayCode: String?
+    /// `order.id`.
+    public let orderID: String?
+    /// `order.status`, for example `CAPTURED` or `AUTHORIZED`.
+    public let orderStatus: String?
+    /// `transaction.id`.
+    public let transactionID: String?
+    /// `transaction.type`, for example `PAYMENT` or `AUTHORIZATION`.
+    public let transactionType: String?
+    /// `transaction.authorizationCode`.
+    public let authorizationCode: String?
+    /// The whole body as received; show it through ``maskedJSON``.
+    public let json: JSONValue
+
+    /// The gateway codes that approve: "any other code represents a declined or failed transaction"
+    /// (research notes §3.3), except the two of a transaction still on its way.
+    static let approvedCodes: Set<String> = ["APPROVED", "APPROVED_AUTO", "APPROVED_PENDING_SETTLEMENT", "PARTIALLY_APPROVED"]
+    /// The gateway codes of a transaction submitted whose answer is not in yet.
+    static let pendingCodes: Set<String> = ["SUBMITTED", "PENDING"]
+
+    /// Decodes a transaction response.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `result` is not a string, or a
+    ///   member read below has another type.
+    package init(response: JSONObject) throws(CSEError) {
+        guard let result = response["result"]?.stringValue, !result.isEmpty else {
+            throw ServerJSON.missing("result", platform: "mastercard")
+        }
+        self.result = result
+        func text(_ value: JSONValue?, _ name: String) throws(CSEError) -> String? {
+            guard let value, value != .null else { return nil }
+            guard let text = value.stringValue else { throw ServerJSON.missing(name, platform: "mastercard") }
+            return text
+        }
+        gatewayCode = try text(response["response"]?["gatewayCode"], "response.gatewayCode")
+        orderID = try text(response["order"]?["id"], "order.id")
+        orderStatus = try text(response["order"]?["status"], "order.status")
+        transactionID = try text(response["transaction"]?["id"], "transaction.id")
+        transactionType = try text(response["transaction"]?["type"], "transaction.type")
+        authorizationCode = try text(response["transaction"]?["authorizationCode"], "transaction.authorizationCode")
+        json = .object(response)
+    }
+
+    /// Whether the gateway approved the transaction: `result` `SUCCESS` with an approving gateway code.
+    public var isApproved: Bool { result == "SUCCESS" && gatewayCode.map(Self.approvedCodes.contains) == true }
+
+    /// Whether the transaction was submitted and its result is not known yet (`result` `PENDING`,
+    /// or gateway code `SUBMITTED`/`PENDING`): follow it with a retrieve.
+    public var isPending: Bool { result == "PENDING" || gatewayCode.map(Self.pendingCodes.contains) == true }
+
+    /// The body with card numbers masked and security codes removed (``MastercardSession/maskedJSON``'s rules).
+    public var maskedJSON: JSONValue { MastercardSession.mask(json, path: []) }
+
+    /// Result, gateway code and ids.
+    public var description: String {
+        "MastercardTransaction(result: \(result), gatewayCode: \(gatewayCode ?? "-"), order: \(orderID ?? "-"), transaction: \(transactionID ?? "-"))"
+    }
+}
+
+extension MastercardSessionClient {
+    /// PAY or AUTHORIZE: `PUT …/order/{orderId}/transaction/{transactionId}`.
+    ///
+    /// The outcome (research notes §3.3, §3.4), decided from `result` and `response.gatewayCode`,
+    /// never from the HTTP status:
+    /// - ``PaymentOutcome/succeeded(_:)``: approved (``MastercardTransaction/isApproved``), or
+    ///   submitted and pending (``MastercardTransaction/isPending``);
+    /// - ``PaymentOutcome/refused(_:_:)``: `FAILURE`, or `SUCCESS` with another gateway code
+    ///   (`mastercard.transactionDeclined`);
+    /// - ``PaymentOutcome/unknown(_:_:)``: `result` `UNKNOWN`, `ERROR` with `SERVER_BUSY` or
+    ///   `SERVER_FAILED` (the gateway says to resubmit the identical request later; it will not
+    ///   repeat the bank transaction), a 5xx or 2xx that is not a readable transaction, or no answer
+    ///   read after sending. Settle it with ``retrieveTransaction(orderID:transactionID:)`` or by
+    ///   sending the identical request again: the ids make it the same transaction.
+    ///
+    /// The transport may repeat the PUT after a connection failure or a 502, 503 or 504: it is the
+    /// identical request.
+    /// - Throws: When nothing was processed: a wallet token below API version 47
+    ///   (``CSEError/Code/serverAPIInvalidArgument``), a transport error before sending, 401/403,
+    ///   or `ERROR` with `INVALID_REQUEST` or `REQUEST_REJECTED`.
+    public func perform(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        if case .walletToken = transaction.source, apiVersion < MastercardWalletProvider.minimumAPIVersion {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a wallet token needs API version 47 or later", context: ["argument": "apiVersion"])
+        }
+        let keys = PaymentReconciliation(orderID: transaction.orderID, transactionID: transaction.transactionID)
+        let response: HTTPResponse
+        do {
+            response = try await ServerRequest.send(
+                http, .put,
+                url: try baseURL.appending(pathSegments: ["order", transaction.orderID, "transaction", transaction.transactionID]),
+                headers: ["Authorization": credentials.basicAuthorization()], body: transaction.json, retry: .idempotent)
+        } catch {
+            if transportErrorProvesNotSent(error) { throw error }
+            return .unknown(keys, outcomeUnknownError("no answer was read; the transaction may have been processed", keys, cause: error))
+        }
+        return try Self.outcome(of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword]))
+    }
+
+    /// The outcome of a transaction answer (see ``perform(_:)``).
+    static func outcome(
+        of response: HTTPResponse, keys: PaymentReconciliation, redactor: SafeText
+    ) throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        guard let object = ServerResponse.errorObject(response) else {
+            let error = ServerResponse.statusError(response, platform: "mastercard")
+            if response.isSuccess || response.status >= 500 {
+                let cause =
+                    response.isSuccess
+                    ? CSEError(.serverAPIInvalidResponse, "the response body is not a JSON object", context: ["platform": "mastercard"])
+                    : error
+                return .unknown(keys, outcomeUnknownError("the gateway's answer is not a transaction", keys, cause: cause))
+            }
+            throw error
+        }
+        if object["result"]?.stringValue == "ERROR" || !response.isSuccess {
+            let error = Self.error(of: response, redactor: redactor)
+            if error.code == .mastercardServerBusy || error.code == .mastercardServerFailed
+                || (response.status >= 500 && error.code == .serverAPIUnexpectedStatus)
+            {
+                return .unknown(keys, outcomeUnknownError("the gateway could not complete the transaction", keys, cause: error))
+            }
+            throw error
+        }
+        let transaction: MastercardTransaction
+        do {
+            transaction = try MastercardTransaction(response: object)
+        } catch {
+            return .unknown(keys, outcomeUnknownError("the gateway's answer is not a readable transaction", keys, cause: error))
+        }
+        if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
+        if transaction.result == "FAILURE" || transaction.result == "SUCCESS" {
+            var context = [
+                "result": redactor.of(transaction.result, limit: 16), "gatewayCode": redactor.of(transaction.gatewayCode ?? "-", limit: 40),
+            ]
+            for (name, value) in keys.members { context[name] = value }
+            return .refused(transaction, CSEError(.mastercardTransactionDeclined, "the gateway declined the transaction", context: context))
+        }
+        let cause = CSEError(
+            .mastercardError, "the gateway could not determine the outcome with the acquirer",
+            context: ["result": redactor.of(transaction.result, limit: 16)])
+        return .unknown(keys, outcomeUnknownError("the transaction's outcome is unknown to the gateway", keys, cause: cause))
+    }
+
+    /// RETRIEVE TRANSACTION: `GET …/order/{orderId}/transaction/{transactionId}`, the transaction
+    /// as it stands (how an unknown or pending outcome is settled).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an id a path cannot carry;
+    ///   ``CSEError/Code/mastercardInvalidRequest`` for a transaction the gateway never received
+    ///   (then the identical PUT is safe); the errors of ``createSession(authenticationLimit:correlationID:)``.
+    public func retrieveTransaction(orderID: String, transactionID: String) async throws(CSEError) -> MastercardTransaction {
+        try MastercardTransactionRequest.checkID(orderID, argument: "orderId")
+        try MastercardTransactionRequest.checkID(transactionID, argument: "transactionId")
+        return try MastercardTransaction(response: try await get(["order", orderID, "transaction", transactionID]))
+    }
+
+    /// RETRIEVE ORDER: `GET …/order/{orderId}`: the order's status, totals and transactions.
+    /// - Returns: The body with card numbers masked and security codes removed.
+    public func retrieveOrder(orderID: String) async throws(CSEError) -> JSONValue {
+        try MastercardTransactionRequest.checkID(orderID, argument: "orderId")
+        return MastercardSession.mask(.object(try await get(["order", orderID])), path: [])
+    }
+
+    private func get(_ path: [String]) async throws(CSEError) -> JSONObject {
+        let response = try await ServerRequest.send(
+            http, .get, url: try baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
+            body: nil, retry: .idempotent)
+        let redactor = SafeText(secrets: [credentials.apiPassword])
+        guard response.isSuccess else { throw Self.error(of: response, redactor: redactor) }
+        let object = try ServerResponse.object(response, platform: "mastercard")
+        if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response, redactor: redactor) }
+        return object
+    }
+}
