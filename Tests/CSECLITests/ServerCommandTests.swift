@@ -434,6 +434,52 @@ struct ServerCommandTests {
 
     // MARK: Paysafe
 
+    /// Issue #26, Paysafe: a card token on the Card Payments API and a payment handle on the
+    /// Payments API; a repeat with the same reference is the first payment (exit 0), and a lost
+    /// answer exits 75 naming the reference, settled by lookup.
+    @Test("paysafe pay and lookup: both APIs; a repeated reference exits 0 with the first payment; a lost answer exits 75")
+    func paysafePay() throws {
+        let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])
+        defer { server.stop() }
+        let credentials = try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#)
+        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
+        let token = try CommandRunner.run(
+            ["paysafe", "token"] + common, input: #"{"cardNum":"\#(Self.pan)","cardExpiry":{"month":12,"year":2030}}"#)
+        let paymentToken = try #require(try JSONValue.parse(Array(token.stdout))["paymentToken"]?.stringValue)
+        let byCard = try CommandRunner.run(
+            [
+                "paysafe", "pay", "--amount", "100", "--currency", "EUR", "--merchant-ref", "order-1", "--token", paymentToken,
+                "--account", "1001234567",
+            ] + common)
+        #expect(
+            byCard.status == 0 && byCard.out.contains("\"status\":\"COMPLETED\"") && byCard.out.contains("\"lastDigits\":\"1111\""),
+            "\(byCard.err)")
+        let pay = [
+            "paysafe", "pay", "--amount", "2345", "--currency", "EUR", "--merchant-ref", "order-2", "--payment-handle", "SCp7iW4xTkmN3Bq",
+        ]
+        let first = try CommandRunner.run(pay + common)
+        #expect(first.status == 0, "\(first.err)")
+        let id = try #require(try JSONValue.parse(Array(first.stdout))["id"]?.stringValue)
+        let repeated = try CommandRunner.run(pay + common)
+        let repeatedID = try JSONValue.parse(Array(repeated.stdout))["id"]?.stringValue
+        #expect(repeated.status == 0 && repeatedID == id, "\(repeated.err)")
+        try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/paymenthub/v1/payments"))
+        let lostPay = [
+            "paysafe", "pay", "--amount", "5", "--currency", "EUR", "--merchant-ref", "order-3", "--payment-handle", "SCp7iW4xTkmN3Bq",
+        ]
+        let lost = try CommandRunner.run(lostPay + common + ["--timeout", "1"])
+        #expect(
+            lost.status == 75 && lost.err.contains("server.outcomeUnknown") && lost.err.contains("merchantReference=order-3"), "\(lost.err)"
+        )
+        let lookup = try CommandRunner.run(["paysafe", "lookup", "--merchant-ref", "order-3"] + common)
+        let found = try JSONValue.parse(Array(lookup.stdout))["payments"]?.arrayValue
+        #expect(lookup.status == 0 && found?.count == 1 && found?.first?["status"]?.stringValue == "COMPLETED", "\(lookup.err)")
+        let usage = try CommandRunner.run(
+            ["paysafe", "pay", "--amount", "5", "--currency", "EUR", "--merchant-ref", "r", "--token", "t"] + common)
+        #expect(usage.status == 64 && usage.err.contains("'--account'"))
+        for result in [byCard, first, repeated, lost, lookup] { Self.checkCanaries(result) }
+    }
+
     @Test("paysafe token prints the token with the card as BIN and last digits; a wrong key exits 1")
     func paysafeToken() throws {
         let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])

@@ -15,7 +15,7 @@ extension CommandLineTool {
         APSSDKTokenCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self,
-        PaysafeTokenCommand.self,
+        PaysafeTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
     ]
 }
 
@@ -29,6 +29,6 @@ extension CommandLineTool {
         CommandGroup(name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token."),
         CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
-        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens."),
+        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens, payments, lookups."),
     ]
 }

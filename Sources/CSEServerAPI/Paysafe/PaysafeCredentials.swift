@@ -1,6 +1,7 @@
 public import CSECore
 public import CSECrypto
 import CSEGateways
+import CSEHTTP
 
 /// The Paysafe single-use-token API key: base64 of `username:password` (HTTP Basic, RFC 7617),
 /// checked as the Paysafe SDK's setup checks it. The key stays in a wiping buffer.
@@ -28,4 +29,26 @@ public struct PaysafeCredentials: Sendable, CustomStringConvertible {
 
     /// Never the key.
     public var description: String { "PaysafeCredentials(apiKey: <redacted>)" }
+}
+
+/// What both Paysafe clients send through: the key, the origin and the transport, with HTTP Basic
+/// authentication on every request and the key redacted from any platform text.
+struct PaysafeConnection: Sendable {
+    let credentials: PaysafeCredentials
+    let origin: HTTPURL
+    let http: HTTPClient
+
+    /// Redacts platform text, with the key by value.
+    var redactor: SafeText { SafeText(secrets: [credentials.apiKey]) }
+
+    /// Sends `method` to `path` under the origin, with `query` and `body`.
+    func send(
+        _ method: HTTPMethod, path: [String], query: [(name: String, value: String)] = [], body: JSONValue?,
+        retry: HTTPRetryPolicy? = nil
+    ) async throws(CSEError) -> HTTPResponse {
+        var url = try origin.appending(pathSegments: path)
+        if !query.isEmpty { url = url.settingQuery(query) }
+        return try await ServerRequest.send(
+            http, method, url: url, headers: ["Authorization": credentials.basicAuthorization()], body: body, retry: retry)
+    }
 }

@@ -77,8 +77,7 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
 public struct PaysafeTokenClient: Sendable {
     /// The test environment origin.
     public static let testURL = "https://api.test.paysafe.com"
-    /// The production origin (Paysafe's documented REST host; not confirmed by the material read,
-    /// see docs/GATEWAYS.md).
+    /// The production origin (the `BASE_URL_LIVE` of Paysafe's PHP and Java SDKs).
     public static let productionURL = "https://api.paysafe.com"
 
     /// The credentials.
@@ -114,10 +113,10 @@ public struct PaysafeTokenClient: Sendable {
                 .serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
                 context: ["argument": "card.cardExpiry"])
         }
-        let response = try await ServerRequest.send(
-            http, .post, url: try origin.appending(pathSegments: ["customervault", "v1", "singleusetokens"]),
-            headers: ["Authorization": credentials.basicAuthorization()], body: .object(JSONObject([("card", .object(card))])))
-        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiKey])) }
+        let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
+        let response = try await connection.send(
+            .post, path: ["customervault", "v1", "singleusetokens"], body: .object(JSONObject([("card", .object(card))])))
+        guard response.isSuccess else { throw Self.error(of: response, redactor: connection.redactor) }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }
 

@@ -1,0 +1,134 @@
+import CSECore
+import CSEHTTP
+import CSEServerAPI
+import CSEValidation
+
+/// What `cse paysafe pay` and `cse paysafe lookup` share.
+enum PaysafePaymentSupport {
+    static let credentialsHelp = "Paysafe server-to-server credentials {\"apiKey\"} (base64 of username:password)"
+
+    static func client(_ options: ServerCallOptions) throws(CSEError) -> PaysafePaymentClient {
+        let credentials = try PaysafeCredentials(document: try options.credentials())
+        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
+        return PaysafePaymentClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+    }
+}
+
+/// `cse paysafe pay`: a payment on the Payments API (payment handle) or the Card Payments API
+/// (single-use token and account).
+struct PaysafePayCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "paysafe pay",
+        abstract: "Take a Paysafe payment with a payment handle (Payments API) or a single-use card token (Card Payments API).",
+        discussion: """
+            --payment-handle H posts to /paymenthub/v1/payments with dupCheck on; --token T
+            --account ID posts to /cardpayments/v1/accounts/{ID}/auths. The two APIs and their tokens
+            are not interchangeable. The merchant reference makes a retry safe: Paysafe refuses a
+            second payment with it (409), and then the payment with that reference is looked up and
+            its outcome reported, never a failure. Prints {"id","status","merchantRefNum","amount",
+            "currencyCode","lastDigits","authCode"}.
+
+            Exit status: 0 completed or still processing (look it up later with 'cse paysafe
+            lookup'); 1 declined (paysafe.paymentDeclined) or refused before processing; 75 unknown
+            (server.outcomeUnknown naming the merchant reference: run 'cse paysafe lookup' or the
+            same command again).
+            """,
+        options: Options.self)
+
+    /// The options of `cse paysafe pay`.
+    struct Options: CommandOptions {
+        let amount: OptionKey<String>
+        let currency: OptionKey<String>
+        let reference: OptionKey<String>
+        let paymentHandle: OptionKey<String?>
+        let token: OptionKey<String?>
+        let account: OptionKey<String?>
+        let authorizeOnly: OptionKey<Bool>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45).")
+            currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
+            reference = declare.required("merchant-ref", "R", help: "Your unique reference of the payment (merchantRefNum).")
+            paymentHandle = declare.value("payment-handle", "H", help: "A payment handle token: the Payments API.")
+            token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
+            account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
+            authorizeOnly = declare.flag("authorize-only", help: "Authorise without settling (settleWithAuth false).")
+            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+        }
+    }
+
+    let options: ServerCallOptions
+    let amount: Int
+    let currency: Currency
+    let reference: String
+    let source: PaysafePaymentRequest.Source
+    let settle: Bool
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        amount = try arguments.integer(\.amount)
+        guard let currency = Currency(code: arguments[\.currency]) else {
+            throw UsageError("The value for '--currency' must be an ISO 4217 currency code (e.g. EUR).")
+        }
+        self.currency = currency
+        reference = arguments[\.reference]
+        switch (arguments[\.paymentHandle], arguments[\.token], arguments[\.account]) {
+        case (let handle?, nil, nil): source = .paymentHandle(handle)
+        case (nil, let token?, let account?): source = .cardToken(token, accountID: account)
+        default: throw UsageError("Give '--payment-handle', or '--token' with '--account'.")
+        }
+        settle = !arguments[\.authorizeOnly]
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let request = try PaysafePaymentRequest(
+            merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle)
+        let outcome = try await PaysafePaymentSupport.client(options).pay(request)
+        return PaymentOutcomeOutput.finish(
+            outcome, keys: PaymentReconciliation(merchantReference: reference), id: \.id, status: \.status, json: \.json)
+    }
+}
+
+/// `cse paysafe lookup`: the payments with a merchant reference.
+struct PaysafeLookupCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "paysafe lookup",
+        abstract: "List the Paysafe payments with a merchant reference (how an unknown outcome is settled).",
+        discussion: """
+            GET /paymenthub/v1/payments?merchantRefNum=R, or with --account ID the Card Payments
+            API's /cardpayments/v1/accounts/{ID}/auths?merchantRefNum=R. Prints
+            {"payments":[{"id","status",…}]}; an empty list means no payment was taken with the
+            reference, so the same payment can be sent again.
+            """,
+        options: Options.self)
+
+    /// The options of `cse paysafe lookup`.
+    struct Options: CommandOptions {
+        let reference: OptionKey<String>
+        let account: OptionKey<String?>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            reference = declare.required("merchant-ref", "R", help: "The merchant reference (merchantRefNum).")
+            account = declare.value("account", "ID", help: "A Card Payments account id: look up its auths instead.")
+            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+        }
+    }
+
+    let options: ServerCallOptions
+    let reference: String
+    let account: String?
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        reference = arguments[\.reference]
+        account = arguments[\.account]
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let payments = try await PaysafePaymentSupport.client(options).payments(merchantReference: reference, accountID: account)
+        JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,305 @@
+public import CSECore
+import CSEGateways
+public import CSEHTTP
+public import CSEValidation
+
+extension CSEError.Code {
+    /// Paysafe declined the payment: HTTP 402 (the body is the payment with an `error`), or a
+    /// payment whose `status` is `FAILED`, `CANCELLED` or `EXPIRED`. The context gives the status,
+    /// the Paysafe code and the merchant reference.
+    public static let paysafePaymentDeclined = Self("paysafe.paymentDeclined")
+}
+
+/// A Paysafe payment: the Payments API's `Payment` or the Card Payments API's authorization.
+public struct PaysafePayment: Sendable, CustomStringConvertible {
+    /// The payment's id.
+    public let id: String
+    /// `status`, for example `COMPLETED`, `PROCESSING`, `FAILED`.
+    public let status: String
+    /// `merchantRefNum`.
+    public let merchantReference: String?
+    /// `amount`, in minor units.
+    public let amount: Int64?
+    /// `currencyCode`.
+    public let currencyCode: String?
+    /// The card's last digits (`card.lastDigits`), at most four.
+    public let lastDigits: String?
+    /// `gatewayResponse.authCode` (Payments API) or `authCode` (Card Payments API).
+    public let authorizationCode: String?
+
+    /// The statuses after which nothing more happens to a refused payment (research notes §4.3).
+    static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
+
+    /// Decodes a payment.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `id` or `status` is missing or not
+    ///   a string, or a member read has another type.
+    package init(response: JSONObject) throws(CSEError) {
+        id = try ServerJSON.string(response, "id", platform: "paysafe")
+        status = try ServerJSON.string(response, "status", platform: "paysafe")
+        func optional(_ value: JSONValue?, _ name: String) throws(CSEError) -> String? {
+            guard let value, value != .null else { return nil }
+            guard let text = value.stringValue else { throw ServerJSON.missing(name, platform: "paysafe") }
+            return text
+        }
+        merchantReference = try optional(response["merchantRefNum"], "merchantRefNum")
+        currencyCode = try optional(response["currencyCode"], "currencyCode")
+        if let amount = response["amount"], amount != .null {
+            guard let value = amount.intValue else { throw ServerJSON.missing("amount", platform: "paysafe") }
+            self.amount = Int64(value)
+        } else {
+            amount = nil
+        }
+        lastDigits = try optional(response["card"]?["lastDigits"], "card.lastDigits").map { String($0.suffix(4)) }
+        authorizationCode = try optional(response["gatewayResponse"]?["authCode"] ?? response["authCode"], "authCode")
+    }
+
+    /// Whether the payment was refused for good (`FAILED`, `CANCELLED`, `EXPIRED`).
+    public var isDeclined: Bool { Self.declinedStatuses.contains(status) }
+    /// Whether the payment is approved (`COMPLETED`).
+    public var isCompleted: Bool { status == "COMPLETED" }
+    /// Whether the payment is neither completed nor declined yet (`RECEIVED`, `PROCESSING`,
+    /// `PENDING`, `HELD`, …): look it up again later.
+    public var isPending: Bool { !isCompleted && !isDeclined }
+
+    /// The fields as JSON (no card number: only its last digits).
+    package var json: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
+        if let merchantReference { members.append(("merchantRefNum", .string(merchantReference))) }
+        if let amount { members.append(("amount", .number(String(amount)))) }
+        if let currencyCode { members.append(("currencyCode", .string(currencyCode))) }
+        if let lastDigits { members.append(("lastDigits", .string(lastDigits))) }
+        if let authorizationCode { members.append(("authCode", .string(authorizationCode))) }
+        return .object(JSONObject(members))
+    }
+
+    /// Id, status and reference.
+    public var description: String { "PaysafePayment(id: \(id), status: \(status), merchantRefNum: \(merchantReference ?? "-"))" }
+}
+
+/// A Paysafe payment request, on one of the two payment APIs, which are kept apart (research notes §4.1).
+public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
+    /// What pays, and so which API takes the payment.
+    public enum Source: Sendable, CustomStringConvertible {
+        /// A payment handle (`paymentHandleToken`, from the mobile SDKs' tokenize): the Payments
+        /// API, `POST /paymenthub/v1/payments`.
+        case paymentHandle(String)
+        /// A Customer Vault single-use token (`card.paymentToken`, from ``PaysafeTokenClient``):
+        /// the Card Payments API, `POST /cardpayments/v1/accounts/{accountID}/auths`.
+        case cardToken(String, accountID: String)
+
+        /// The kind and the account, never the token.
+        public var description: String {
+            switch self {
+            case .paymentHandle: return "paymentHandle"
+            case .cardToken(_, let account): return "cardToken(account: \(account))"
+            }
+        }
+    }
+
+    /// The merchant's reference, unique per payment: with `dupCheck` (always on) it is what makes
+    /// a retry safe, and what a lookup finds.
+    public let merchantReference: String
+    /// The amount in minor units.
+    public let amount: Int64
+    /// The currency.
+    public let currency: Currency
+    /// What pays.
+    public let source: Source
+    /// `settleWithAuth`: `true` authorises and settles (a sale), `false` authorises only.
+    public let settleWithAuthorization: Bool
+
+    /// Checks and creates a request.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: a reference that
+    ///   is not 1–255 printable ASCII characters, an amount outside 0…999,999,999,999, a currency
+    ///   without minor units, an empty or non-identifier token, or an account id that is not digits.
+    public init(
+        merchantReference: String, amount: Int64, currency: Currency, source: Source, settleWithAuthorization: Bool = true
+    ) throws(CSEError) {
+        try Self.checkReference(merchantReference)
+        guard (0...999_999_999_999).contains(amount) else {
+            throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
+        }
+        guard currency.minorUnits != nil else {
+            throw CSEError(.serverAPIInvalidArgument, "the currency has no minor unit in ISO 4217", context: ["argument": "currency"])
+        }
+        let token: String
+        switch source {
+        case .paymentHandle(let handle): token = handle
+        case .cardToken(let paymentToken, let account):
+            token = paymentToken
+            try Self.checkAccount(account)
+        }
+        guard !token.isEmpty, token.utf8.count <= 100, token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the token is 1 to 100 identifier characters", context: ["argument": "token"])
+        }
+        self.merchantReference = merchantReference
+        self.amount = amount
+        self.currency = currency
+        self.source = source
+        self.settleWithAuthorization = settleWithAuthorization
+    }
+
+    static func checkReference(_ reference: String) throws(CSEError) {
+        guard !reference.isEmpty, reference.utf8.count <= 255, reference.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "the merchant reference is 1 to 255 printable ASCII characters",
+                context: ["argument": "merchantRefNum"])
+        }
+    }
+
+    static func checkAccount(_ account: String) throws(CSEError) {
+        guard !account.isEmpty, account.utf8.count <= 20, account.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the account id is 1 to 20 digits", context: ["argument": "accountId"])
+        }
+    }
+
+    /// The path of the payments collection: the Payments API's, or an account's auths on the Card Payments API.
+    static func path(accountID: String?) -> [String] {
+        guard let accountID else { return ["paymenthub", "v1", "payments"] }
+        return ["cardpayments", "v1", "accounts", accountID, "auths"]
+    }
+
+    /// The path segments under the origin.
+    var path: [String] {
+        switch source {
+        case .paymentHandle: return Self.path(accountID: nil)
+        case .cardToken(_, let account): return Self.path(accountID: account)
+        }
+    }
+
+    /// The body. The Payments API: `merchantRefNum`, `amount`, `currencyCode`, `paymentHandleToken`,
+    /// `settleWithAuth` and `dupCheck: true` (never false: it is what refuses a second payment with
+    /// the reference). The Card Payments API: `merchantRefNum`, `amount`, `settleWithAuth`,
+    /// `card.paymentToken` (the account fixes the currency).
+    package var json: JSONValue {
+        switch source {
+        case .paymentHandle(let handle):
+            return .object(
+                JSONObject([
+                    ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
+                    ("currencyCode", .string(currency.code)), ("paymentHandleToken", .string(handle)),
+                    ("settleWithAuth", .bool(settleWithAuthorization)), ("dupCheck", .bool(true)),
+                ]))
+        case .cardToken(let token, _):
+            return .object(
+                JSONObject([
+                    ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
+                    ("settleWithAuth", .bool(settleWithAuthorization)), ("card", .object(JSONObject([("paymentToken", .string(token))]))),
+                ]))
+        }
+    }
+
+    /// Reference, amount, currency and API; never the token.
+    public var description: String {
+        "PaysafePaymentRequest(merchantRefNum: \(merchantReference), amount: \(amount) \(currency), source: \(source))"
+    }
+}
+
+/// Paysafe's payment calls with the server-to-server API key: take a payment
+/// (``pay(_:)``) and find payments by merchant reference (``payments(merchantReference:accountID:)``).
+///
+/// Paysafe has no idempotence header: the merchant reference with `dupCheck` makes a retry safe
+/// (a second payment with the reference is refused, HTTP 409), and a lookup by reference settles
+/// an unknown outcome (research notes §4.4). POSTs are never repeated by the transport.
+public struct PaysafePaymentClient: Sendable {
+    let connection: PaysafeConnection
+
+    /// The credentials: the server-to-server API key (`username:password`, base64).
+    public var credentials: PaysafeCredentials { connection.credentials }
+    /// The origin (``PaysafeTokenClient/testURL`` or ``PaysafeTokenClient/productionURL``, or a test endpoint).
+    public var origin: HTTPURL { connection.origin }
+
+    /// Creates a client for the server-to-server key `credentials` at `origin`, over `http`.
+    public init(credentials: PaysafeCredentials, origin: HTTPURL, http: HTTPClient) {
+        connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
+    }
+
+    /// Takes the payment.
+    ///
+    /// The outcome (research notes §4.3, §4.4):
+    /// - ``PaymentOutcome/succeeded(_:)``: a payment that is `COMPLETED`, or not final yet
+    ///   (``PaysafePayment/isPending``: look it up later);
+    /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
+    ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
+    /// - ``PaymentOutcome/unknown(_:_:)``: no answer read after sending, a 5xx, or a 2xx that is
+    ///   not a readable payment; the reconciliation names the merchant reference.
+    ///
+    /// A 409 (the reference was used before: an earlier attempt exists) is never a refusal, which
+    /// would make a charged payment look failed: the payment with that reference is looked up and
+    /// its own outcome returned, or, if none is found, the outcome is unknown.
+    /// - Throws: When nothing was processed: a transport error before sending, 400, 401, 403.
+    public func pay(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
+        let keys = PaymentReconciliation(merchantReference: request.merchantReference)
+        let redactor = connection.redactor
+        let response: HTTPResponse
+        do {
+            response = try await connection.send(.post, path: request.path, body: request.json)
+        } catch {
+            if transportErrorProvesNotSent(error) { throw error }
+            return .unknown(keys, outcomeUnknownError("no answer was read; the payment may have been taken", keys, cause: error))
+        }
+        if response.status == 409 {
+            let conflict = PaysafeTokenClient.error(of: response, redactor: redactor)
+            let accountID: String?
+            if case .cardToken(_, let account) = request.source { accountID = account } else { accountID = nil }
+            let earlier = try? await payments(merchantReference: request.merchantReference, accountID: accountID)
+            guard let first = earlier?.first else {
+                return .unknown(
+                    keys, outcomeUnknownError("the reference was used before, and no payment with it was found", keys, cause: conflict))
+            }
+            return Self.outcome(of: first, keys: keys, redactor: redactor)
+        }
+        if response.status == 402, let object = ServerResponse.errorObject(response), let payment = try? PaysafePayment(response: object) {
+            return .refused(payment, Self.declined(payment, keys: keys, response: object, redactor: redactor))
+        }
+        guard response.isSuccess else {
+            let error = PaysafeTokenClient.error(of: response, redactor: redactor)
+            if response.status >= 500 {
+                return .unknown(
+                    keys, outcomeUnknownError("Paysafe answered a server error; the payment may have been taken", keys, cause: error))
+            }
+            throw error
+        }
+        do {
+            return Self.outcome(
+                of: try PaysafePayment(response: try ServerResponse.object(response, platform: "paysafe")), keys: keys, redactor: redactor)
+        } catch {
+            return .unknown(keys, outcomeUnknownError("Paysafe's 2xx answer is not a readable payment", keys, cause: error))
+        }
+    }
+
+    static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
+        guard payment.isDeclined else { return .succeeded(payment) }
+        return .refused(payment, declined(payment, keys: keys, response: nil, redactor: redactor))
+    }
+
+    static func declined(_ payment: PaysafePayment, keys: PaymentReconciliation, response: JSONObject?, redactor: SafeText) -> CSEError {
+        var context = ["paymentId": redactor.of(payment.id, limit: 64), "paymentStatus": redactor.of(payment.status, limit: 32)]
+        if let code = response?["error"]?["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        for (name, value) in keys.members { context[name] = value }
+        return CSEError(.paysafePaymentDeclined, "Paysafe declined the payment", context: context)
+    }
+
+    /// The payments with a merchant reference, newest first as Paysafe lists them: `GET
+    /// /paymenthub/v1/payments?merchantRefNum=…` (Payments API), or, with an account,
+    /// `GET /cardpayments/v1/accounts/{accountID}/auths?merchantRefNum=…` (Card Payments API).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for a reference that is not 1–255
+    ///   printable ASCII characters or an account that is not digits; Paysafe's and the transport's errors.
+    public func payments(merchantReference: String, accountID: String? = nil) async throws(CSEError) -> [PaysafePayment] {
+        try PaysafePaymentRequest.checkReference(merchantReference)
+        if let accountID { try PaysafePaymentRequest.checkAccount(accountID) }
+        let response = try await connection.send(
+            .get, path: PaysafePaymentRequest.path(accountID: accountID), query: [("merchantRefNum", merchantReference)], body: nil,
+            retry: .idempotent)
+        guard response.isSuccess else { throw PaysafeTokenClient.error(of: response, redactor: connection.redactor) }
+        let object = try ServerResponse.object(response, platform: "paysafe")
+        let list = accountID == nil ? "payments" : "auths"
+        guard let entries = object[list]?.arrayValue else { throw ServerJSON.missing(list, platform: "paysafe") }
+        var payments: [PaysafePayment] = []
+        for entry in entries {
+            guard let payment = entry.objectValue else { throw ServerJSON.missing(list, platform: "paysafe") }
+            payments.append(try PaysafePayment(response: payment))
+        }
+        return payments
+    }
+}
