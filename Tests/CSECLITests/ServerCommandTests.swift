@@ -281,6 +281,56 @@ struct ServerCommandTests {
         )
     }
 
+    /// Issue #26, APS: purchase with a stored card, a repeat with the reference (the first
+    /// order, exit 0), a lost answer (exit 75) settled by check-status, and the feedback verified.
+    @Test(
+        "aps purchase, check-status and feedback-verify: a repeated reference exits 0; a lost answer exits 75; a tampered feedback exits 1")
+    func apsPayments() throws {
+        let server = try Self.emulator("aps", ["--request-phrase", Self.requestPhrase, "--response-phrase", Self.responsePhrase])
+        defer { server.stop() }
+        let credentials = try Self.apsCredentials()
+        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
+        let purchase = [
+            "aps", "purchase", "--token-name", "Op9Vmp", "--merchant-reference", "ORD-0001", "--amount", "50000", "--currency", "AED",
+            "--customer-email", "payer@example.com", "--customer-ip", "192.0.2.10",
+        ]
+        let paid = try CommandRunner.run(purchase + common)
+        #expect(paid.status == 0 && paid.out.contains("\"response_code\":\"14000\""), "\(paid.err)")
+        let fortID = try #require(try JSONValue.parse(Array(paid.stdout))["fort_id"]?.stringValue)
+        let repeated = try CommandRunner.run(purchase + common)
+        #expect(repeated.status == 0 && repeated.out.contains(fortID), "\(repeated.err)")
+        try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/FortAPI/paymentApi"))
+        var second = purchase
+        second[5] = "ORD-0002"
+        let lost = try CommandRunner.run(second + common + ["--timeout", "1"])
+        #expect(
+            lost.status == 75 && lost.err.contains("server.outcomeUnknown") && lost.err.contains("merchantReference=ORD-0002"),
+            "\(lost.err)")
+        let status = try CommandRunner.run(["aps", "check-status", "--merchant-reference", "ORD-0002"] + common)
+        #expect(status.status == 0 && status.out.contains("\"transaction_code\":\"14000\""), "\(status.err)")
+        // The feedback APS would post for an order, signed by the emulator (Python hashlib).
+        let feedbackServer = try Self.emulator("aps", ["--request-phrase", Self.requestPhrase, "--response-phrase", Self.responsePhrase])
+        defer { feedbackServer.stop() }
+        _ = try CommandRunner.run(
+            [
+                "aps", "purchase", "--token-name", "Op9Vmp", "--merchant-reference", "FB-1", "--amount", "100", "--currency", "AED",
+                "--customer-email", "payer@example.com", "--credentials", credentials, "--endpoint", feedbackServer.baseURL,
+            ])
+        let form = try IOShell.run(
+            // No proxy, whatever the environment holds (another suite sets proxy variables process-wide).
+            #"python3 -c 'import sys, urllib.request as u; sys.stdout.write(u.build_opener(u.ProxyHandler({})).open(sys.argv[1]).read().decode())' "$URL""#,
+            environment: ["URL": feedbackServer.baseURL + "/test/aps-feedback/FB-1"])
+        let verified = try CommandRunner.run(["aps", "feedback-verify", "--credentials", credentials], input: form.out)
+        #expect(
+            verified.status == 0 && verified.out.hasPrefix("{\"valid\":true") && verified.out.contains("FB-1"),
+            "\(verified.err) \(form.out)")
+        let tampered = try CommandRunner.run(
+            ["aps", "feedback-verify", "--credentials", credentials],
+            input: form.out.replacingOccurrences(of: "amount=100", with: "amount=1"))
+        #expect(tampered.status == 1 && tampered.err.contains("aps.feedback.signature") && tampered.out.isEmpty)
+        for result in [paid, repeated, lost, status, verified, tampered] { Self.checkCanaries(result) }
+    }
+
     @Test(
         "aps sdk-token prints the verified token; a wrong response phrase, a tampered response or a wrong request phrase exits 1 without a token",
         arguments: [("normal", "", 0), ("normal", "wrong-response", 1), ("tampered", "", 1), ("normal", "wrong-request", 1)])

@@ -210,7 +210,72 @@ def aps_signature(params, phrase):
     return hashlib.new(args().sha_type, text.encode()).hexdigest()
 
 
+# APS server-to-server payments (research notes §2.3, §2.5, §2.7): PURCHASE/AUTHORIZATION with a
+# token_name, checked against the trusted-channel rules; merchant_reference unique (a repeat is
+# 00066 and creates nothing); CHECK_STATUS answers from the stored orders (11036 when unknown).
+# MODES (payments): decline (13/03 + 072), on-hold (20064 with 3ds_url), uncertain (15777).
+APS_ORDERS = {}
+
+
+def aps_payment(echoed, mode):
+    reference = echoed.get("merchant_reference", "")
+    checks = [
+        re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", reference), re.fullmatch(r"\d{1,10}", echoed.get("amount", "")),
+        re.fullmatch(r"[A-Z]{3}", echoed.get("currency", "")), echoed.get("language") in ("en", "ar"),
+        re.fullmatch(r"[A-Za-z0-9_.+-]+@[A-Za-z0-9_.-]+", echoed.get("customer_email", "")),
+        re.fullmatch(r"[A-Za-z0-9.@_-]{1,100}", echoed.get("token_name", "")),
+        echoed.get("eci") in ("ECOMMERCE", "MOTO", "RECURRING"),
+    ]
+    if not all(checks):
+        return dict(echoed, response_code="00002", status="00", response_message="Invalid parameter format")
+    with app.lock:
+        if reference in APS_ORDERS:
+            return dict(echoed, response_code="00066", status="00", response_message="Merchant reference already exists")
+        COUNTER[0] += 1
+        number = COUNTER[0]
+    purchase = echoed["command"] == "PURCHASE"
+    code = {"decline": ("13" if purchase else "03") + "072", "on-hold": "20064", "uncertain": "15777"}.get(
+        mode, "14000" if purchase else "02000")
+    response = dict(echoed, fort_id=f"1690{number:013d}", response_code=code, status=code[:2],
+                    response_message={"000": "Success", "072": "Transaction has been cancelled by the consumer",
+                                      "064": "3-D Secure check requested",
+                                      "777": "Processed, but confirmation was not received"}[code[2:]],
+                    card_number="400555******0001", expiry_date="2105", payment_option="VISA")
+    if code[2:] == "000":
+        response["authorization_code"] = "123456"
+    if code == "20064":
+        response["3ds_url"] = "https://sbcheckout.payfort.com/FortAPI/redirectionResponse/threeDs2RedirectURL?token=abc"
+    with app.lock:
+        APS_ORDERS[reference] = response
+    return response
+
+
+def aps_check_status(echoed):
+    order = APS_ORDERS.get(echoed.get("merchant_reference"))
+    if order is None:
+        return dict(echoed, response_code="11036", status="11", response_message="Order not found")
+    approved = order["response_code"][2:] == "000"
+    return dict(echoed, response_code="12000", status="12", response_message="Success", fort_id=order["fort_id"],
+                transaction_status=order["status"], transaction_code=order["response_code"],
+                transaction_message=order["response_message"], authorized_amount=order["amount"] if approved else "0",
+                captured_amount=order["amount"] if approved and order["command"] == "PURCHASE" else "0")
+
+
 def aps_routes():
+    @app.route("GET", r"/test/aps-feedback/(?P<ref>[^/]+)")
+    def feedback(request, match):
+        """The transaction feedback APS would post for an order, signed here with the response
+        phrase (Python hashlib): form-encoded, or JSON with ?format=json."""
+        order = APS_ORDERS.get(match.group("ref"))
+        if order is None:
+            return emulator.Response.json({"error": "no such order"}, 404)
+        params = {k: v for k, v in order.items() if k != "signature"}
+        params["signature"] = aps_signature(params, args().response_phrase)
+        if dict(request.query_items()).get("format") == "json":
+            return emulator.Response.json(params)
+        from urllib.parse import urlencode
+        return emulator.Response(200, urlencode(params).encode(), [("Content-Type", "application/x-www-form-urlencoded")])
+
     @app.route("POST", r"/FortAPI/paymentApi")
     def payment_api(request, match):
         params = request.json()
@@ -222,6 +287,10 @@ def aps_routes():
             response = dict(echoed, response_code="21010", status="21", response_message="Invalid access code")
         elif params.get("merchant_identifier") != args().merchant_identifier:
             response = dict(echoed, response_code="21009", status="21", response_message="Invalid merchant identifier")
+        elif params.get("command") in ("PURCHASE", "AUTHORIZATION"):
+            response = aps_payment(echoed, mode)
+        elif params.get("query_command") == "CHECK_STATUS":
+            response = aps_check_status(echoed)
         elif mode.startswith("failure-"):
             code = mode[len("failure-"):]
             response = dict(echoed, response_code=code, status=code[:2], response_message="Failure")

@@ -88,7 +88,10 @@ struct ServerCallOptions: Sendable {
 
     /// The credentials document, read from the file or environment variable straight into
     /// wiping buffers; the raw bytes are wiped.
-    func credentials() throws(CSEError) -> CredentialsDocument {
+    func credentials() throws(CSEError) -> CredentialsDocument { try Self.credentials(credentialsSpec) }
+
+    /// The credentials document named by `credentialsSpec` (a path, or `env:NAME`).
+    static func credentials(_ credentialsSpec: String) throws(CSEError) -> CredentialsDocument {
         if credentialsSpec.hasPrefix("env:") {
             let name = String(credentialsSpec.dropFirst(4))
             guard !name.isEmpty, let value = getenv(name) else {

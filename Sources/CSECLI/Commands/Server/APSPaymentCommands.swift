@@ -1,0 +1,220 @@
+import CSECore
+import CSEGateways
+import CSEHTTP
+import CSEServerAPI
+import CSEValidation
+
+/// What the APS payment commands share: the credentials and the client.
+enum APSPaymentSupport {
+    static let credentialsHelp =
+        "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}"
+
+    static func keys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice)
+    }
+
+    static func client(_ options: ServerCallOptions) throws(CSEError) -> APSPaymentClient {
+        let credentials = try APSCredentials(document: try options.credentials())
+        let environment: APSSDKTokenClient.Environment = options.isProduction ? .production : .test
+        return APSPaymentClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
+    }
+}
+
+/// `cse aps purchase` and `cse aps authorize`: one server-to-server command per APS command.
+protocol APSPaymentCommand: AsyncCLICommand where Options == APSPaymentOptions {
+    /// The APS `command` sent.
+    static var command: APSPaymentRequest.Command { get }
+    /// The parsed options.
+    var parsed: APSPaymentOptions.Parsed { get }
+    /// Makes the command from parsed options.
+    init(parsed: APSPaymentOptions.Parsed)
+}
+
+/// The options of `cse aps purchase|authorize`.
+struct APSPaymentOptions: CommandOptions {
+    let tokenName: OptionKey<String>
+    let reference: OptionKey<String>
+    let amount: OptionKey<String>
+    let currency: OptionKey<String>
+    let email: OptionKey<String>
+    let customerIP: OptionKey<String?>
+    let language: OptionKey<String?>
+    let server: ServerCallOptions.Keys
+
+    init(_ declare: inout OptionDeclarations) {
+        tokenName = declare.required("token-name", "T", help: "The stored card (token_name), from the mobile SDK or an earlier payment.")
+        reference = declare.required(
+            "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
+        amount = declare.required("amount", "MINOR", help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
+        currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. AED).")
+        email = declare.required("customer-email", "E", help: "The payer's e-mail address.")
+        customerIP = declare.value("customer-ip", "IP", help: "The payer's IP address.")
+        language = declare.value("language", "LANG", help: "en (default) or ar.")
+        server = APSPaymentSupport.keys(&declare)
+    }
+
+    /// The parsed options.
+    struct Parsed: Sendable {
+        let options: ServerCallOptions
+        let tokenName: String
+        let reference: String
+        let amount: Int
+        let currency: Currency
+        let email: String
+        let customerIP: String?
+        let language: String
+
+        init(_ arguments: ParsedArguments<APSPaymentOptions>) throws(UsageError) {
+            options = try ServerCallOptions(arguments: arguments.group(\.server))
+            tokenName = arguments[\.tokenName]
+            reference = arguments[\.reference]
+            amount = try arguments.integer(\.amount)
+            guard let currency = Currency(code: arguments[\.currency]) else {
+                throw UsageError("The value for '--currency' must be an ISO 4217 currency code (e.g. AED).")
+            }
+            self.currency = currency
+            email = arguments[\.email]
+            customerIP = arguments[\.customerIP]
+            language = arguments[\.language] ?? "en"
+            guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
+        }
+
+        func run(_ command: APSPaymentRequest.Command) async throws(CSEError) -> Int32 {
+            let request = try APSPaymentRequest(
+                command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
+                tokenName: tokenName, customerIP: customerIP, language: language)
+            let outcome = try await APSPaymentSupport.client(options).pay(request)
+            return PaymentOutcomeOutput.finish(
+                outcome, keys: PaymentReconciliation(merchantReference: reference), id: \.fortID,
+                status: { $0.responseCode.description }, json: { .object($0.parameters) })
+        }
+    }
+
+    static let discussion = """
+        POSTs the command with token_name, signed with the SHA request phrase, to
+        FortAPI/paymentApi, and verifies the answer's signature with the SHA response phrase before
+        reading it. Prints the signed answer (card number masked, no signature).
+
+        Exit status: 0 approved (14, 02) or processed with the outcome later (19, 40, or 20: send
+        the payer to 3ds_url); 1 declined (aps.transactionDeclined) or refused before processing
+        (aps.message.NNN); 75 unknown (server.outcomeUnknown naming the merchant reference: no
+        verified answer, status 15, messages 006/051/071). Never send the same payment again after
+        75: run 'cse aps check-status --merchant-reference R'. A reference APS has seen before
+        (066, 007, 047) is settled the same way, and reported as that order's outcome.
+        """
+}
+
+extension APSPaymentCommand {
+    init(arguments: ParsedArguments<APSPaymentOptions>) throws(UsageError) {
+        self.init(parsed: try APSPaymentOptions.Parsed(arguments))
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 { try await parsed.run(Self.command) }
+}
+
+/// `cse aps purchase`.
+struct APSPurchaseCommand: APSPaymentCommand {
+    static let spec = CommandSpec(
+        name: "aps purchase", abstract: "Take a payment with a stored card on Amazon Payment Services (PURCHASE, server to server).",
+        discussion: APSPaymentOptions.discussion, options: APSPaymentOptions.self)
+    static let command = APSPaymentRequest.Command.purchase
+    let parsed: APSPaymentOptions.Parsed
+}
+
+/// `cse aps authorize`.
+struct APSAuthorizeCommand: APSPaymentCommand {
+    static let spec = CommandSpec(
+        name: "aps authorize", abstract: "Authorise a payment with a stored card on Amazon Payment Services (AUTHORIZATION).",
+        discussion: APSPaymentOptions.discussion, options: APSPaymentOptions.self)
+    static let command = APSPaymentRequest.Command.authorization
+    let parsed: APSPaymentOptions.Parsed
+}
+
+/// `cse aps check-status`: the reconciliation query.
+struct APSCheckStatusCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "aps check-status",
+        abstract: "Ask Amazon Payment Services for the order with a merchant reference (CHECK_STATUS).",
+        discussion: """
+            Prints the order's last operation as APS reports it (transaction_status,
+            transaction_code, fort_id, authorized and captured amounts), after verifying the
+            answer's signature. An order APS does not know prints response_code 11036: the payment
+            was not processed. CHECK_STATUS mainly reflects financial completion: a payment whose
+            3-D Secure the payer did not finish may need the feedback as well.
+            """,
+        options: Options.self)
+
+    /// The options of `cse aps check-status`.
+    struct Options: CommandOptions {
+        let reference: OptionKey<String>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            reference = declare.required("merchant-reference", "R", help: "The merchant reference of the order.")
+            server = APSPaymentSupport.keys(&declare)
+        }
+    }
+
+    let options: ServerCallOptions
+    let reference: String
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        reference = arguments[\.reference]
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let transaction = try await APSPaymentSupport.client(options).checkStatus(merchantReference: reference)
+        JSONLine.write(.object(transaction.parameters))
+        return ExitCode.success
+    }
+}
+
+/// `cse aps feedback-verify`: checks a transaction feedback as APS posts it.
+struct APSFeedbackVerifyCommand: CLICommand {
+    static let spec = CommandSpec(
+        name: "aps feedback-verify",
+        abstract: "Verify an Amazon Payment Services transaction feedback (direct or notification) on standard input.",
+        discussion: """
+            Reads the body exactly as APS posted it (form-encoded by default, or JSON; detected by
+            content, or forced with --format) and checks its signature over every received
+            parameter but 'signature' with the SHA response phrase, in constant time, before
+            reading anything else. Prints {"valid":true,"transaction":{…}} and exits 0 for an
+            approved or pending transaction, 1 for a declined one; a wrong or missing signature is
+            the error aps.feedback.signature (exit 1) and nothing is printed on stdout. XML
+            feedback is not read.
+            """,
+        options: Options.self)
+
+    /// The options of `cse aps feedback-verify`.
+    struct Options: CommandOptions {
+        let format: OptionKey<String?>
+        let credentials: OptionKey<String>
+
+        init(_ declare: inout OptionDeclarations) {
+            format = declare.value("format", "F", help: "form or json (default: detected from the body).")
+            credentials = declare.required("credentials", "FILE", help: APSPaymentSupport.credentialsHelp + " (a JSON file, or env:NAME).")
+        }
+    }
+
+    let format: APSPaymentClient.FeedbackFormat
+    let credentialsSpec: String
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        switch arguments[\.format] {
+        case nil: format = .automatic
+        case "form": format = .form
+        case "json": format = .json
+        default: throw UsageError("The value for '--format' must be form or json.")
+        }
+        credentialsSpec = arguments[\.credentials]
+    }
+
+    func run() throws(CSEError) -> Int32 {
+        let body = try Files.readStandardInput(limit: 1 << 20)
+        let credentials = try APSCredentials(document: try ServerCallOptions.credentials(credentialsSpec))
+        let transaction = try APSPaymentClient.verifyFeedback(body, format: format, credentials: credentials)
+        JSONLine.write(.object(JSONObject([("valid", .bool(true)), ("transaction", .object(transaction.parameters))])))
+        return transaction.isDeclined ? ExitCode.failure : ExitCode.success
+    }
+}

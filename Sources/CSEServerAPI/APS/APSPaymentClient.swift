@@ -1,0 +1,378 @@
+public import CSECore
+import CSECrypto
+public import CSEGateways
+public import CSEHTTP
+public import CSEValidation
+
+extension CSEError.Code {
+    /// APS declined the transaction: `status` 13 (purchase failure) or 03 (authorization failure).
+    /// The context gives `response_code`, the merchant reference and the `fort_id`.
+    public static let apsTransactionDeclined = Self("aps.transactionDeclined")
+    /// A transaction feedback's `signature` is missing or does not match the received parameters
+    /// under the SHA response phrase; nothing in it may be trusted.
+    public static let apsFeedbackSignature = Self("aps.feedback.signature")
+    /// A transaction feedback body is not a form (`application/x-www-form-urlencoded`) or JSON
+    /// object of string values, or lacks `response_code`.
+    public static let apsFeedbackMalformed = Self("aps.feedback.malformed")
+}
+
+/// An APS transaction as APS reports it: a PURCHASE or AUTHORIZATION response, a transaction
+/// feedback, or the order a CHECK_STATUS names. Only ever made from parameters whose signature
+/// has been verified.
+public struct APSTransaction: Sendable, CustomStringConvertible {
+    /// `response_code` (or, from CHECK_STATUS, the order's `transaction_code`).
+    public let responseCode: APSResponseCode
+    /// `merchant_reference`.
+    public let merchantReference: String?
+    /// `fort_id`, APS's id of the order.
+    public let fortID: String?
+    /// `command` (`PURCHASE`, `AUTHORIZATION`).
+    public let command: String?
+    /// `authorization_code`.
+    public let authorizationCode: String?
+    /// `3ds_url` when the payer must pass 3-D Secure (status 20).
+    public let threeDSURL: String?
+    /// The parameters as received, with `card_number` masked (first 6 and last 4 digits) and
+    /// `card_security_code` and `signature` removed.
+    public let parameters: JSONObject
+
+    /// Reads verified parameters; `codeMember` names the member with the transaction's code.
+    init(verified: JSONObject, codeMember: String = "response_code") throws(CSEError) {
+        guard let text = verified[codeMember].flatMap(APSSignature.scalarText) else {
+            throw CSEError(.apsResponseMalformed, "the signed parameters have no \(codeMember)", context: ["parameter": codeMember])
+        }
+        do throws(CSEError) { responseCode = try APSResponseCode(text) } catch {
+            throw CSEError(.apsResponseMalformed, "the \(codeMember) is not five digits", context: ["parameter": codeMember])
+        }
+        func member(_ name: String) -> String? { verified[name].flatMap(APSSignature.scalarText) }
+        merchantReference = member("merchant_reference")
+        fortID = member("fort_id")
+        command = member("command")
+        authorizationCode = member("authorization_code")
+        threeDSURL = member("3ds_url")
+        var shown: [(String, JSONValue)] = []
+        for (name, value) in verified where name != "signature" && name != "card_security_code" {
+            if name == "card_number", let number = APSSignature.scalarText(value), number.allSatisfy(\.isNumber) {
+                shown.append((name, .string(SecretMasking.maskPAN(number))))
+            } else {
+                shown.append((name, value))
+            }
+        }
+        parameters = JSONObject(shown)
+    }
+
+    /// Approved: status 14 (purchase success) or 02 (authorization success).
+    public var isApproved: Bool { ["14", "02"].contains(responseCode.status) }
+    /// Processed, outcome later: 19 (pending), 20 (on hold: 3-D Secure, see ``threeDSURL``), 40 (in review).
+    public var isPending: Bool { ["19", "20", "40"].contains(responseCode.status) }
+    /// Declined: status 13 or 03.
+    public var isDeclined: Bool { ["13", "03"].contains(responseCode.status) }
+
+    /// Code, reference and order id.
+    public var description: String {
+        "APSTransaction(response_code: \(responseCode), merchant_reference: \(merchantReference ?? "-"), fort_id: \(fortID ?? "-"))"
+    }
+}
+
+/// A server-to-server PURCHASE or AUTHORIZATION with a stored card (`token_name`, the "trusted
+/// channel"; research notes §2.3).
+public struct APSPaymentRequest: Sendable, CustomStringConvertible {
+    /// `command`.
+    public struct Command: Hashable, Sendable, CustomStringConvertible {
+        /// The value sent.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        /// Authorise and capture.
+        public static let purchase = Command("PURCHASE")
+        /// Authorise only.
+        public static let authorization = Command("AUTHORIZATION")
+        /// The value sent.
+        public var description: String { name }
+    }
+
+    /// The parameters, without `access_code`, `merchant_identifier` and `signature`.
+    let parameters: [(String, String)]
+    /// `merchant_reference`: unique per merchant, the key of the payment.
+    public let merchantReference: String
+
+    /// Checks and creates a request.
+    /// - Parameters:
+    ///   - amount: Minor units of `currency` (APS wants the ISO 4217 exponent: 500 AED is 50000).
+    ///   - tokenName: The stored card (`token_name`, at most 100 of letters, digits, `.@-_`).
+    ///   - customerIP: The payer's IPv4 or IPv6 address, when known.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the parameter: a reference that
+    ///   is not 1–40 of `[A-Za-z0-9-_.]`, an amount outside 0…9,999,999,999, a currency without
+    ///   minor units, a language other than `en`/`ar`, an e-mail address that is not 3–254
+    ///   characters with one `@`, a token or IP address of the wrong shape.
+    public init(
+        _ command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String, tokenName: String,
+        customerIP: String? = nil, language: String = "en"
+    ) throws(CSEError) {
+        func refuse(_ parameter: String, _ reason: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, reason, context: ["argument": parameter])
+        }
+        func only(_ text: String, _ extra: String) -> Bool {
+            text.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || extra.unicodeScalars.contains($0)
+            }
+        }
+        guard (1...40).contains(merchantReference.utf8.count), only(merchantReference, "-_.") else {
+            throw refuse("merchant_reference", "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'")
+        }
+        guard (0...9_999_999_999).contains(amount) else { throw refuse("amount", "the amount is minor units, at most 10 digits") }
+        guard currency.minorUnits != nil else { throw refuse("currency", "the currency has no minor unit in ISO 4217") }
+        guard ["en", "ar"].contains(language) else { throw refuse("language", "the language is en or ar") }
+        guard (3...254).contains(customerEmail.utf8.count), customerEmail.filter({ $0 == "@" }).count == 1,
+            only(customerEmail, "_-.@+")
+        else { throw refuse("customer_email", "the customer e-mail is 3 to 254 characters with one '@'") }
+        guard (1...100).contains(tokenName.utf8.count), only(tokenName, ".@-_") else {
+            throw refuse("token_name", "the token name is 1 to 100 letters, digits, '.', '@', '-' or '_'")
+        }
+        var parameters: [(String, String)] = [
+            ("command", command.name), ("merchant_reference", merchantReference), ("amount", String(amount)),
+            ("currency", currency.code), ("language", language), ("customer_email", customerEmail), ("token_name", tokenName),
+            ("eci", "ECOMMERCE"),
+        ]
+        if let customerIP {
+            guard (2...45).contains(customerIP.utf8.count), customerIP.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else {
+                throw refuse("customer_ip", "the customer IP is an IPv4 or IPv6 address")
+            }
+            parameters.append(("customer_ip", customerIP))
+        }
+        self.parameters = parameters
+        self.merchantReference = merchantReference
+    }
+
+    /// Command, reference and amount; never the token.
+    public var description: String {
+        let values = Dictionary(parameters, uniquingKeysWith: { a, _ in a })
+        return
+            "APSPaymentRequest(\(values["command"] ?? "-") merchant_reference: \(merchantReference), amount: \(values["amount"] ?? "-") \(values["currency"] ?? "-"))"
+    }
+}
+
+/// The Amazon Payment Services server-to-server payment calls on `FortAPI/paymentApi`: PURCHASE or
+/// AUTHORIZATION with a stored card, and CHECK_STATUS, the reconciliation query; and the
+/// verification of the transaction feedback APS posts to the merchant (``verifyFeedback(_:format:credentials:)``).
+///
+/// Every request is signed with the SHA request phrase; every answer and feedback is verified
+/// with the SHA response phrase before any of its fields is read (research notes §2.2).
+public struct APSPaymentClient: Sendable {
+    let connection: APSConnection
+
+    /// The credentials.
+    public var credentials: APSCredentials { connection.credentials }
+    /// The full `…/FortAPI/paymentApi` URL.
+    public var url: HTTPURL { connection.url }
+
+    /// Creates a client for `credentials` at `url` (``APSSDKTokenClient/Environment/url``, or a test
+    /// endpoint), over `http`.
+    public init(credentials: APSCredentials, url: HTTPURL, http: HTTPClient) {
+        connection = APSConnection(credentials: credentials, url: url, http: http)
+    }
+
+    /// Sends a PURCHASE or AUTHORIZATION.
+    ///
+    /// The outcome, from the verified `response_code` (research notes §2.5, §2.7):
+    /// - ``PaymentOutcome/succeeded(_:)``: 14 or 02 (approved), or 19, 20 (3-D Secure: send the
+    ///   payer to ``APSTransaction/threeDSURL``) or 40 (processed, outcome later);
+    /// - ``PaymentOutcome/refused(_:_:)``: 13 or 03 (`aps.transactionDeclined`);
+    /// - ``PaymentOutcome/unknown(_:_:)``: no answer, an HTTP error status, an answer whose
+    ///   signature does not verify, status 15 (uncertain) or 10, messages 006, 051 or 071. Settle
+    ///   it with ``checkStatus(merchantReference:)``; **never** send the PURCHASE again.
+    ///
+    /// A reference APS has seen before (message 066, 007 or 047) proves that an earlier request
+    /// reached APS: its order is looked up with CHECK_STATUS and that order's outcome returned, or
+    /// unknown if the lookup does not settle it; never a refusal.
+    /// - Throws: When nothing was processed: a transport error before sending, or status 00 with
+    ///   another message (`aps.message.NNN`, for example `aps.message.008` for a refused signature).
+    public func pay(_ request: APSPaymentRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
+        let keys = PaymentReconciliation(merchantReference: request.merchantReference)
+        let verified: JSONObject
+        do {
+            verified = try await connection.call(request.parameters)
+        } catch {
+            if error.code != .apsResponseSignature && transportErrorProvesNotSent(error) { throw error }
+            return .unknown(keys, outcomeUnknownError("no verified answer was read; the payment may have been taken", keys, cause: error))
+        }
+        let transaction: APSTransaction
+        do {
+            transaction = try APSTransaction(verified: verified)
+        } catch {
+            return .unknown(keys, outcomeUnknownError("the signed answer has no readable response code", keys, cause: error))
+        }
+        let code = transaction.responseCode
+        if ["066", "007", "047"].contains(code.message) {
+            let settled = try? await checkStatus(merchantReference: request.merchantReference)
+            if let settled, settled.responseCode.status != "00" {
+                return Self.outcome(of: settled, keys: keys) ?? .unknown(keys, unknownError(settled, keys))
+            }
+            return .unknown(
+                keys, outcomeUnknownError("the merchant reference was used before; its order is not settled", keys, cause: error(code)))
+        }
+        if let outcome = Self.outcome(of: transaction, keys: keys) { return outcome }
+        if code.status == "00" && !["006", "051", "071"].contains(code.message) { throw error(code) }
+        return .unknown(keys, unknownError(transaction, keys))
+    }
+
+    /// The outcome of a settled transaction, or `nil` when it is not settled.
+    static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
+        if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
+        guard transaction.isDeclined else { return nil }
+        var context = ["response_code": transaction.responseCode.description]
+        if let fortID = transaction.fortID { context["fort_id"] = fortID }
+        for (name, value) in keys.members { context[name] = value }
+        return .refused(transaction, CSEError(.apsTransactionDeclined, "APS declined the transaction", context: context))
+    }
+
+    private func unknownError(_ transaction: APSTransaction, _ keys: PaymentReconciliation) -> CSEError {
+        outcomeUnknownError("APS does not know the outcome yet", keys, cause: error(transaction.responseCode))
+    }
+
+    private func error(_ code: APSResponseCode) -> CSEError {
+        let context = ["response_code": code.description]
+        guard let description = code.messageDescription else {
+            return CSEError(.apsUndocumentedMessage, "APS answered an undocumented message code", context: context)
+        }
+        return CSEError(.apsMessage(code.message), "APS: \(description)", context: context)
+    }
+
+    /// CHECK_STATUS: the order with a merchant reference, as APS knows it (research notes §2.5).
+    /// - Returns: The order's last operation as a transaction (its `transaction_code` as the
+    ///   response code), or, when APS does not know the order (status 11, message 036), a
+    ///   transaction whose response code is that `11036`: the payment was not processed.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for a malformed reference;
+    ///   ``CSEError/Code/apsResponseSignature``; `aps.message.NNN` when the query itself is refused.
+    public func checkStatus(merchantReference: String) async throws(CSEError) -> APSTransaction {
+        guard (1...40).contains(merchantReference.utf8.count), merchantReference.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
+        else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'",
+                context: ["argument": "merchant_reference"])
+        }
+        let verified = try await connection.call([
+            ("query_command", "CHECK_STATUS"), ("merchant_reference", merchantReference), ("language", "en"),
+        ])
+        let query = try APSTransaction(verified: verified)
+        guard query.responseCode.status == "12", verified["transaction_code"] != nil else {
+            if query.responseCode.status == "11" { return query }
+            throw error(query.responseCode)
+        }
+        return try APSTransaction(verified: verified, codeMember: "transaction_code")
+    }
+
+    /// The body format of a transaction feedback.
+    public enum FeedbackFormat: Sendable {
+        /// `application/x-www-form-urlencoded`, APS's default.
+        case form
+        /// A JSON object of string values (on request to APS).
+        case json
+        /// Decided by the first non-space byte: `{` is JSON, anything else a form.
+        case automatic
+    }
+
+    /// Verifies a transaction feedback (direct or notification) as APS posts it: the signature over
+    /// **all** received parameters except `signature`, with the SHA response phrase, compared in
+    /// constant time, before any field is read (research notes §2.6).
+    /// - Returns: The transaction it reports.
+    /// - Parameters:
+    ///   - body: The body as posted.
+    ///   - format: Form, JSON, or decided from the body.
+    ///   - credentials: The account whose SHA response phrase signs its feedback.
+    /// - Throws: ``CSEError/Code/apsFeedbackMalformed`` for a body that is neither form nor a JSON
+    ///   object of scalar values; ``CSEError/Code/apsFeedbackSignature`` when the signature is
+    ///   missing or wrong.
+    public static func verifyFeedback(
+        _ body: [UInt8], format: FeedbackFormat = .automatic, credentials: APSCredentials
+    ) throws(CSEError) -> APSTransaction {
+        let parameters = try APSFeedback.parameters(body, format: format)
+        guard let signature = parameters["signature"]?.stringValue,
+            try APSSignature.isValid(signature, for: parameters, phrase: credentials.responsePhrase, algorithm: credentials.algorithm)
+        else {
+            throw CSEError(.apsFeedbackSignature, "the feedback signature is missing or does not match the SHA response phrase")
+        }
+        do throws(CSEError) { return try APSTransaction(verified: parameters) } catch {
+            throw CSEError(.apsFeedbackMalformed, "the signed feedback has no valid response_code")
+        }
+    }
+}
+
+/// The transport of the APS payment calls: signs the request, posts it, verifies the answer.
+struct APSConnection: Sendable {
+    let credentials: APSCredentials
+    let url: HTTPURL
+    let http: HTTPClient
+
+    /// Posts `parameters` with `access_code`, `merchant_identifier` and the signature, and
+    /// returns the answer once its signature is verified with the response phrase.
+    /// - Throws: A transport error; ``CSEError/Code/serverAPIUnexpectedStatus`` for an HTTP error
+    ///   status; ``CSEError/Code/apsResponseSignature`` for an answer whose signature does not verify.
+    func call(_ parameters: [(String, String)]) async throws(CSEError) -> JSONObject {
+        var request = JSONObject(
+            [("access_code", .string(credentials.accessCode)), ("merchant_identifier", .string(credentials.merchantIdentifier))]
+                + parameters.map { ($0.0, JSONValue.string($0.1)) })
+        request["signature"] = .string(try APSSignature.sign(request, phrase: credentials.requestPhrase, algorithm: credentials.algorithm))
+        let response = try await ServerRequest.send(http, .post, url: url, body: .object(request))
+        guard response.isSuccess else { throw ServerResponse.statusError(response, platform: "aps") }
+        let object = try ServerResponse.object(response, platform: "aps")
+        guard let signature = object["signature"]?.stringValue,
+            try APSSignature.isValid(signature, for: object, phrase: credentials.responsePhrase, algorithm: credentials.algorithm)
+        else {
+            throw CSEError(.apsResponseSignature, "the response signature is missing or does not match the SHA response phrase")
+        }
+        return object
+    }
+}
+
+/// The parameters of a transaction feedback body.
+enum APSFeedback {
+    static func parameters(_ body: [UInt8], format: APSPaymentClient.FeedbackFormat) throws(CSEError) -> JSONObject {
+        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let isJSON: Bool
+        switch format {
+        case .json: isJSON = true
+        case .form: isJSON = false
+        case .automatic: isJSON = first == UInt8(ascii: "{")
+        }
+        if isJSON {
+            guard case .object(let object)? = try? JSONValue.parse(body),
+                object.allSatisfy({ APSSignature.scalarText($0.1) != nil })
+            else {
+                throw CSEError(.apsFeedbackMalformed, "the feedback is not a JSON object of scalar values")
+            }
+            return object
+        }
+        // application/x-www-form-urlencoded (WHATWG URL §5.1): '&'-separated name=value, '+' is a
+        // space, %XX escapes; the values are signed as decoded.
+        var members: [(String, JSONValue)] = []
+        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : []), !name.isEmpty else {
+                throw CSEError(.apsFeedbackMalformed, "the feedback is not form-encoded parameters")
+            }
+            members.append((name, .string(value)))
+        }
+        guard !members.isEmpty else { throw CSEError(.apsFeedbackMalformed, "the feedback is empty") }
+        return JSONObject(members)
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> String? {
+        var out: [UInt8] = []
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "+") {
+                out.append(0x20)
+            } else if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex, let byte = Base16.decode(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self))?.first
+                else { return nil }
+                out.append(byte)
+                i += 2
+            } else {
+                out.append(b)
+            }
+            i += 1
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,170 @@
+import CSECore
+import CSEGateways
+import CSEHTTP
+import CSEServerAPI
+import CSEValidation
+import Foundation
+import Testing
+import TestSupport
+
+/// Amazon Payment Services server-to-server payments, CHECK_STATUS and transaction feedback
+/// (research notes §2), end to end against the loopback emulator, which checks the request
+/// signature and signs its answers and feedback with Python's hashlib.
+@Suite("APS PURCHASE/AUTHORIZATION with a stored card: three outcomes, a reused reference settled by CHECK_STATUS, verified feedback")
+struct APSPaymentTests {
+    static func client(_ server: LoopbackEmulator, http: HTTPClient? = nil) throws -> APSPaymentClient {
+        APSPaymentClient(
+            credentials: try credentials(), url: try HTTPURL(server.baseURL + "/FortAPI/paymentApi"), http: try http ?? realClient())
+    }
+
+    static func credentials() throws -> APSCredentials {
+        try APSCredentials(
+            accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj", requestPhrase: secret(Canary.requestPhrase),
+            responsePhrase: secret(Canary.responsePhrase))
+    }
+
+    static func purchase(_ reference: String = "ORD-0001", command: APSPaymentRequest.Command = .purchase) throws -> APSPaymentRequest {
+        try APSPaymentRequest(
+            command, merchantReference: reference, amount: 50000, currency: Currency(code: "AED")!, customerEmail: "payer@example.com",
+            tokenName: "Op9Vmp", customerIP: "192.0.2.10")
+    }
+
+    /// The feedback the emulator would post for an order, as posted (form or JSON).
+    static func feedback(_ server: LoopbackEmulator, _ reference: String, json: Bool = false) async throws -> [UInt8] {
+        let url = try HTTPURL(server.baseURL + "/test/aps-feedback/" + reference + (json ? "?format=json" : ""))
+        return try await realClient().send(HTTPRequest(method: .get, url: url)).body
+    }
+
+    @Test("PURCHASE with token_name: the emulator checks the request signature; the signed answer is approved, its card masked")
+    func purchase() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let transaction = try await Self.client(server).pay(try Self.purchase()).get()
+            #expect(transaction.isApproved && transaction.responseCode.description == "14000" && transaction.authorizationCode == "123456")
+            #expect(transaction.merchantReference == "ORD-0001" && transaction.fortID?.count == 17)
+            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            #expect(
+                sent["command"]?.stringValue == "PURCHASE" && sent["token_name"]?.stringValue == "Op9Vmp"
+                    && sent["eci"]?.stringValue == "ECOMMERCE")
+            #expect(sent["amount"]?.stringValue == "50000" && sent["signature"]?.stringValue?.count == 64)
+            #expect(transaction.parameters["card_number"]?.stringValue == "400555******0001" && transaction.parameters["signature"] == nil)
+            Canary.check(transaction.description + JSONValue.object(transaction.parameters).serialized)
+        }
+    }
+
+    @Test("a reference APS has seen (00066) is the first order's outcome after CHECK_STATUS, never a refusal; nothing is taken twice")
+    func duplicateReference() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let client = try Self.client(server)
+            let first = try await client.pay(try Self.purchase()).get()
+            guard case .succeeded(let again) = try await client.pay(try Self.purchase()) else {
+                Issue.record("the repeat is not the first order's success")
+                return
+            }
+            #expect(again.fortID == first.fortID && again.responseCode.description == "14000")
+            let sent = try server.requests().map { try JSONValue.parse(Array($0.body)) }
+            #expect(
+                sent.map { $0["command"]?.stringValue ?? $0["query_command"]?.stringValue } == ["PURCHASE", "PURCHASE", "CHECK_STATUS"])
+        }
+    }
+
+    @Test("the answer is lost after APS took the payment: unknown naming the reference; CHECK_STATUS settles it")
+    func lostAnswer() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/FortAPI/paymentApi"))
+            let client = try Self.client(server, http: try realClient(requestTimeout: .seconds(1)))
+            guard case .unknown(let keys, let error) = try await client.pay(try Self.purchase()) else {
+                Issue.record("not unknown")
+                return
+            }
+            #expect(keys == PaymentReconciliation(merchantReference: "ORD-0001") && error.underlying?.code == .httpTimeout)
+            let status = try await client.checkStatus(merchantReference: "ORD-0001")
+            #expect(
+                status.isApproved && status.responseCode.description == "14000" && status.parameters["captured_amount"] == .string("50000"))
+            let unknownOrder = try await client.checkStatus(merchantReference: "ORD-9999")
+            #expect(unknownOrder.responseCode.description == "11036")
+        }
+    }
+
+    @Test("13/03 are refusals; 20064 succeeds as pending with the 3-D Secure URL; 15 is unknown; an unverifiable answer is unknown")
+    func outcomes() async throws {
+        let cases: [(String, APSPaymentRequest.Command, String)] = [
+            ("decline", .purchase, "refused"), ("decline", .authorization, "refused"), ("on-hold", .purchase, "pending"),
+            ("uncertain", .purchase, "unknown"), ("wrong-response-signature", .purchase, "unknown"),
+        ]
+        for (mode, command, expected) in cases {
+            try await withServerEmulator("aps", ServerEmulatorTests.apsArguments + ["--mode", mode]) { server in
+                switch try await Self.client(server).pay(try Self.purchase(command: command)) {
+                case .succeeded(let transaction):
+                    #expect(
+                        expected == "pending" && transaction.isPending && transaction.threeDSURL?.hasPrefix("https://") == true, "\(mode)")
+                case .refused(let transaction, let error):
+                    #expect(expected == "refused" && transaction?.isDeclined == true && error.code == .apsTransactionDeclined, "\(mode)")
+                    #expect(error.context["response_code"] == (command == .purchase ? "13072" : "03072"))
+                case .unknown(_, let error):
+                    #expect(expected == "unknown", "\(mode)")
+                    let cause: CSEError.Code = mode == "uncertain" ? .apsMessage("777") : .apsResponseSignature
+                    #expect(error.underlying?.code == cause, "\(mode): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("a transaction feedback verifies as posted, form or JSON; a changed parameter or another phrase fails before anything is read")
+    func feedback() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            _ = try await Self.client(server).pay(try Self.purchase())
+            let form = try await Self.feedback(server, "ORD-0001")
+            #expect(form.first != UInt8(ascii: "{"))
+            let fromForm = try APSPaymentClient.verifyFeedback(form, credentials: try Self.credentials())
+            #expect(fromForm.isApproved && fromForm.merchantReference == "ORD-0001")
+            let json = try await Self.feedback(server, "ORD-0001", json: true)
+            let fromJSON = try APSPaymentClient.verifyFeedback(json, format: .json, credentials: try Self.credentials())
+            #expect(fromJSON.fortID == fromForm.fortID)
+            let tampered = Array(String(decoding: form, as: UTF8.self).replacingOccurrences(of: "amount=50000", with: "amount=5").utf8)
+            #expect(throws: CSEError(.apsFeedbackSignature, "")) {
+                try APSPaymentClient.verifyFeedback(tampered, credentials: try Self.credentials())
+            }
+            let other = try APSCredentials(
+                accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj", requestPhrase: secret(Canary.requestPhrase),
+                responsePhrase: secret("another-phrase"))
+            #expect(throws: CSEError(.apsFeedbackSignature, "")) { try APSPaymentClient.verifyFeedback(form, credentials: other) }
+            #expect(throws: CSEError(.apsFeedbackMalformed, "")) {
+                try APSPaymentClient.verifyFeedback(form, format: .json, credentials: other)
+            }
+            #expect(throws: CSEError(.apsFeedbackMalformed, "")) {
+                try APSPaymentClient.verifyFeedback(Array("a=%zz".utf8), credentials: other)
+            }
+        }
+    }
+
+    @Test("requests are checked before sending: reference, amount, currency, e-mail, token, IP")
+    func requestChecks() {
+        let aed = Currency(code: "AED")!
+        let cases: [() throws -> APSPaymentRequest] = [
+            {
+                try APSPaymentRequest(
+                    .purchase, merchantReference: "ORD 1", amount: 1, currency: aed, customerEmail: "a@b.c", tokenName: "t")
+            },
+            {
+                try APSPaymentRequest(
+                    .purchase, merchantReference: "R", amount: 10_000_000_000, currency: aed, customerEmail: "a@b.c", tokenName: "t")
+            },
+            {
+                try APSPaymentRequest(
+                    .purchase, merchantReference: "R", amount: 1, currency: Currency(code: "XXX")!, customerEmail: "a@b.c", tokenName: "t")
+            },
+            { try APSPaymentRequest(.purchase, merchantReference: "R", amount: 1, currency: aed, customerEmail: "nobody", tokenName: "t") },
+            {
+                try APSPaymentRequest(
+                    .purchase, merchantReference: "R", amount: 1, currency: aed, customerEmail: "a@b.c", tokenName: "t/../x")
+            },
+            {
+                try APSPaymentRequest(
+                    .purchase, merchantReference: "R", amount: 1, currency: aed, customerEmail: "a@b.c", tokenName: "t", customerIP: "x;y")
+            },
+        ]
+        for make in cases {
+            #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try make() }
+        }
+    }
+}
