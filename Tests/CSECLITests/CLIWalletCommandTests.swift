@@ -37,6 +37,36 @@ struct CLIWalletCommandTests {
                 + "\"paymentData\":\(plaintext)}\n")
     }
 
+    /// Issue #26, the wallet flow: token → `cse wallet decrypt` → `cse worldline create-payment
+    /// --wallet apple-pay --decrypted`, against the Worldline emulator, which checks the
+    /// signature, product 302 and the five decryptedPaymentData members with its own code.
+    @Test("token → wallet decrypt → worldline create-payment --decrypted: product 302 with the DPAN as MMYY data; DPAN masked")
+    func decryptThenPay() throws {
+        let decrypted = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"], stdin: Self.file("gala/token.json"))
+        #expect(decrypted.status == 0, "\(decrypted.err)")
+        let server = try ServerCommandTests.emulator("worldline", ["--secret-api-key", ServerCommandTests.worldlineSecret])
+        defer { server.stop() }
+        let pay = [
+            "worldline", "create-payment", "--wallet", "apple-pay", "--decrypted", "--amount", "100", "--currency", "USD",
+            "--reference", "order-w", "--credentials", try ServerCommandTests.worldlineCredentials(), "--endpoint", server.baseURL,
+        ]
+        let paid = try CommandRunner.run(pay, stdin: decrypted.stdout)
+        #expect(paid.status == 0, "\(paid.err)")
+        let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+        let data = sent["mobilePaymentMethodSpecificInput"]?["decryptedPaymentData"]
+        #expect(sent["mobilePaymentMethodSpecificInput"]?["paymentProductId"]?.intValue == 302)
+        let dpan = try #require(data?["dpan"]?.stringValue)
+        #expect(data?["expiryDate"]?.stringValue?.count == 4 && data?["cryptogram"]?.stringValue != nil)
+        #expect(!paid.out.contains(dpan) && !paid.err.contains(dpan) && paid.out.contains(String(dpan.suffix(4))))
+        let wrongWallet = try CommandRunner.run(
+            ["worldline", "create-payment", "--wallet", "google-pay", "--decrypted", "--return-url", "https://shop.example/3ds"]
+                + Array(pay[5...]), stdin: decrypted.stdout)
+        #expect(wrongWallet.status == 1 && wrongWallet.err.contains("serverAPI.invalidArgument") && !wrongWallet.err.contains(dpan))
+        let usage = try CommandRunner.run(Array(pay.prefix(4)) + Array(pay[5...]), stdin: decrypted.stdout)
+        #expect(usage.status == 64 && usage.err.contains("'--decrypted'"))
+    }
+
     @Test("RSA_v1 from a whole PKPaymentToken, with pairs for rotation")
     func rotationAndRSA() throws {
         let result = try CommandRunner.run(

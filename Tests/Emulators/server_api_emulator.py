@@ -110,6 +110,31 @@ def worldline_check(request, merchant):
     return None
 
 
+def worldline_invalid(name):
+    return emulator.Response.json({"errorId": "e-400", "errors": [
+        {"errorCode": "21000020", "id": "PARAMETER_NOT_FOUND_IN_REQUEST", "propertyName": name}]}, 400)
+
+
+def worldline_check_mobile(mobile):
+    """mobilePaymentMethodSpecificInput with decryptedPaymentData (research notes §1.5, §6): product 302
+    or 320, 320 with its 3-D Secure return URL, exactly the five decryptedPaymentData members, the
+    expiry MMYY, the ECI an integer."""
+    product = mobile.get("paymentProductId")
+    data = mobile.get("decryptedPaymentData")
+    if product not in (302, 320):
+        return worldline_invalid("mobilePaymentMethodSpecificInput.paymentProductId")
+    if product == 320 and not mobile.get("paymentProduct320SpecificInput", {}).get("threeDSecure", {}).get(
+            "redirectionData", {}).get("returnUrl"):
+        return worldline_invalid("mobilePaymentMethodSpecificInput.paymentProduct320SpecificInput")
+    if not isinstance(data, dict) or set(data) - {"dpan", "expiryDate", "cryptogram", "eci", "cardholderName"}:
+        return worldline_invalid("mobilePaymentMethodSpecificInput.decryptedPaymentData")
+    if not re.fullmatch(r"\d{12,19}", str(data.get("dpan", ""))) or not re.fullmatch(r"(0[1-9]|1[0-2])\d\d", str(data.get("expiryDate", ""))):
+        return worldline_invalid("mobilePaymentMethodSpecificInput.decryptedPaymentData.dpan")
+    if "eci" in data and (not isinstance(data["eci"], int) or isinstance(data["eci"], bool)):
+        return worldline_invalid("mobilePaymentMethodSpecificInput.decryptedPaymentData.eci")
+    return None
+
+
 def worldline_routes():
     @app.route("POST", r"/v2/(?P<merchant>[^/]+)/sessions")
     def sessions(request, match):
@@ -171,10 +196,18 @@ def worldline_routes():
             return emulator.Response(500, b"<html>internal error</html>", [("Content-Type", "text/html")])
         body = request.json()
         jwe = body.get("encryptedCustomerInput", "")
+        mobile = body.get("mobilePaymentMethodSpecificInput")
         money = body.get("order", {}).get("amountOfMoney", {})
-        if len(jwe.split(".")) != 5 or not isinstance(money.get("amount"), int) or len(money.get("currencyCode", "")) != 3:
-            return emulator.Response.json({"errorId": "e-400", "errors": [
-                {"errorCode": "21000020", "id": "PARAMETER_NOT_FOUND_IN_REQUEST", "propertyName": "order.amountOfMoney"}]}, 400)
+        if mobile is not None and "encryptedCustomerInput" in body:
+            return worldline_invalid("mobilePaymentMethodSpecificInput")  # exactly one payment input
+        if mobile is not None:
+            refused = worldline_check_mobile(mobile)
+            if refused:
+                return refused
+        elif len(jwe.split(".")) != 5:
+            return worldline_invalid("encryptedCustomerInput")
+        if not isinstance(money.get("amount"), int) or len(money.get("currencyCode", "")) != 3:
+            return worldline_invalid("order.amountOfMoney")
         with app.lock:
             COUNTER[0] += 1
             number = COUNTER[0]
@@ -182,6 +215,12 @@ def worldline_routes():
             "amountOfMoney": money, "references": body.get("order", {}).get("references", {}),
             "paymentMethod": "card", "cardPaymentMethodSpecificOutput": {
                 "paymentProductId": 1, "card": {"cardNumber": "4111111111111111", "expiryDate": "1230"}}}}
+        if mobile is not None:
+            data = mobile["decryptedPaymentData"]
+            del payment["paymentOutput"]["cardPaymentMethodSpecificOutput"]
+            payment["paymentOutput"].update(paymentMethod="mobile", mobilePaymentMethodSpecificOutput={
+                "paymentProductId": mobile["paymentProductId"], "network": "VISA",
+                "paymentData": {"dpan": data["dpan"], "expiryDate": data["expiryDate"]}})
         if args().mode == "reject":
             payment.update({"status": "REJECTED", "statusOutput": {"statusCode": 2, "isAuthorized": False}})
             PAYMENTS[payment["id"]] = payment

@@ -28,6 +28,16 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
                 .serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
                 context: ["argument": "encryptedCustomerInput"])
         }
+        try Self.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
+        self.encryptedCustomerInput = encryptedCustomerInput
+        self.amount = amount
+        self.currencyCode = currencyCode
+        self.merchantReference = merchantReference
+    }
+
+    /// The order rules of every CreatePayment: an amount in 0…999,999,999,999 minor units, a
+    /// currency of three upper-case letters, a reference of 1–40 printable characters.
+    static func checkOrder(amount: Int64, currencyCode: String, merchantReference: String?) throws(CSEError) {
         guard (0...Self.maximumAmount).contains(amount) else {
             throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
         }
@@ -44,22 +54,27 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
                     context: ["argument": "merchantReference"])
             }
         }
-        self.encryptedCustomerInput = encryptedCustomerInput
-        self.amount = amount
-        self.currencyCode = currencyCode
-        self.merchantReference = merchantReference
     }
 
-    /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
-    /// "currencyCode"}, "references": {"merchantReference"}}}`.
-    package var json: JSONValue {
+    /// `{"amountOfMoney": {"amount", "currencyCode"}, "references": {"merchantReference"}}`.
+    static func order(amount: Int64, currencyCode: String, merchantReference: String?) -> JSONValue {
         var order: [(String, JSONValue)] = [
             ("amountOfMoney", .object(JSONObject([("amount", .number(String(amount))), ("currencyCode", .string(currencyCode))])))
         ]
         if let merchantReference {
             order.append(("references", .object(JSONObject([("merchantReference", .string(merchantReference))]))))
         }
-        return .object(JSONObject([("encryptedCustomerInput", .string(encryptedCustomerInput)), ("order", .object(JSONObject(order)))]))
+        return .object(JSONObject(order))
+    }
+
+    /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
+    /// "currencyCode"}, "references": {"merchantReference"}}}`.
+    package var json: JSONValue {
+        .object(
+            JSONObject([
+                ("encryptedCustomerInput", .string(encryptedCustomerInput)),
+                ("order", Self.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)),
+            ]))
     }
 
     /// Amount and currency only.
@@ -84,8 +99,9 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
     public let currencyCode: String?
     /// `paymentOutput.references.merchantReference`.
     public let merchantReference: String?
-    /// The card number the platform echoes (`cardPaymentMethodSpecificOutput.card.cardNumber`),
-    /// already masked with ``SecretMasking/maskPAN(_:)`` whatever the platform sent.
+    /// The card number the platform echoes (`cardPaymentMethodSpecificOutput.card.cardNumber`,
+    /// or a wallet's `mobilePaymentMethodSpecificOutput.paymentData.dpan`), already masked with
+    /// ``SecretMasking/maskPAN(_:)`` whatever the platform sent.
     public let maskedCardNumber: String?
     /// The `merchantAction.actionType` when the payer must act (for example `REDIRECT` for 3-D Secure).
     public let merchantActionType: String?
@@ -110,7 +126,9 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         amount = money?["amount"]?.intValue.map(Int64.init)
         currencyCode = money?["currencyCode"]?.stringValue
         merchantReference = output?["references"]?["merchantReference"]?.stringValue
-        maskedCardNumber = output?["cardPaymentMethodSpecificOutput"]?["card"]?["cardNumber"]?.stringValue.map(SecretMasking.maskPAN)
+        maskedCardNumber =
+            (output?["cardPaymentMethodSpecificOutput"]?["card"]?["cardNumber"]
+            ?? output?["mobilePaymentMethodSpecificOutput"]?["paymentData"]?["dpan"])?.stringValue.map(SecretMasking.maskPAN)
         merchantActionType = response["merchantAction"]?["actionType"]?.stringValue
     }
 

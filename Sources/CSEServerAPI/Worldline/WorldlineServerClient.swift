@@ -90,12 +90,27 @@ public struct WorldlineServerClient: Sendable {
     public func createPayment(
         _ request: WorldlinePaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        try await createPayment(body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey)
+    }
+
+    /// CreatePayment for a wallet token the merchant decrypted: `mobilePaymentMethodSpecificInput`
+    /// with product 302 or 320 and `decryptedPaymentData` (research notes §1.5). Outcomes, the
+    /// idempotence key and the errors as in ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``.
+    public func createPayment(
+        _ request: WorldlineWalletPaymentRequest, idempotenceKey: IdempotenceKey? = nil
+    ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        try await createPayment(body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey)
+    }
+
+    private func createPayment(
+        body: JSONValue, merchantReference: String?, idempotenceKey: IdempotenceKey?
+    ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key: IdempotenceKey
         if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
-        let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: request.merchantReference)
+        let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: merchantReference)
         let response: HTTPResponse
         do {
-            response = try await send(.post, path: ["payments"], body: request.json, idempotenceKey: key)
+            response = try await send(.post, path: ["payments"], body: body, idempotenceKey: key)
         } catch {
             if transportErrorProvesNotSent(error) { throw error }
             return .unknown(
@@ -104,7 +119,7 @@ public struct WorldlineServerClient: Sendable {
         return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: [credentials.secretAPIKey]))
     }
 
-    /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)``).
+    /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``).
     static func outcome(
         of response: HTTPResponse, reconciliation: PaymentReconciliation, redactor: SafeText
     ) throws(CSEError) -> PaymentOutcome<WorldlinePayment> {

@@ -80,6 +80,10 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             returns the first outcome instead of paying twice. If standard output cannot be
             written after the platform answered, the payment id, status and key go to stderr
             before the exit status 1.
+
+            --wallet apple-pay|google-pay --decrypted reads the output of 'cse wallet decrypt'
+            instead and pays with product 302 or 320 and decryptedPaymentData (DPAN, MMYY expiry,
+            cryptogram, ECI, cardholder name); Google Pay needs --return-url for 3-D Secure.
             """,
         options: Options.self)
 
@@ -89,6 +93,9 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let currency: OptionKey<String>
         let reference: OptionKey<String?>
         let idempotenceKey: OptionKey<String?>
+        let wallet: OptionKey<String?>
+        let decrypted: OptionKey<Bool>
+        let returnURL: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
@@ -98,6 +105,9 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             idempotenceKey = declare.value(
                 "idempotence-key", "KEY",
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
+            wallet = declare.value("wallet", "NAME", help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
+            decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
+            returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
@@ -107,6 +117,8 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
     let currency: String
     let reference: String?
     let idempotenceKey: String?
+    let wallet: WorldlinePaymentProduct?
+    let returnURL: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
@@ -114,10 +126,41 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         currency = arguments[\.currency]
         reference = arguments[\.reference]
         idempotenceKey = arguments[\.idempotenceKey]
+        switch arguments[\.wallet] {
+        case nil: wallet = nil
+        case "apple-pay": wallet = .applePay
+        case "google-pay": wallet = .googlePay
+        default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
+        }
+        guard (wallet != nil) == arguments[\.decrypted] else {
+            throw UsageError("'--wallet' and '--decrypted' go together (a raw wallet token is not sealed for Worldline yet).")
+        }
+        returnURL = arguments[\.returnURL]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let input = Files.trimmingTrailingWhitespace(try Files.readStandardInput(limit: 1 << 20))
+        // The wallet data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
+        var raw = try Files.readStandardInput(limit: 1 << 20)
+        defer { secureZero(&raw) }
+        let input = Files.trimmingTrailingWhitespace(raw)
+        let key: IdempotenceKey
+        if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
+        let keys = PaymentReconciliation(idempotenceKey: key, merchantReference: reference)
+        if let wallet {
+            guard case .object(let output) = try JSONValue.parse(input) else {
+                throw CSEError(.cliNotAnObject, "the input must be the JSON object 'cse wallet decrypt' prints")
+            }
+            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(output)
+            guard product == wallet else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the decrypted token is from another wallet than --wallet", context: ["argument": "wallet"])
+            }
+            let request = try WorldlineWalletPaymentRequest(
+                product: product, decrypted: data, amount: Int64(amount), currencyCode: currency, merchantReference: reference,
+                returnURL: returnURL)
+            let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
+            return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
+        }
         let jwe: String
         if input.first == UInt8(ascii: "{") {
             guard let value = try JSONValue.parse(input)["encryptedCustomerInput"]?.stringValue else {
@@ -132,12 +175,8 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let request = try WorldlinePaymentRequest(
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
             merchantReference: reference)
-        let key: IdempotenceKey
-        if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
         let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-        return PaymentOutcomeOutput.finish(
-            outcome, keys: PaymentReconciliation(idempotenceKey: key, merchantReference: reference), id: \.id, status: \.status,
-            json: \.json)
+        return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
     }
 }
 

@@ -1,0 +1,196 @@
+public import CSECore
+import CSEValidation
+
+/// Worldline's `decryptedPaymentData`: the card data of a wallet token the merchant decrypted
+/// itself, exactly its five members (research notes §1.5; Direct has no `pan`, `authMethod` or
+/// `paymentMethod` here).
+public struct WorldlineDecryptedPaymentData: Sendable, CustomStringConvertible {
+    /// The device PAN (Apple's `applicationPrimaryAccountNumber`, Google's `paymentMethodDetails.pan`).
+    public let dpan: String
+    /// The expiry as `MMYY`.
+    public let expiryDate: String
+    /// The online payment cryptogram, when the wallet gave one (never for a Google Pay `PAN_ONLY` card).
+    public let cryptogram: String?
+    /// The ECI as a number (a token's `"07"` is sent as `7`).
+    public let eci: Int?
+    /// The cardholder's name, when the wallet gave one.
+    public let cardholderName: String?
+
+    /// Checks and creates the data.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member: a DPAN that is not
+    ///   12–19 digits, an expiry that is not `MMYY` with a month 01–12, an empty cryptogram or name,
+    ///   an ECI outside 0–99.
+    public init(
+        dpan: String, expiryDate: String, cryptogram: String? = nil, eci: Int? = nil, cardholderName: String? = nil
+    )
+        throws(CSEError)
+    {
+        func refuse(_ member: String, _ reason: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, reason, context: ["argument": "decryptedPaymentData." + member])
+        }
+        guard (12...19).contains(dpan.utf8.count), dpan.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw refuse("dpan", "the DPAN is 12 to 19 digits")
+        }
+        guard expiryDate.utf8.count == 4, expiryDate.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let month = Int(expiryDate.prefix(2)), (1...12).contains(month)
+        else { throw refuse("expiryDate", "the expiry date is MMYY") }
+        if let cryptogram, cryptogram.isEmpty || cryptogram.utf8.count > 200 {
+            throw refuse("cryptogram", "the cryptogram is 1 to 200 characters")
+        }
+        if let eci, !(0...99).contains(eci) { throw refuse("eci", "the ECI is 0 to 99") }
+        if let cardholderName, cardholderName.isEmpty || cardholderName.utf8.count > 200 {
+            throw refuse("cardholderName", "the cardholder name is 1 to 200 characters")
+        }
+        self.dpan = dpan
+        self.expiryDate = expiryDate
+        self.cryptogram = cryptogram
+        self.eci = eci
+        self.cardholderName = cardholderName
+    }
+
+    /// Reads the output of `cse wallet decrypt` (`{"wallet","paymentData",…}`): Apple Pay's
+    /// `applicationPrimaryAccountNumber`, `applicationExpirationDate` (YYMMDD, sent as MMYY),
+    /// `paymentData.onlinePaymentCryptogram`, `paymentData.eciIndicator` and `cardholderName`;
+    /// Google Pay's `paymentMethodDetails.pan`, `expirationMonth`/`expirationYear`, and, for
+    /// `CRYPTOGRAM_3DS` only, `cryptogram` (ECv2; ECv1 `3dsCryptogram`) and `eciIndicator`.
+    /// - Returns: The data and the wallet it came from.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
+    public static func fromWalletDecryption(
+        _ output: JSONObject
+    ) throws(CSEError) -> (WorldlinePaymentProduct, WorldlineDecryptedPaymentData) {
+        func missing(_ member: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, "the decrypted wallet data lacks a member", context: ["argument": member])
+        }
+        guard let data = output["paymentData"]?.objectValue else { throw missing("paymentData") }
+        func eciNumber(_ value: JSONValue?) throws(CSEError) -> Int? {
+            guard let value else { return nil }
+            if let number = value.intValue { return number }
+            guard let text = value.stringValue, let number = Int(text) else { throw missing("eciIndicator") }
+            return number
+        }
+        switch output["wallet"]?.stringValue {
+        case "apple-pay":
+            guard let dpan = data["applicationPrimaryAccountNumber"]?.stringValue else { throw missing("applicationPrimaryAccountNumber") }
+            guard let expiry = data["applicationExpirationDate"]?.stringValue, expiry.utf8.count == 6 else {
+                throw missing("applicationExpirationDate")
+            }
+            let yymmdd = Array(expiry)
+            let inner = data["paymentData"]?.objectValue
+            return (
+                .applePay,
+                try WorldlineDecryptedPaymentData(
+                    dpan: dpan, expiryDate: String(yymmdd[2..<4] + yymmdd[0..<2]),
+                    cryptogram: inner?["onlinePaymentCryptogram"]?.stringValue, eci: try eciNumber(inner?["eciIndicator"]),
+                    cardholderName: data["cardholderName"]?.stringValue)
+            )
+        case "google-pay":
+            guard let details = data["paymentMethodDetails"]?.objectValue else { throw missing("paymentMethodDetails") }
+            guard let pan = details["pan"]?.stringValue else { throw missing("paymentMethodDetails.pan") }
+            guard let month = details["expirationMonth"]?.intValue, let year = details["expirationYear"]?.intValue, year >= 0 else {
+                throw missing("paymentMethodDetails.expiration")
+            }
+            let tokenized = details["authMethod"]?.stringValue == "CRYPTOGRAM_3DS"
+            let cryptogram = tokenized ? (details["cryptogram"] ?? details["3dsCryptogram"])?.stringValue : nil
+            let expiry = (month < 10 ? "0" : "") + String(month) + (year % 100 < 10 ? "0" : "") + String(year % 100)
+            return (
+                .googlePay,
+                try WorldlineDecryptedPaymentData(
+                    dpan: pan, expiryDate: expiry, cryptogram: cryptogram, eci: tokenized ? try eciNumber(details["eciIndicator"]) : nil)
+            )
+        default:
+            throw missing("wallet")
+        }
+    }
+
+    /// The JSON object sent.
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("dpan", .string(dpan)), ("expiryDate", .string(expiryDate))]
+        if let cryptogram { members.append(("cryptogram", .string(cryptogram))) }
+        if let eci { members.append(("eci", .number(String(eci)))) }
+        if let cardholderName { members.append(("cardholderName", .string(cardholderName))) }
+        return .object(JSONObject(members))
+    }
+
+    /// The DPAN masked; never the cryptogram or the name.
+    public var description: String {
+        "WorldlineDecryptedPaymentData(dpan: \(SecretMasking.maskPAN(dpan)), cryptogram: \(cryptogram == nil ? "none" : "<redacted>"), eci: \(eci.map(String.init) ?? "-"))"
+    }
+}
+
+/// A Worldline mobile payment product.
+public struct WorldlinePaymentProduct: Hashable, Sendable, CustomStringConvertible {
+    /// The product id.
+    public let id: Int
+    private init(_ id: Int) { self.id = id }
+    /// Apple Pay, 302.
+    public static let applePay = WorldlinePaymentProduct(302)
+    /// Google Pay, 320.
+    public static let googlePay = WorldlinePaymentProduct(320)
+    /// The id.
+    public var description: String { String(id) }
+}
+
+/// A CreatePayment for a wallet token the merchant decrypted: `mobilePaymentMethodSpecificInput`
+/// with `paymentProductId` 302 or 320 and `decryptedPaymentData` (research notes §1.5, route 3).
+public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
+    /// Apple Pay (302) or Google Pay (320).
+    public let product: WorldlinePaymentProduct
+    /// The decrypted card data.
+    public let decrypted: WorldlineDecryptedPaymentData
+    /// The amount in minor units.
+    public let amount: Int64
+    /// The ISO 4217 currency code.
+    public let currencyCode: String
+    /// The merchant reference.
+    public let merchantReference: String?
+    /// Google Pay: where a card without a cryptogram returns after 3-D Secure
+    /// (`paymentProduct320SpecificInput.threeDSecure.redirectionData.returnUrl`).
+    public let returnURL: String?
+
+    /// Checks and creates a request.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument``: the amount, currency and reference
+    ///   rules of ``WorldlinePaymentRequest``; a Google Pay request without `returnURL`
+    ///   ("required for payments with product 320"), or a return URL that is not an absolute
+    ///   `https` (or app `scheme://`) URL of at most 512 characters.
+    public init(
+        product: WorldlinePaymentProduct, decrypted: WorldlineDecryptedPaymentData, amount: Int64, currencyCode: String,
+        merchantReference: String? = nil, returnURL: String? = nil
+    ) throws(CSEError) {
+        try WorldlinePaymentRequest.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
+        if product == .googlePay {
+            guard let returnURL, returnURL.utf8.count <= 512, returnURL.contains("://"),
+                returnURL.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "a Google Pay payment needs an absolute return URL for 3-D Secure",
+                    context: ["argument": "returnUrl"])
+            }
+        }
+        self.product = product
+        self.decrypted = decrypted
+        self.amount = amount
+        self.currencyCode = currencyCode
+        self.merchantReference = merchantReference
+        self.returnURL = product == .googlePay ? returnURL : nil
+    }
+
+    /// The body.
+    package var json: JSONValue {
+        var input: [(String, JSONValue)] = [("paymentProductId", .number(String(product.id))), ("decryptedPaymentData", decrypted.json)]
+        if let returnURL {
+            let redirection = JSONValue.object(JSONObject([("returnUrl", .string(returnURL))]))
+            let threeDS = JSONValue.object(JSONObject([("redirectionData", redirection)]))
+            input.append(("paymentProduct320SpecificInput", .object(JSONObject([("threeDSecure", threeDS)]))))
+        }
+        return .object(
+            JSONObject([
+                ("mobilePaymentMethodSpecificInput", .object(JSONObject(input))),
+                ("order", WorldlinePaymentRequest.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)),
+            ]))
+    }
+
+    /// Product, amount and currency; never the card data.
+    public var description: String {
+        "WorldlineWalletPaymentRequest(product: \(product), amount: \(amount), currencyCode: \(currencyCode))"
+    }
+}

@@ -1,0 +1,78 @@
+import CSECore
+import CSEHTTP
+import CSEServerAPI
+import Testing
+import TestSupport
+
+/// Worldline wallet payments with merchant-decrypted data (research notes §1.5, route 3): products
+/// 302 and 320 with `decryptedPaymentData`, built from the output of `cse wallet decrypt`.
+@Suite("Worldline Apple Pay (302) and Google Pay (320) payments with decryptedPaymentData")
+struct WorldlineWalletPaymentTests {
+    /// `cse wallet decrypt`'s output for an Apple Pay token (the shape of the gala vector's plaintext).
+    static let apple = try! JSONValue.parse(
+        Array(
+            #"{"wallet":"apple-pay","version":"EC_v1","transactionId":"f7f1","paymentData":{"applicationPrimaryAccountNumber":"4109370251004320","applicationExpirationDate":"291231","currencyCode":"840","transactionAmount":100,"cardholderName":"A Payer","deviceManufacturerIdentifier":"040010030273","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"Af9x/QwAA/DjmU65oyc1MAABAAA=","eciIndicator":"07"}}}"#
+                .utf8)
+    ).objectValue!
+
+    static func google(_ authMethod: String) -> JSONObject {
+        let extra = authMethod == "CRYPTOGRAM_3DS" ? #","cryptogram":"AgAAAAAABk4DWZ4C28yUQAAAAAA=","eciIndicator":"05""# : ""
+        return try! JSONValue.parse(
+            Array(
+                #"{"wallet":"google-pay","protocolVersion":"ECv2","paymentData":{"gatewayMerchantId":"m","messageId":"x","paymentMethod":"CARD","paymentMethodDetails":{"authMethod":"\#(authMethod)","pan":"4895370012003478","expirationMonth":3,"expirationYear":2030\#(extra)}}}"#
+                    .utf8)
+        ).objectValue!
+    }
+
+    @Test("Apple Pay: YYMMDD becomes MMYY, the ECI \"07\" the number 7, with the cryptogram and the name")
+    func appleMapping() throws {
+        let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.apple)
+        #expect(product == .applePay && data.dpan == "4109370251004320" && data.expiryDate == "1229")
+        #expect(data.cryptogram == "Af9x/QwAA/DjmU65oyc1MAABAAA=" && data.eci == 7 && data.cardholderName == "A Payer")
+        #expect(data.description == "WorldlineDecryptedPaymentData(dpan: 410937******4320, cryptogram: <redacted>, eci: 7)")
+    }
+
+    @Test("Google Pay: a CRYPTOGRAM_3DS card carries its cryptogram and ECI; a PAN_ONLY card sends none")
+    func googleMapping() throws {
+        let (product, tokenized) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("CRYPTOGRAM_3DS"))
+        #expect(product == .googlePay && tokenized.expiryDate == "0330" && tokenized.eci == 5 && tokenized.cryptogram != nil)
+        let (_, panOnly) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("PAN_ONLY"))
+        #expect(panOnly.cryptogram == nil && panOnly.eci == nil)
+    }
+
+    @Test("a Google Pay payment needs a 3-D Secure return URL; the data's members are checked")
+    func checks() throws {
+        let (_, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("PAN_ONLY"))
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
+            _ = try WorldlineWalletPaymentRequest(product: .googlePay, decrypted: data, amount: 1, currencyCode: "EUR")
+        }
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData(dpan: "4111", expiryDate: "1230") }
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
+            _ = try WorldlineDecryptedPaymentData(dpan: "4111111111111111", expiryDate: "1330")
+        }
+        var other = Self.apple
+        other["wallet"] = .string("samsung-pay")
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(other) }
+    }
+
+    @Test("the emulator checks product, the five members and the 320 return URL; the answer's DPAN is masked")
+    func payment() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let client = try ServerEmulatorTests.worldline(server)
+            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("CRYPTOGRAM_3DS"))
+            let request = try WorldlineWalletPaymentRequest(
+                product: product, decrypted: data, amount: 1999, currencyCode: "EUR", merchantReference: "order-g",
+                returnURL: "https://shop.example/3ds")
+            let payment = try await client.createPayment(request).get()
+            #expect(payment.maskedCardNumber == "489537******3478" && payment.status == "PENDING_CAPTURE")
+            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            let input = sent["mobilePaymentMethodSpecificInput"]
+            #expect(input?["paymentProductId"]?.intValue == 320 && input?["decryptedPaymentData"]?["eci"] == .number("5"))
+            #expect(
+                input?["paymentProduct320SpecificInput"]?["threeDSecure"]?["redirectionData"]?["returnUrl"]?.stringValue
+                    == "https://shop.example/3ds")
+            #expect(sent["encryptedCustomerInput"] == nil && sent["order"]?["amountOfMoney"]?["amount"]?.intValue == 1999)
+            #expect(!request.description.contains("4895370012003478") && !payment.json.serialized.contains("4895370012003478"))
+        }
+    }
+}
