@@ -331,6 +331,32 @@ struct ServerCommandTests {
         for result in [paid, repeated, lost, status, verified, tampered] { Self.checkCanaries(result) }
     }
 
+    @Test("aps purchase --wallet apple-pay: the token on stdin, signed with --apple-credentials; the options go together")
+    func apsApplePay() throws {
+        let server = try Self.emulator(
+            "aps",
+            [
+                "--request-phrase", Self.requestPhrase, "--response-phrase", Self.responsePhrase,
+                "--apple-request-phrase", "CANARY-cli-apple-req", "--apple-response-phrase", "CANARY-cli-apple-resp",
+            ])
+        defer { server.stop() }
+        let apple = try Self.file(
+            #"{"access_code":"AppleAccessCode01","merchant_identifier":"CycHZxVj","sha_request_phrase":"CANARY-cli-apple-req","sha_response_phrase":"CANARY-cli-apple-resp"}"#
+        )
+        let token =
+            #"{"paymentData":{"version":"EC_v1","data":"DATA_B64","signature":"SIG_B64","header":{"publicKeyHash":"PKH_B64","ephemeralPublicKey":"EPK_B64","transactionId":"TXN_HEX"}},"paymentMethod":{"displayName":"Visa 0492","network":"Visa","type":"debit"}}"#
+        let base = [
+            "aps", "purchase", "--merchant-reference", "ORD-A1", "--amount", "1000", "--currency", "AED", "--customer-email",
+            "payer@example.com", "--credentials", try Self.apsCredentials(), "--endpoint", server.baseURL,
+        ]
+        let paid = try CommandRunner.run(
+            base + ["--wallet", "apple-pay", "--apple-credentials", apple, "--customer-ip", "192.0.2.10"], input: token)
+        #expect(paid.status == 0 && paid.out.contains("\"digital_wallet\":\"APPLE_PAY\"") && paid.out.contains("14000"), "\(paid.err)")
+        #expect(!paid.err.contains("CANARY"))
+        let missing = try CommandRunner.run(base + ["--wallet", "apple-pay", "--customer-ip", "192.0.2.10"], input: token)
+        #expect(missing.status == 64 && missing.err.contains("'--apple-credentials'"))
+    }
+
     @Test(
         "aps sdk-token prints the verified token; a wrong response phrase, a tampered response or a wrong request phrase exits 1 without a token",
         arguments: [("normal", "", 0), ("normal", "wrong-response", 1), ("tampered", "", 1), ("normal", "wrong-request", 1)])

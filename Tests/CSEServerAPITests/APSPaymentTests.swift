@@ -7,6 +7,8 @@ import Foundation
 import Testing
 import TestSupport
 
+@testable import CSEServerAPI
+
 /// Amazon Payment Services server-to-server payments, CHECK_STATUS and transaction feedback
 /// (research notes §2), end to end against the loopback emulator, which checks the request
 /// signature and signs its answers and feedback with Python's hashlib.
@@ -135,6 +137,63 @@ struct APSPaymentTests {
                 try APSPaymentClient.verifyFeedback(Array("a=%zz".utf8), credentials: other)
             }
         }
+    }
+
+    static let appleToken = try! JSONValue.parse(
+        Array(
+            #"{"paymentData":{"version":"EC_v1","data":"DATA_B64","signature":"SIG_B64","header":{"publicKeyHash":"PKH_B64","ephemeralPublicKey":"EPK_B64","transactionId":"TXN_HEX"}},"paymentMethod":{"displayName":"Visa 0492","network":"Visa","type":"debit"},"transactionIdentifier":"TXN_HEX"}"#
+                .utf8)
+    ).objectValue!
+
+    static func applePurchase(_ token: JSONObject = appleToken) throws -> APSPaymentRequest {
+        try APSPaymentRequest(
+            applePay: .purchase, merchantReference: "ORD-0001", amount: 1000, currency: Currency(code: "AED")!,
+            customerEmail: "payer@example.com", customerIP: "192.0.2.10", token: token)
+    }
+
+    /// The research notes' derived Apple Pay vector (§2.2; Python and openssl agree): the nested
+    /// members in the order apple_transactionId, apple_ephemeralPublicKey, apple_publicKeyHash and
+    /// apple_displayName, apple_network, apple_type, whatever order the token holds them in.
+    @Test("an Apple Pay request is signed as the derived vector: 4aa5477f…")
+    func appleVector() throws {
+        let credentials = try APSCredentials(
+            accessCode: "AppleAccessCode01", merchantIdentifier: "MerchId1", requestPhrase: secret("ApplePhrase"),
+            responsePhrase: secret("x"))
+        let connection = APSConnection(
+            credentials: credentials, url: try HTTPURL("https://sbpaymentservices.payfort.com"), http: try realClient())
+        let signed = try connection.signed(try Self.applePurchase().parameters)
+        #expect(signed["signature"]?.stringValue == "4aa5477f5b5a9e007806a916154bcaf026d1f22062a9fc07c43aae7a9b1093e3")
+        #expect(signed["apple_header"]?.objectValue?.keys == ["apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"])
+    }
+
+    @Test("an Apple Pay purchase goes with the Apple credential set, which the emulator checks; without it nothing is sent")
+    func applePayPurchase() async throws {
+        let arguments =
+            ServerEmulatorTests.apsArguments + [
+                "--apple-request-phrase", "CANARY-apple-req", "--apple-response-phrase", "CANARY-apple-resp",
+            ]
+        try await withServerEmulator("aps", arguments) { server in
+            let apple = try APSCredentials(
+                accessCode: "AppleAccessCode01", merchantIdentifier: "CycHZxVj", requestPhrase: secret("CANARY-apple-req"),
+                responsePhrase: secret("CANARY-apple-resp"))
+            let client = APSPaymentClient(
+                credentials: try Self.credentials(), applePayCredentials: apple, url: try HTTPURL(server.baseURL + "/FortAPI/paymentApi"),
+                http: try realClient())
+            let transaction = try await client.pay(try Self.applePurchase()).get()
+            #expect(transaction.isApproved && transaction.parameters["digital_wallet"] == .string("APPLE_PAY"))
+            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            #expect(sent["access_code"]?.stringValue == "AppleAccessCode01" && sent["token_name"] == nil)
+            let description = try Self.applePurchase().description
+            #expect(!description.contains("DATA_B64") && description.hasSuffix("Apple Pay)"))
+            let without = await thrown { try await Self.client(server).pay(try Self.applePurchase()) }
+            let requests = try server.requests().count
+            #expect(without?.code == .serverAPICredentials && requests == 1)
+        }
+        var rsa = Self.appleToken
+        var data = rsa["paymentData"]!.objectValue!
+        data["version"] = .string("RSA_v1")
+        rsa["paymentData"] = .object(data)
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try Self.applePurchase(rsa) }
     }
 
     @Test("requests are checked before sending: reference, amount, currency, e-mail, token, IP")

@@ -33,6 +33,9 @@ app.argparser.add_argument("--merchant-identifier", default="CycHZxVj")
 app.argparser.add_argument("--request-phrase", default="")
 app.argparser.add_argument("--response-phrase", default="")
 app.argparser.add_argument("--sha-type", default="sha256")
+app.argparser.add_argument("--apple-access-code", default="AppleAccessCode01")
+app.argparser.add_argument("--apple-request-phrase", default="")
+app.argparser.add_argument("--apple-response-phrase", default="")
 # Mastercard
 app.argparser.add_argument("--api-password", default="")
 # Paysafe
@@ -244,8 +247,16 @@ def worldline_routes():
 # APS: SHA phrase signatures (the APS "Signature Calculation" rule, re-implemented here).
 # MODES: normal, wrong-response-signature, tampered, unsigned, other-device, failure-NNNNN.
 
+def aps_value(value):
+    """A parameter as signed: nested objects (apple_header, apple_paymentMethod) as {k=v, k=v} in
+    the order received (research notes §2.2)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={v}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def aps_signature(params, phrase):
-    text = phrase + "".join(f"{k}={params[k]}" for k in sorted(params) if k != "signature") + phrase
+    text = phrase + "".join(f"{k}={aps_value(params[k])}" for k in sorted(params) if k != "signature") + phrase
     return hashlib.new(args().sha_type, text.encode()).hexdigest()
 
 
@@ -258,12 +269,19 @@ APS_ORDERS = {}
 
 def aps_payment(echoed, mode):
     reference = echoed.get("merchant_reference", "")
-    checks = [
+    if echoed.get("digital_wallet") == "APPLE_PAY":
+        header = echoed.get("apple_header")
+        method = echoed.get("apple_paymentMethod")
+        wallet_ok = (isinstance(header, dict) and set(header) == {"apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"}
+                     and isinstance(method, dict) and set(method) == {"apple_displayName", "apple_network", "apple_type"}
+                     and all(echoed.get(k) for k in ("apple_data", "apple_signature", "customer_ip")) and "token_name" not in echoed)
+    else:
+        wallet_ok = bool(re.fullmatch(r"[A-Za-z0-9.@_-]{1,100}", echoed.get("token_name", ""))) and echoed.get("eci") in (
+            "ECOMMERCE", "MOTO", "RECURRING")
+    checks = [wallet_ok,
         re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", reference), re.fullmatch(r"\d{1,10}", echoed.get("amount", "")),
         re.fullmatch(r"[A-Z]{3}", echoed.get("currency", "")), echoed.get("language") in ("en", "ar"),
         re.fullmatch(r"[A-Za-z0-9_.+-]+@[A-Za-z0-9_.-]+", echoed.get("customer_email", "")),
-        re.fullmatch(r"[A-Za-z0-9.@_-]{1,100}", echoed.get("token_name", "")),
-        echoed.get("eci") in ("ECOMMERCE", "MOTO", "RECURRING"),
     ]
     if not all(checks):
         return dict(echoed, response_code="00002", status="00", response_message="Invalid parameter format")
@@ -320,9 +338,13 @@ def aps_routes():
         params = request.json()
         echoed = {k: v for k, v in params.items() if k != "signature"}
         mode = args().mode
-        if not hmac.compare_digest(params.get("signature", ""), aps_signature(params, args().request_phrase)):
+        # Apple Pay requests use the second credential set (research notes §2.2).
+        apple = params.get("digital_wallet") == "APPLE_PAY"
+        request_phrase = args().apple_request_phrase if apple else args().request_phrase
+        response_phrase = args().apple_response_phrase if apple else args().response_phrase
+        if not hmac.compare_digest(params.get("signature", ""), aps_signature(params, request_phrase)):
             response = dict(echoed, response_code="00008", status="00", response_message="Signature mismatch")
-        elif params.get("access_code") != args().access_code:
+        elif params.get("access_code") != (args().apple_access_code if apple else args().access_code):
             response = dict(echoed, response_code="21010", status="21", response_message="Invalid access code")
         elif params.get("merchant_identifier") != args().merchant_identifier:
             response = dict(echoed, response_code="21009", status="21", response_message="Invalid merchant identifier")
@@ -337,9 +359,9 @@ def aps_routes():
             response = dict(echoed, response_code="22000", status="22", response_message="Success", sdk_token="Dwp78q3TOKEN")
         if mode == "other-device":
             response["device_id"] = "another-device"
-        response["signature"] = aps_signature(response, args().response_phrase)
+        response["signature"] = aps_signature(response, response_phrase)
         if mode == "wrong-response-signature":
-            response["signature"] = aps_signature(response, args().response_phrase + "x")
+            response["signature"] = aps_signature(response, response_phrase + "x")
         elif mode == "tampered":
             response["sdk_token"] = "TamperedTOKEN"
         elif mode == "unsigned":

@@ -91,7 +91,9 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
     }
 
     /// The parameters, without `access_code`, `merchant_identifier` and `signature`.
-    let parameters: [(String, String)]
+    let parameters: [(String, JSONValue)]
+    /// Whether it is an Apple Pay request, signed with the Apple Pay credential set.
+    let isApplePay: Bool
     /// `merchant_reference`: unique per merchant, the key of the payment.
     public let merchantReference: String
 
@@ -111,11 +113,82 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
         func refuse(_ parameter: String, _ reason: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, reason, context: ["argument": parameter])
         }
-        func only(_ text: String, _ extra: String) -> Bool {
-            text.unicodeScalars.allSatisfy {
-                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || extra.unicodeScalars.contains($0)
-            }
+        func only(_ text: String, _ extra: String) -> Bool { Self.only(text, extra) }
+        guard (1...100).contains(tokenName.utf8.count), only(tokenName, ".@-_") else {
+            throw refuse("token_name", "the token name is 1 to 100 letters, digits, '.', '@', '-' or '_'")
         }
+        try self.init(
+            command, merchantReference: merchantReference, amount: amount, currency: currency, customerEmail: customerEmail,
+            customerIP: customerIP, language: language, payment: [("token_name", .string(tokenName)), ("eci", .string("ECOMMERCE"))],
+            isApplePay: false)
+    }
+
+    /// An Apple Pay PURCHASE or AUTHORIZATION that APS decrypts (`digital_wallet` `APPLE_PAY`,
+    /// research notes §2.4): `apple_data` and `apple_signature` from `paymentData`, `apple_header`
+    /// with exactly `apple_transactionId`, `apple_ephemeralPublicKey` and `apple_publicKeyHash`, and
+    /// `apple_paymentMethod` with `apple_displayName`, `apple_network` and `apple_type`, sent and
+    /// signed in that order (the order of two independent integrations; the SDKs disagree, §2.2).
+    /// It is signed with the Apple Pay credential set (``APSPaymentClient/init(credentials:applePayCredentials:url:http:)``).
+    /// - Parameters:
+    ///   - token: A `PKPaymentToken` (`{"paymentData","paymentMethod","transactionIdentifier"}`),
+    ///     or `{"token":{…}}` as Apple Pay JS delivers it.
+    ///   - customerIP: The payer's IP address (required for Apple Pay).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for the rules of the card request, a
+    ///   token that is not `EC_v1` (APS has no field for `RSA_v1`) or lacks one of the members.
+    public init(
+        applePay command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String,
+        customerIP: String, token: JSONObject, language: String = "en"
+    ) throws(CSEError) {
+        func missing(_ member: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, "the Apple Pay token lacks a member", context: ["argument": member])
+        }
+        let whole = token["token"]?.objectValue ?? token
+        guard let data = whole["paymentData"]?.objectValue else { throw missing("paymentData") }
+        guard data["version"]?.stringValue == "EC_v1" else {
+            throw CSEError(.serverAPIInvalidArgument, "APS takes EC_v1 Apple Pay tokens only", context: ["argument": "paymentData.version"])
+        }
+        func text(_ object: JSONObject?, _ name: String, _ path: String) throws(CSEError) -> JSONValue {
+            guard let value = object?[name]?.stringValue, !value.isEmpty, value.utf8.count <= 16 * 1024 else { throw missing(path) }
+            return .string(value)
+        }
+        let header = data["header"]?.objectValue
+        let method = whole["paymentMethod"]?.objectValue
+        let apple: [(String, JSONValue)] = [
+            ("digital_wallet", .string("APPLE_PAY")),
+            ("apple_data", try text(data, "data", "paymentData.data")),
+            ("apple_signature", try text(data, "signature", "paymentData.signature")),
+            (
+                "apple_header",
+                .object(
+                    JSONObject([
+                        ("apple_transactionId", try text(header, "transactionId", "paymentData.header.transactionId")),
+                        ("apple_ephemeralPublicKey", try text(header, "ephemeralPublicKey", "paymentData.header.ephemeralPublicKey")),
+                        ("apple_publicKeyHash", try text(header, "publicKeyHash", "paymentData.header.publicKeyHash")),
+                    ]))
+            ),
+            (
+                "apple_paymentMethod",
+                .object(
+                    JSONObject([
+                        ("apple_displayName", try text(method, "displayName", "paymentMethod.displayName")),
+                        ("apple_network", try text(method, "network", "paymentMethod.network")),
+                        ("apple_type", try text(method, "type", "paymentMethod.type")),
+                    ]))
+            ),
+        ]
+        try self.init(
+            command, merchantReference: merchantReference, amount: amount, currency: currency, customerEmail: customerEmail,
+            customerIP: customerIP, language: language, payment: apple, isApplePay: true)
+    }
+
+    private init(
+        _ command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String, customerIP: String?,
+        language: String, payment: [(String, JSONValue)], isApplePay: Bool
+    ) throws(CSEError) {
+        func refuse(_ parameter: String, _ reason: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, reason, context: ["argument": parameter])
+        }
+        func only(_ text: String, _ extra: String) -> Bool { Self.only(text, extra) }
         guard (1...40).contains(merchantReference.utf8.count), only(merchantReference, "-_.") else {
             throw refuse("merchant_reference", "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'")
         }
@@ -125,29 +198,34 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
         guard (3...254).contains(customerEmail.utf8.count), customerEmail.filter({ $0 == "@" }).count == 1,
             only(customerEmail, "_-.@+")
         else { throw refuse("customer_email", "the customer e-mail is 3 to 254 characters with one '@'") }
-        guard (1...100).contains(tokenName.utf8.count), only(tokenName, ".@-_") else {
-            throw refuse("token_name", "the token name is 1 to 100 letters, digits, '.', '@', '-' or '_'")
-        }
-        var parameters: [(String, String)] = [
-            ("command", command.name), ("merchant_reference", merchantReference), ("amount", String(amount)),
-            ("currency", currency.code), ("language", language), ("customer_email", customerEmail), ("token_name", tokenName),
-            ("eci", "ECOMMERCE"),
+        var parameters: [(String, JSONValue)] = [
+            ("command", .string(command.name)), ("merchant_reference", .string(merchantReference)), ("amount", .string(String(amount))),
+            ("currency", .string(currency.code)), ("language", .string(language)), ("customer_email", .string(customerEmail)),
         ]
+        parameters += payment
         if let customerIP {
             guard (2...45).contains(customerIP.utf8.count), customerIP.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else {
                 throw refuse("customer_ip", "the customer IP is an IPv4 or IPv6 address")
             }
-            parameters.append(("customer_ip", customerIP))
+            parameters.append(("customer_ip", .string(customerIP)))
         }
         self.parameters = parameters
         self.merchantReference = merchantReference
+        self.isApplePay = isApplePay
+    }
+
+    /// Whether `text` holds only ASCII letters, digits and the characters of `extra`.
+    static func only(_ text: String, _ extra: String) -> Bool {
+        text.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || extra.unicodeScalars.contains($0)
+        }
     }
 
     /// Command, reference and amount; never the token.
     public var description: String {
-        let values = Dictionary(parameters, uniquingKeysWith: { a, _ in a })
+        func value(_ name: String) -> String { parameters.first { $0.0 == name }.flatMap { APSSignature.scalarText($0.1) } ?? "-" }
         return
-            "APSPaymentRequest(\(values["command"] ?? "-") merchant_reference: \(merchantReference), amount: \(values["amount"] ?? "-") \(values["currency"] ?? "-"))"
+            "APSPaymentRequest(\(value("command")) merchant_reference: \(merchantReference), amount: \(value("amount")) \(value("currency"))\(isApplePay ? ", Apple Pay" : ""))"
     }
 }
 
@@ -159,6 +237,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
 /// with the SHA response phrase before any of its fields is read (research notes §2.2).
 public struct APSPaymentClient: Sendable {
     let connection: APSConnection
+    let applePayConnection: APSConnection?
 
     /// The credentials.
     public var credentials: APSCredentials { connection.credentials }
@@ -167,8 +246,12 @@ public struct APSPaymentClient: Sendable {
 
     /// Creates a client for `credentials` at `url` (``APSSDKTokenClient/Environment/url``, or a test
     /// endpoint), over `http`.
-    public init(credentials: APSCredentials, url: HTTPURL, http: HTTPClient) {
+    /// - Parameter applePayCredentials: The account's second credential set for Apple Pay (its own
+    ///   access code and SHA phrases; the merchant identifier is shared), which signs Apple Pay
+    ///   requests and verifies their answers (research notes §2.2).
+    public init(credentials: APSCredentials, applePayCredentials: APSCredentials? = nil, url: HTTPURL, http: HTTPClient) {
         connection = APSConnection(credentials: credentials, url: url, http: http)
+        applePayConnection = applePayCredentials.map { APSConnection(credentials: $0, url: url, http: http) }
     }
 
     /// Sends a PURCHASE or AUTHORIZATION.
@@ -184,13 +267,22 @@ public struct APSPaymentClient: Sendable {
     /// A reference APS has seen before (message 066, 007 or 047) proves that an earlier request
     /// reached APS: its order is looked up with CHECK_STATUS and that order's outcome returned, or
     /// unknown if the lookup does not settle it; never a refusal.
-    /// - Throws: When nothing was processed: a transport error before sending, or status 00 with
-    ///   another message (`aps.message.NNN`, for example `aps.message.008` for a refused signature).
+    /// - Throws: When nothing was processed: an Apple Pay request without Apple Pay credentials
+    ///   (``CSEError/Code/serverAPICredentials``), a transport error before sending, or status 00
+    ///   with another message (`aps.message.NNN`, for example `aps.message.008` for a refused signature).
     public func pay(_ request: APSPaymentRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
+        var sender = connection
+        if request.isApplePay {
+            guard let applePayConnection else {
+                throw CSEError(
+                    .serverAPICredentials, "an Apple Pay request needs the Apple Pay credential set", context: ["member": "applePay"])
+            }
+            sender = applePayConnection
+        }
         let verified: JSONObject
         do {
-            verified = try await connection.call(request.parameters)
+            verified = try await sender.call(request.parameters)
         } catch {
             if error.code != .apsResponseSignature && transportErrorProvesNotSent(error) { throw error }
             return .unknown(keys, outcomeUnknownError("no verified answer was read; the payment may have been taken", keys, cause: error))
@@ -251,7 +343,7 @@ public struct APSPaymentClient: Sendable {
                 context: ["argument": "merchant_reference"])
         }
         let verified = try await connection.call([
-            ("query_command", "CHECK_STATUS"), ("merchant_reference", merchantReference), ("language", "en"),
+            ("query_command", .string("CHECK_STATUS")), ("merchant_reference", .string(merchantReference)), ("language", .string("en")),
         ])
         let query = try APSTransaction(verified: verified)
         guard query.responseCode.status == "12", verified["transaction_code"] != nil else {
@@ -303,15 +395,22 @@ struct APSConnection: Sendable {
     let url: HTTPURL
     let http: HTTPClient
 
+    /// `parameters` after `access_code` and `merchant_identifier`, with the `signature` over all
+    /// of them (nested objects signed as `{k=v, k=v}` in the order given, §2.2).
+    func signed(_ parameters: [(String, JSONValue)]) throws(CSEError) -> JSONObject {
+        var request = JSONObject(
+            [("access_code", .string(credentials.accessCode)), ("merchant_identifier", .string(credentials.merchantIdentifier))]
+                + parameters)
+        request["signature"] = .string(try APSSignature.sign(request, phrase: credentials.requestPhrase, algorithm: credentials.algorithm))
+        return request
+    }
+
     /// Posts `parameters` with `access_code`, `merchant_identifier` and the signature, and
     /// returns the answer once its signature is verified with the response phrase.
     /// - Throws: A transport error; ``CSEError/Code/serverAPIUnexpectedStatus`` for an HTTP error
     ///   status; ``CSEError/Code/apsResponseSignature`` for an answer whose signature does not verify.
-    func call(_ parameters: [(String, String)]) async throws(CSEError) -> JSONObject {
-        var request = JSONObject(
-            [("access_code", .string(credentials.accessCode)), ("merchant_identifier", .string(credentials.merchantIdentifier))]
-                + parameters.map { ($0.0, JSONValue.string($0.1)) })
-        request["signature"] = .string(try APSSignature.sign(request, phrase: credentials.requestPhrase, algorithm: credentials.algorithm))
+    func call(_ parameters: [(String, JSONValue)]) async throws(CSEError) -> JSONObject {
+        let request = try signed(parameters)
         let response = try await ServerRequest.send(http, .post, url: url, body: .object(request))
         guard response.isSuccess else { throw ServerResponse.statusError(response, platform: "aps") }
         let object = try ServerResponse.object(response, platform: "aps")

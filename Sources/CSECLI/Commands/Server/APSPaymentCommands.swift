@@ -13,10 +13,14 @@ enum APSPaymentSupport {
         ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice)
     }
 
-    static func client(_ options: ServerCallOptions) throws(CSEError) -> APSPaymentClient {
+    static func client(_ options: ServerCallOptions, appleCredentials: String? = nil) throws(CSEError) -> APSPaymentClient {
         let credentials = try APSCredentials(document: try options.credentials())
+        let apple = try appleCredentials.map { (spec: String) throws(CSEError) in
+            try APSCredentials(document: try ServerCallOptions.credentials(spec))
+        }
         let environment: APSSDKTokenClient.Environment = options.isProduction ? .production : .test
-        return APSPaymentClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
+        return APSPaymentClient(
+            credentials: credentials, applePayCredentials: apple, url: options.url(environment.url), http: try options.http())
     }
 }
 
@@ -32,7 +36,9 @@ protocol APSPaymentCommand: AsyncCLICommand where Options == APSPaymentOptions {
 
 /// The options of `cse aps purchase|authorize`.
 struct APSPaymentOptions: CommandOptions {
-    let tokenName: OptionKey<String>
+    let tokenName: OptionKey<String?>
+    let wallet: OptionKey<String?>
+    let appleCredentials: OptionKey<String?>
     let reference: OptionKey<String>
     let amount: OptionKey<String>
     let currency: OptionKey<String>
@@ -42,7 +48,10 @@ struct APSPaymentOptions: CommandOptions {
     let server: ServerCallOptions.Keys
 
     init(_ declare: inout OptionDeclarations) {
-        tokenName = declare.required("token-name", "T", help: "The stored card (token_name), from the mobile SDK or an earlier payment.")
+        tokenName = declare.value("token-name", "T", help: "The stored card (token_name), from the mobile SDK or an earlier payment.")
+        wallet = declare.value("wallet", "NAME", help: "apple-pay: the PKPaymentToken on standard input, decrypted by APS.")
+        appleCredentials = declare.value(
+            "apple-credentials", "FILE", help: "The Apple Pay credential set (same members as --credentials), for --wallet apple-pay.")
         reference = declare.required(
             "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
         amount = declare.required("amount", "MINOR", help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
@@ -56,7 +65,8 @@ struct APSPaymentOptions: CommandOptions {
     /// The parsed options.
     struct Parsed: Sendable {
         let options: ServerCallOptions
-        let tokenName: String
+        let tokenName: String?
+        let appleCredentials: String?
         let reference: String
         let amount: Int
         let currency: Currency
@@ -67,6 +77,19 @@ struct APSPaymentOptions: CommandOptions {
         init(_ arguments: ParsedArguments<APSPaymentOptions>) throws(UsageError) {
             options = try ServerCallOptions(arguments: arguments.group(\.server))
             tokenName = arguments[\.tokenName]
+            appleCredentials = arguments[\.appleCredentials]
+            switch arguments[\.wallet] {
+            case nil:
+                guard tokenName != nil, appleCredentials == nil else {
+                    throw UsageError("Give '--token-name', or '--wallet apple-pay' with '--apple-credentials'.")
+                }
+            case "apple-pay":
+                guard tokenName == nil, appleCredentials != nil, arguments[\.customerIP] != nil else {
+                    throw UsageError("'--wallet apple-pay' takes '--apple-credentials' and '--customer-ip', and no '--token-name'.")
+                }
+            default:
+                throw UsageError("The value for '--wallet' must be apple-pay.")
+            }
             reference = arguments[\.reference]
             amount = try arguments.integer(\.amount)
             guard let currency = Currency(code: arguments[\.currency]) else {
@@ -80,10 +103,20 @@ struct APSPaymentOptions: CommandOptions {
         }
 
         func run(_ command: APSPaymentRequest.Command) async throws(CSEError) -> Int32 {
-            let request = try APSPaymentRequest(
-                command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
-                tokenName: tokenName, customerIP: customerIP, language: language)
-            let outcome = try await APSPaymentSupport.client(options).pay(request)
+            let request: APSPaymentRequest
+            if let tokenName {
+                request = try APSPaymentRequest(
+                    command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
+                    tokenName: tokenName, customerIP: customerIP, language: language)
+            } else {
+                guard case .object(let token) = try JSONValue.parse(try Files.readStandardInput(limit: 64 * 1024)) else {
+                    throw CSEError(.cliNotAnObject, "the Apple Pay token must be a JSON object")
+                }
+                request = try APSPaymentRequest(
+                    applePay: command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
+                    customerIP: customerIP ?? "", token: token, language: language)
+            }
+            let outcome = try await APSPaymentSupport.client(options, appleCredentials: appleCredentials).pay(request)
             return PaymentOutcomeOutput.finish(
                 outcome, keys: PaymentReconciliation(merchantReference: reference), id: \.fortID,
                 status: { $0.responseCode.description }, json: { .object($0.parameters) })
@@ -91,6 +124,9 @@ struct APSPaymentOptions: CommandOptions {
     }
 
     static let discussion = """
+        With --wallet apple-pay, the PKPaymentToken on standard input goes as apple_data,
+        apple_signature, apple_header and apple_paymentMethod with digital_wallet APPLE_PAY, signed
+        with the Apple Pay credential set (--apple-credentials); APS decrypts it. Otherwise:
         POSTs the command with token_name, signed with the SHA request phrase, to
         FortAPI/paymentApi, and verifies the answer's signature with the SHA response phrase before
         reading it. Prints the signed answer (card number masked, no signature).
