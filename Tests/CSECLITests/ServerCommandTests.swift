@@ -556,6 +556,27 @@ struct ServerCommandTests {
         for result in [byCard, first, repeated, lost, lookup] { Self.checkCanaries(result) }
     }
 
+    @Test("paysafe wallet-token: a Google Pay PaymentData becomes a token that pays with --token; --decrypted is Apple Pay's only")
+    func paysafeWalletToken() throws {
+        let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])
+        defer { server.stop() }
+        let common = ["--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#), "--endpoint", server.baseURL]
+        let paymentData =
+            #"{"apiVersion":2,"paymentMethodData":{"tokenizationData":{"type":"PAYMENT_GATEWAY","token":"{\"signature\":\"MEUC\",\"protocolVersion\":\"ECv2\",\"signedMessage\":\"{}\"}"}}}"#
+        let token = try CommandRunner.run(["paysafe", "wallet-token", "--wallet", "google-pay"] + common, input: paymentData)
+        #expect(token.status == 0 && token.out.contains("\"maskedCard\":\"489537******3478\""), "\(token.err)")
+        let paymentToken = try #require(try JSONValue.parse(Array(token.stdout))["paymentToken"]?.stringValue)
+        let paid = try CommandRunner.run(
+            [
+                "paysafe", "pay", "--amount", "500", "--currency", "EUR", "--merchant-ref", "gp-1", "--token", paymentToken, "--account",
+                "1001234567",
+            ] + common)
+        #expect(paid.status == 0 && paid.out.contains("\"status\":\"COMPLETED\""), "\(paid.err)")
+        let usage = try CommandRunner.run(
+            ["paysafe", "wallet-token", "--wallet", "google-pay", "--decrypted"] + common, input: paymentData)
+        #expect(usage.status == 64 && usage.err.contains("Apple Pay only"))
+    }
+
     @Test("paysafe token prints the token with the card as BIN and last digits; a wrong key exits 1")
     func paysafeToken() throws {
         let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])

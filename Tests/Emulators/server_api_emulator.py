@@ -670,6 +670,47 @@ def paysafe_routes():
     def card_lookup(request, match):
         return listing(request, "card", match.group("account"), "auths")
 
+    def wallet_token(lastDigits, extra):
+        with app.lock:
+            COUNTER[0] += 1
+            token = f"SCW1allet{COUNTER[0]}"
+            PAYSAFE_TOKENS[token] = {"lastDigits": lastDigits}
+        return emulator.Response.json(dict(extra, id=f"wtok-{COUNTER[0]}", paymentToken=token, timeToLiveSeconds=899,
+                                           isFromMultiUseToken=False), 201)
+
+    @app.route("POST", r"/customervault/v1/applepaysingleusetokens")
+    def apple_tokens(request, match):
+        """research notes §4.2: the ApplePayPayment shape; paymentData either the encrypted token
+        (version, data, signature, header) or only decryptedData."""
+        refused = paysafe_refused(request)
+        if refused:
+            return refused
+        envelope = request.json().get("applePayPaymentToken", {})
+        data = envelope.get("token", {}).get("paymentData", {})
+        if "decryptedData" in data:
+            decrypted = data["decryptedData"]
+            ok = set(data) == {"decryptedData"} and re.fullmatch(r"\d{12,19}", str(decrypted.get("applicationPrimaryAccountNumber", "")))
+            last = str(decrypted.get("applicationPrimaryAccountNumber", ""))[-4:]
+        else:
+            ok = all(data.get(k) for k in ("version", "data", "signature")) and isinstance(data.get("header"), dict)
+            last = "0492"
+        if not ok:
+            return emulator.Response.json({"error": {"code": "5068", "message": "Field error(s)", "fieldErrors": [
+                {"field": "applePayPaymentToken.token.paymentData", "error": "invalid"}]}}, 400)
+        return wallet_token(last, {"applePayPaymentToken": {"token": {"paymentMethod": envelope["token"].get("paymentMethod")}}})
+
+    @app.route("POST", r"/customervault/v1/googlepaysingleusetokens")
+    def google_tokens(request, match):
+        refused = paysafe_refused(request)
+        if refused:
+            return refused
+        token = request.json().get("googlePayPaymentToken", {})
+        if not all(isinstance(token.get(k), str) and token[k] for k in ("signature", "protocolVersion", "signedMessage")):
+            return emulator.Response.json({"error": {"code": "5068", "message": "Field error(s)", "fieldErrors": [
+                {"field": "googlePayPaymentToken", "error": "invalid"}]}}, 400)
+        return wallet_token("3478", {"googlePayPaymentToken": {"paymentMethod": "TOKENIZED_CARD"},
+                                     "card": {"cardBin": "489537", "lastDigits": "3478", "cardType": "VI"}})
+
     @app.route("POST", r"/customervault/v1/singleusetokens")
     def tokens(request, match):
         refused = paysafe_refused(request)

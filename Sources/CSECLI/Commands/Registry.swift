@@ -16,7 +16,7 @@ extension CommandLineTool {
         APSFeedbackVerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self,
-        PaysafeTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
+        PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
     ]
 }
 
@@ -31,6 +31,6 @@ extension CommandLineTool {
             name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
         CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
-        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card tokens, payments, lookups."),
+        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups."),
     ]
 }

@@ -113,11 +113,7 @@ public struct PaysafeTokenClient: Sendable {
                 .serverAPIInvalidArgument, "card.cardExpiry needs an integer month (1-12) and year",
                 context: ["argument": "card.cardExpiry"])
         }
-        let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
-        let response = try await connection.send(
-            .post, path: ["customervault", "v1", "singleusetokens"], body: .object(JSONObject([("card", .object(card))])))
-        guard response.isSuccess else { throw Self.error(of: response, redactor: connection.redactor) }
-        return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
+        return try await singleUseToken(path: "singleusetokens", body: [("card", .object(card))])
     }
 
     /// The typed error of a non-2xx response: Paysafe's `{"error":{"code","message","fieldErrors"}}`.
@@ -135,5 +131,72 @@ public struct PaysafeTokenClient: Sendable {
             return ServerResponse.statusError(response, platform: "paysafe", details: context)
         }
         return CSEError(.paysafeAPIError, "Paysafe returned an error", context: context)
+    }
+}
+
+extension PaysafeTokenClient {
+    /// An Apple Pay single-use token: `POST /customervault/v1/applepaysingleusetokens` with
+    /// `{"applePayPaymentToken":{"token":{"paymentData","paymentMethod","transactionIdentifier"},
+    /// "billingContact"?}}`, the Apple Pay JS `ApplePayPayment` shape (research notes §4.2), for the
+    /// Card Payments API. Paysafe decrypts the token.
+    /// - Parameters:
+    ///   - token: A `PKPaymentToken`, or `{"token":{…}}` as Apple Pay JS delivers it (then its
+    ///     `billingContact` goes along).
+    ///   - decrypted: The `paymentData` is the merchant's decryption (the `paymentData` member of
+    ///     `cse wallet decrypt`'s output): it is sent as `paymentData.decryptedData` in place of the
+    ///     encrypted members ("keep the original format, but replace the encrypted data").
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming a missing member; the errors of
+    ///   ``createSingleUseToken(card:)``.
+    public func createApplePaySingleUseToken(
+        token: JSONObject, decrypted: JSONObject? = nil
+    ) async throws(CSEError) -> PaysafeSingleUseToken {
+        let whole = token["token"]?.objectValue ?? token
+        var inner: [(String, JSONValue)] = []
+        if let decrypted {
+            inner.append(("paymentData", .object(JSONObject([("decryptedData", .object(decrypted))]))))
+        } else {
+            guard let data = whole["paymentData"]?.objectValue, data["data"] != nil, data["header"] != nil else {
+                throw CSEError(.serverAPIInvalidArgument, "the Apple Pay token lacks paymentData", context: ["argument": "paymentData"])
+            }
+            inner.append(("paymentData", .object(data)))
+        }
+        if let method = whole["paymentMethod"] { inner.append(("paymentMethod", method)) }
+        if let id = whole["transactionIdentifier"] { inner.append(("transactionIdentifier", id)) }
+        var envelope: [(String, JSONValue)] = [("token", .object(JSONObject(inner)))]
+        if let contact = token["billingContact"] { envelope.append(("billingContact", contact)) }
+        return try await singleUseToken(path: "applepaysingleusetokens", body: [("applePayPaymentToken", .object(JSONObject(envelope)))])
+    }
+
+    /// A Google Pay single-use token: `POST /customervault/v1/googlepaysingleusetokens` with
+    /// `{"googlePayPaymentToken":{"signature","protocolVersion","signedMessage"[,"intermediateSigningKey"]}}`
+    /// (research notes §4.2; the token made with gateway `paysafe`). Paysafe decrypts it.
+    /// - Parameter token: The token object (`tokenizationData.token` parsed), or a whole `PaymentData`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` when the token lacks `signature`,
+    ///   `protocolVersion` or `signedMessage`; the errors of ``createSingleUseToken(card:)``.
+    public func createGooglePaySingleUseToken(token: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
+        var object = token
+        if let text = token["paymentMethodData"]?["tokenizationData"]?["token"]?.stringValue {
+            guard case .object(let parsed)? = try? JSONValue.parse(Array(text.utf8)) else {
+                throw CSEError(.serverAPIInvalidArgument, "tokenizationData.token is not a JSON object", context: ["argument": "token"])
+            }
+            object = parsed
+        }
+        var members: [(String, JSONValue)] = []
+        for name in ["signature", "protocolVersion", "signedMessage"] {
+            guard let value = object[name]?.stringValue else {
+                throw CSEError(.serverAPIInvalidArgument, "the Google Pay token lacks a member", context: ["argument": name])
+            }
+            members.append((name, .string(value)))
+        }
+        if let key = object["intermediateSigningKey"] { members.append(("intermediateSigningKey", key)) }
+        return try await singleUseToken(path: "googlepaysingleusetokens", body: [("googlePayPaymentToken", .object(JSONObject(members)))])
+    }
+
+    /// Posts `body` to `/customervault/v1/<path>` and decodes the single-use token.
+    private func singleUseToken(path: String, body: [(String, JSONValue)]) async throws(CSEError) -> PaysafeSingleUseToken {
+        let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
+        let response = try await connection.send(.post, path: ["customervault", "v1", path], body: .object(JSONObject(body)))
+        guard response.isSuccess else { throw Self.error(of: response, redactor: connection.redactor) }
+        return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }
 }

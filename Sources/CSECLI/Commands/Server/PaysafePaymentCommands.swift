@@ -132,3 +132,79 @@ struct PaysafeLookupCommand: AsyncCLICommand {
         return ExitCode.success
     }
 }
+
+/// `cse paysafe wallet-token`: an Apple Pay or Google Pay token to a Paysafe single-use token.
+struct PaysafeWalletTokenCommand: AsyncCLICommand {
+    static let spec = CommandSpec(
+        name: "paysafe wallet-token",
+        abstract: "Turn an Apple Pay or Google Pay token on standard input into a Paysafe single-use token.",
+        discussion: """
+            --wallet apple-pay posts the PKPaymentToken (or Apple Pay JS's {"token":…,"billingContact":…})
+            to /customervault/v1/applepaysingleusetokens; with --decrypted it reads the output of
+            'cse wallet decrypt' and sends its paymentData as decryptedData instead (the merchant
+            then holds the card data). --wallet google-pay posts the token (or a whole PaymentData)
+            to /customervault/v1/googlepaysingleusetokens; Paysafe documents no decrypted form for
+            it. Prints {"id","paymentToken","timeToLiveSeconds","card":{…}}, the token for 'cse
+            paysafe pay --token T --account ID' (the Card Payments API). The input bytes are wiped.
+            """,
+        options: Options.self)
+
+    /// The options of `cse paysafe wallet-token`.
+    struct Options: CommandOptions {
+        let wallet: OptionKey<String>
+        let decrypted: OptionKey<Bool>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            wallet = declare.required("wallet", "NAME", help: "apple-pay or google-pay.")
+            decrypted = declare.flag("decrypted", help: "Apple Pay: read the output of 'cse wallet decrypt' (decryptedData).")
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: "Paysafe credentials {\"apiKey\"} (the single-use-token key)", environment: .choice)
+        }
+    }
+
+    let options: ServerCallOptions
+    let isApplePay: Bool
+    let decrypted: Bool
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        switch arguments[\.wallet] {
+        case "apple-pay": isApplePay = true
+        case "google-pay": isApplePay = false
+        default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
+        }
+        decrypted = arguments[\.decrypted]
+        if decrypted && !isApplePay {
+            throw UsageError("'--decrypted' is for Apple Pay only: Paysafe documents no decrypted Google Pay token.")
+        }
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        var input = try Files.readStandardInput(limit: 64 * 1024)
+        defer { secureZero(&input) }
+        guard case .object(let object) = try JSONValue.parse(input) else {
+            throw CSEError(.cliNotAnObject, "the wallet token must be a JSON object")
+        }
+        let credentials = try PaysafeCredentials(document: try options.credentials())
+        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
+        let client = PaysafeTokenClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+        let token: PaysafeSingleUseToken
+        if isApplePay {
+            if decrypted {
+                guard object["wallet"]?.stringValue == "apple-pay", let data = object["paymentData"]?.objectValue else {
+                    throw CSEError(
+                        .serverAPIInvalidArgument, "the input is not Apple Pay output of 'cse wallet decrypt'",
+                        context: ["argument": "paymentData"])
+                }
+                token = try await client.createApplePaySingleUseToken(token: JSONObject(), decrypted: data)
+            } else {
+                token = try await client.createApplePaySingleUseToken(token: object)
+            }
+        } else {
+            token = try await client.createGooglePaySingleUseToken(token: object)
+        }
+        JSONLine.write(token.json)
+        return ExitCode.success
+    }
+}
