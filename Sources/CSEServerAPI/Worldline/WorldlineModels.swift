@@ -1,4 +1,5 @@
 public import CSECore
+import CSEValidation
 
 /// A CreatePayment request with client-side encrypted card data.
 public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
@@ -17,8 +18,8 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// Creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an input that is not a compact
     ///   JWE (five base64url parts), an amount outside 0…999,999,999,999, a currency that is not
-    ///   three upper-case letters, or a reference longer than 40 characters or with control
-    ///   characters.
+    ///   an ISO 4217 code with minor units (the embedded table), or a reference longer than 40
+    ///   characters or with control characters.
     public init(encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil) throws(CSEError) {
         let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
@@ -41,9 +42,11 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
         guard (0...Self.maximumAmount).contains(amount) else {
             throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
         }
-        guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+        guard currencyCode.utf8.count == 3, currencyCode.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }),
+            Currency(code: currencyCode)?.minorUnits != nil
+        else {
             throw CSEError(
-                .serverAPIInvalidArgument, "the currency is three upper-case letters (ISO 4217)", context: ["argument": "currencyCode"])
+                .serverAPIInvalidArgument, "the currency is an ISO 4217 code with minor units", context: ["argument": "currencyCode"])
         }
         if let merchantReference {
             guard !merchantReference.isEmpty, merchantReference.unicodeScalars.count <= 40,
