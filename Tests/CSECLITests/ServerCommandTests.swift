@@ -125,6 +125,63 @@ struct ServerCommandTests {
         for run in [session, sealed, payment] { Self.checkCanaries(run) }
     }
 
+    /// Issue #26, route 1 of the research notes: the raw wallet token sealed for the session as
+    /// the client examples do; the Client API emulator decrypts what the payment API received
+    /// with its own key (jwcrypto) and names the sealed fields.
+    @Test(
+        "worldline create-payment --wallet … --session: the raw token sealed as product 302/320 for the session's key",
+        .enabled(
+            if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
+            "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
+    func worldlineSealedWalletToken() async throws {
+        let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
+        let clientAPI = try LoopbackEmulator(
+            script: "client_api_emulator.py",
+            arguments: [
+                "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id",
+                "cf7d7aafd42e4a1cb9e4b0624a5041b1",
+            ])
+        defer { clientAPI.stop() }
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--client-api-url", clientAPI.baseURL])
+        defer { server.stop() }
+        let credentials = try Self.worldlineCredentials()
+        let session = try CommandRunner.run(["worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL])
+        let sessionFile = try Self.file(session.out)
+        let tokens = [
+            (
+                "apple-pay", 302,
+                #"{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"paymentMethod":{"network":"Visa"},"transactionIdentifier":"AB12"}"#,
+                ["encryptedPaymentData", "transactionId"]
+            ),
+            (
+                "google-pay", 320,
+                #"{"apiVersion":2,"paymentMethodData":{"tokenizationData":{"type":"PAYMENT_GATEWAY","token":"{\"signature\":\"MEUC\",\"protocolVersion\":\"ECv2\",\"signedMessage\":\"{}\"}"}}}"#,
+                ["encryptedPaymentData"]
+            ),
+        ]
+        for (wallet, product, token, fields) in tokens {
+            let paid = try CommandRunner.run(
+                [
+                    "worldline", "create-payment", "--wallet", wallet, "--session", sessionFile, "--amount", "100", "--currency", "EUR",
+                    "--return-url", "https://shop.example/3ds", "--credentials", credentials, "--endpoint", server.baseURL,
+                ]
+                .filter { wallet == "google-pay" || ($0 != "--return-url" && $0 != "https://shop.example/3ds") },
+                input: token)
+            #expect(paid.status == 0, "\(wallet): \(paid.err)")
+            let received = try JSONValue.parse(try #require(server.requests().last).body)
+            let jwe = try #require(received["encryptedCustomerInput"]?.stringValue)
+            #expect((received["mobilePaymentMethodSpecificInput"] != nil) == (product == 320), "\(wallet)")
+            let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":\#(product)}"#
+            let verdict = try await HTTPClient().send(
+                HTTPRequest(
+                    method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
+                    headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+            let answer = try JSONValue.parse(verdict.body)
+            #expect(answer["ok"] == .bool(true), "\(String(decoding: verdict.body, as: UTF8.self))")
+            #expect(answer["fields"] == .array(fields.map(JSONValue.string)), "\(wallet)")
+        }
+    }
+
     @Test("credentials from env:NAME; a wrong secret is refused by the emulator with exit 1 and a typed error")
     func worldlineCredentialsSources() throws {
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])

@@ -109,7 +109,8 @@ struct ServerClientTests {
         "payment requests are checked: a compact JWE, amount range, currency (in the ISO 4217 table, with minor units), reference length",
         arguments: [
             ("not-a-jwe", Int64(1), "EUR", nil as String?), (jwe, -1, "EUR", nil), (jwe, 1_000_000_000_000, "EUR", nil),
-            (jwe, 1, "eur", nil), (jwe, 1, "EURO", nil), (jwe, 1, "XYZ", nil), (jwe, 1, "XXX", nil), (jwe, 1, "EUR", String(repeating: "r", count: 41)), (jwe, 1, "EUR", ""),
+            (jwe, 1, "eur", nil), (jwe, 1, "EURO", nil), (jwe, 1, "XYZ", nil), (jwe, 1, "XXX", nil),
+            (jwe, 1, "EUR", String(repeating: "r", count: 41)), (jwe, 1, "EUR", ""),
         ])
     func paymentRequestChecks(input: String, amount: Int64, currency: String, reference: String?) {
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {

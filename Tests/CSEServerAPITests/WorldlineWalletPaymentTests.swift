@@ -1,5 +1,6 @@
 import CSECore
 import CSEHTTP
+import CSEPayments
 import CSEServerAPI
 import Testing
 import TestSupport
@@ -53,6 +54,37 @@ struct WorldlineWalletPaymentTests {
         var other = Self.apple
         other["wallet"] = .string("samsung-pay")
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(other) }
+    }
+
+    @Test(
+        "route 1: the payment request the client examples seal — Apple's paymentData as JSON text and transactionId; Google's token quoted once more"
+    )
+    func sealedRoute() throws {
+        let apple = try JSONValue.parse(
+            Array(
+                #"{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"transactionIdentifier":"AB12"}"#
+                    .utf8)
+        ).objectValue!
+        let appleRequest = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: apple)
+        #expect(appleRequest.product.id == "302")
+        #expect(
+            appleRequest.unmaskedValue(forField: "encryptedPaymentData")
+                == #"{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}}"#)
+        #expect(appleRequest.unmaskedValue(forField: "transactionId") == "AB12")
+        let google = try JSONValue.parse(
+            Array(#"{"paymentMethodData":{"tokenizationData":{"token":"{\"signedMessage\":\"m\"}"}}}"#.utf8)
+        ).objectValue!
+        let googleRequest = try WorldlinePaymentProduct.googlePay.paymentRequest(forWalletToken: google)
+        #expect(
+            googleRequest.product.id == "320"
+                && googleRequest.unmaskedValue(forField: "encryptedPaymentData") == #""{\"signedMessage\":\"m\"}""#)
+        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
+            _ = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: JSONObject())
+        }
+        let sealed320 = try WorldlinePaymentRequest(
+            encryptedCustomerInput: "a.b.c.d.e", amount: 1, currencyCode: "EUR", googlePayReturnURL: "https://shop.example/3ds")
+        #expect(sealed320.json["mobilePaymentMethodSpecificInput"]?["paymentProductId"]?.intValue == 320)
+        #expect(sealed320.json["mobilePaymentMethodSpecificInput"]?["paymentProduct320SpecificInput"]?["threeDSecure"] != nil)
     }
 
     @Test("the emulator checks product, the five members and the 320 return URL; the answer's DPAN is masked")

@@ -202,7 +202,14 @@ def worldline_routes():
         mobile = body.get("mobilePaymentMethodSpecificInput")
         money = body.get("order", {}).get("amountOfMoney", {})
         if mobile is not None and "encryptedCustomerInput" in body:
-            return worldline_invalid("mobilePaymentMethodSpecificInput")  # exactly one payment input
+            # A Google Pay token sealed into encryptedCustomerInput travels with product 320's
+            # 3-D Secure input beside it, and no card data (research notes §1.5, route 1).
+            sealed_320 = (mobile.get("paymentProductId") == 320 and "decryptedPaymentData" not in mobile
+                          and mobile.get("paymentProduct320SpecificInput", {}).get("threeDSecure", {}).get(
+                              "redirectionData", {}).get("returnUrl"))
+            if not sealed_320:
+                return worldline_invalid("mobilePaymentMethodSpecificInput")
+            mobile = None
         if mobile is not None:
             refused = worldline_check_mobile(mobile)
             if refused:

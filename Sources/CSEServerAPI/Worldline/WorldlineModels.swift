@@ -11,6 +11,10 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     public let currencyCode: String
     /// The merchant's reference for the order, if any (at most 40 characters).
     public let merchantReference: String?
+    /// For a Google Pay token sealed into ``encryptedCustomerInput`` (product 320): the 3-D Secure
+    /// return URL, sent as `mobilePaymentMethodSpecificInput.paymentProduct320SpecificInput` beside
+    /// it ("required for payments with product 320"; research notes §1.5, route 1).
+    public let googlePayReturnURL: String?
 
     /// The largest amount the platform takes (12 digits).
     public static let maximumAmount: Int64 = 999_999_999_999
@@ -20,7 +24,10 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     ///   JWE (five base64url parts), an amount outside 0…999,999,999,999, a currency that is not
     ///   an ISO 4217 code with minor units (the embedded table), or a reference longer than 40
     ///   characters or with control characters.
-    public init(encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil) throws(CSEError) {
+    public init(
+        encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil,
+        googlePayReturnURL: String? = nil
+    ) throws(CSEError) {
         let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
             encryptedCustomerInput.utf8.allSatisfy(ServerIdentifier.isIdentifierByte)
@@ -30,10 +37,12 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
                 context: ["argument": "encryptedCustomerInput"])
         }
         try Self.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
+        if let googlePayReturnURL { try WorldlineWalletPaymentRequest.checkReturnURL(googlePayReturnURL) }
         self.encryptedCustomerInput = encryptedCustomerInput
         self.amount = amount
         self.currencyCode = currencyCode
         self.merchantReference = merchantReference
+        self.googlePayReturnURL = googlePayReturnURL
     }
 
     /// The order rules of every CreatePayment: an amount in 0…999,999,999,999 minor units, a
@@ -73,11 +82,16 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
     /// "currencyCode"}, "references": {"merchantReference"}}}`.
     package var json: JSONValue {
-        .object(
-            JSONObject([
-                ("encryptedCustomerInput", .string(encryptedCustomerInput)),
-                ("order", Self.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)),
-            ]))
+        var members: [(String, JSONValue)] = [("encryptedCustomerInput", .string(encryptedCustomerInput))]
+        if let googlePayReturnURL {
+            let input = JSONObject([
+                ("paymentProductId", .number(String(WorldlinePaymentProduct.googlePay.id))),
+                WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL),
+            ])
+            members.append(("mobilePaymentMethodSpecificInput", .object(input)))
+        }
+        members.append(("order", Self.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)))
+        return .object(JSONObject(members))
     }
 
     /// Amount and currency only.

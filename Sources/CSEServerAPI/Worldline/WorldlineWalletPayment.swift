@@ -1,4 +1,5 @@
 public import CSECore
+public import CSEPayments
 import CSEValidation
 
 /// Worldline's `decryptedPaymentData`: the card data of a wallet token the merchant decrypted
@@ -128,6 +129,52 @@ public struct WorldlinePaymentProduct: Hashable, Sendable, CustomStringConvertib
     public static let googlePay = WorldlinePaymentProduct(320)
     /// The id.
     public var description: String { String(id) }
+
+    /// The payment request the Worldline client examples seal for a raw wallet token (research
+    /// notes §1.5, route 1), to encrypt like a card (``PaymentRequestSealer``, or
+    /// `ClientAPISession.encrypt(_:)` with the session's key) and send as `encryptedCustomerInput`:
+    /// - Apple Pay (302): `encryptedPaymentData` = `PKPaymentToken.paymentData` as JSON text and
+    ///   `transactionId` = `transactionIdentifier` (OnlinePaymentsExample, iOS);
+    /// - Google Pay (320): `encryptedPaymentData` = `tokenizationData.token` JSON-quoted once more
+    ///   ("Token needs to be formatted", the Android example).
+    /// - Parameter token: Apple: a `PKPaymentToken` (or `{"token":{…}}`); Google: a whole
+    ///   `PaymentData`, or the token object itself.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the missing member.
+    public func paymentRequest(forWalletToken token: JSONObject) throws(CSEError) -> PaymentRequest {
+        func missing(_ member: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, "the wallet token lacks a member", context: ["argument": member])
+        }
+        var values: [(String, String)] = []
+        if self == .applePay {
+            let whole = token["token"]?.objectValue ?? token
+            guard let data = whole["paymentData"], data.objectValue != nil else { throw missing("paymentData") }
+            values.append(("encryptedPaymentData", data.serialized))
+            if let id = whole["transactionIdentifier"]?.stringValue { values.append(("transactionId", id)) }
+        } else {
+            let text: String
+            if let string = token["paymentMethodData"]?["tokenizationData"]?["token"]?.stringValue {
+                text = string
+            } else {
+                guard token["signedMessage"] != nil else { throw missing("tokenizationData.token") }
+                text = JSONValue.object(token).serialized
+            }
+            values.append(("encryptedPaymentData", JSONValue.string(text).serialized))
+        }
+        let product = try PaymentProduct(json: Self.walletProductJSON(id: id, fields: values.map(\.0)))
+        var request = PaymentRequest(product: product)
+        for (field, value) in values { try request.setValue(value, forField: field) }
+        return request
+    }
+
+    /// A product definition with the string fields the examples fill (the platform's 302 product
+    /// defines none, its 320 product `encryptedPaymentData`).
+    private static func walletProductJSON(id: Int, fields: [String]) -> String {
+        let definitions = fields.enumerated().map { index, field in
+            #"{"id":"\#(field)","type":"string","dataRestrictions":{"isRequired":true,"validators":{"length":{"minLength":1,"maxLength":65536}}},"displayHints":{"alwaysShow":false,"displayOrder":\#(index),"formElement":{"type":"text"},"obfuscate":false}}"#
+        }
+        return
+            #"{"id":\#(id),"paymentMethod":"mobile","allowsRecurring":false,"allowsTokenization":false,"displayHints":{"displayOrder":0,"label":"wallet"},"fields":[\#(definitions.joined(separator: ","))]}"#
+    }
 }
 
 /// A CreatePayment for a wallet token the merchant decrypted: `mobilePaymentMethodSpecificInput`
@@ -157,15 +204,7 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         merchantReference: String? = nil, returnURL: String? = nil
     ) throws(CSEError) {
         try WorldlinePaymentRequest.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
-        if product == .googlePay {
-            guard let returnURL, returnURL.utf8.count <= 512, returnURL.contains("://"),
-                returnURL.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
-            else {
-                throw CSEError(
-                    .serverAPIInvalidArgument, "a Google Pay payment needs an absolute return URL for 3-D Secure",
-                    context: ["argument": "returnUrl"])
-            }
-        }
+        if product == .googlePay { try Self.checkReturnURL(returnURL) }
         self.product = product
         self.decrypted = decrypted
         self.amount = amount
@@ -174,14 +213,29 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         self.returnURL = product == .googlePay ? returnURL : nil
     }
 
+    /// Google Pay's 3-D Secure return URL: absolute (`https://…`, or an app's `scheme://…`),
+    /// printable ASCII, at most 512 characters ("required for payments with product 320").
+    static func checkReturnURL(_ returnURL: String?) throws(CSEError) {
+        guard let returnURL, returnURL.utf8.count <= 512, returnURL.contains("://"),
+            returnURL.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a Google Pay payment needs an absolute return URL for 3-D Secure",
+                context: ["argument": "returnUrl"])
+        }
+    }
+
+    /// `paymentProduct320SpecificInput` with the return URL.
+    static func googlePayInput(returnURL: String) -> (String, JSONValue) {
+        let redirection = JSONValue.object(JSONObject([("returnUrl", .string(returnURL))]))
+        let threeDS = JSONValue.object(JSONObject([("redirectionData", redirection)]))
+        return ("paymentProduct320SpecificInput", .object(JSONObject([("threeDSecure", threeDS)])))
+    }
+
     /// The body.
     package var json: JSONValue {
         var input: [(String, JSONValue)] = [("paymentProductId", .number(String(product.id))), ("decryptedPaymentData", decrypted.json)]
-        if let returnURL {
-            let redirection = JSONValue.object(JSONObject([("returnUrl", .string(returnURL))]))
-            let threeDS = JSONValue.object(JSONObject([("redirectionData", redirection)]))
-            input.append(("paymentProduct320SpecificInput", .object(JSONObject([("threeDSecure", threeDS)]))))
-        }
+        if let returnURL { input.append(Self.googlePayInput(returnURL: returnURL)) }
         return .object(
             JSONObject([
                 ("mobilePaymentMethodSpecificInput", .object(JSONObject(input))),

@@ -2,6 +2,7 @@ import CSEClientAPI
 import CSECore
 import CSECrypto
 import CSEHTTP
+import CSEPayments
 import CSEServerAPI
 
 /// The Worldline server commands' shared parts.
@@ -81,9 +82,12 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             written after the platform answered, the payment id, status and key go to stderr
             before the exit status 1.
 
-            --wallet apple-pay|google-pay --decrypted reads the output of 'cse wallet decrypt'
-            instead and pays with product 302 or 320 and decryptedPaymentData (DPAN, MMYY expiry,
-            cryptogram, ECI, cardholder name); Google Pay needs --return-url for 3-D Secure.
+            --wallet apple-pay|google-pay --session FILE reads the raw wallet token instead and
+            seals it for the session as the Worldline client examples do (product 302:
+            encryptedPaymentData and transactionId; 320: encryptedPaymentData), fetching the
+            session's public key. --wallet … --decrypted reads the output of 'cse wallet decrypt'
+            and pays with product 302 or 320 and decryptedPaymentData (DPAN, MMYY expiry,
+            cryptogram, ECI, cardholder name). Google Pay needs --return-url for 3-D Secure.
             """,
         options: Options.self)
 
@@ -96,6 +100,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let wallet: OptionKey<String?>
         let decrypted: OptionKey<Bool>
         let returnURL: OptionKey<String?>
+        let session: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
@@ -108,6 +113,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             wallet = declare.value("wallet", "NAME", help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
             decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
             returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
+            session = declare.value("session", "FILE", help: "With --wallet: the Client API session whose key seals the raw token.")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
@@ -118,7 +124,9 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
     let reference: String?
     let idempotenceKey: String?
     let wallet: WorldlinePaymentProduct?
+    let decrypted: Bool
     let returnURL: String?
+    let session: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
@@ -132,10 +140,17 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         case "google-pay": wallet = .googlePay
         default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
         }
-        guard (wallet != nil) == arguments[\.decrypted] else {
-            throw UsageError("'--wallet' and '--decrypted' go together (a raw wallet token is not sealed for Worldline yet).")
-        }
+        decrypted = arguments[\.decrypted]
+        session = arguments[\.session]
         returnURL = arguments[\.returnURL]
+        if wallet == nil {
+            guard !decrypted, session == nil, returnURL == nil else {
+                throw UsageError("'--decrypted', '--session' and '--return-url' go with '--wallet'.")
+            }
+        } else if decrypted == (session != nil) {
+            throw UsageError("'--wallet' takes '--decrypted' (the output of 'cse wallet decrypt') or '--session FILE' (a raw token).")
+        }
+        if wallet == .googlePay && returnURL == nil { throw UsageError("'--wallet google-pay' needs '--return-url' (3-D Secure).") }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -146,6 +161,21 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let key: IdempotenceKey
         if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
         let keys = PaymentReconciliation(idempotenceKey: key, merchantReference: reference)
+        if let wallet, let session {
+            guard case .object(let token) = try JSONValue.parse(input) else {
+                throw CSEError(.cliNotAnObject, "the wallet token must be a JSON object")
+            }
+            var configuration = ClientAPIConfiguration()
+            configuration.http = options.transport.applied(to: configuration.http)
+            let clientSession = try ClientAPISession(
+                sessionData: try SessionData(json: try KeySource.read(session, secretKind: "session file")), configuration: configuration)
+            let sealed = try await clientSession.encrypt(try wallet.paymentRequest(forWalletToken: token))
+            let request = try WorldlinePaymentRequest(
+                encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
+                merchantReference: reference, googlePayReturnURL: wallet == .googlePay ? returnURL : nil)
+            let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
+            return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
+        }
         if let wallet {
             guard case .object(let output) = try JSONValue.parse(input) else {
                 throw CSEError(.cliNotAnObject, "the input must be the JSON object 'cse wallet decrypt' prints")
