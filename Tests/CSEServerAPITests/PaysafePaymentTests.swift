@@ -167,6 +167,24 @@ struct PaysafePaymentTests {
         }
     }
 
+    @Test("an error that echoes decrypted Apple Pay data shows neither the DPAN, nor the cryptogram, nor the name")
+    func decryptedDataRedacted() async throws {
+        try await withServerEmulator("paysafe", Self.arguments + ["--mode", "echo-errors"]) { server in
+            let decrypted = try JSONValue.parse(
+                Array(
+                    #"{"applicationPrimaryAccountNumber":"4109370251004320","cardholderName":"A Payer","paymentData":{"onlinePaymentCryptogram":"Af9x/QwAA/DjmU65oyc1MAABAAA="}}"#
+                        .utf8)
+            ).objectValue!
+            let error = await thrown {
+                try await ServerEmulatorTests.paysafe(server).createApplePaySingleUseToken(token: JSONObject(), decrypted: decrypted)
+            }
+            #expect(error?.code == .paysafeAPIError && error?.context["message"]?.hasPrefix("Invalid data") == true)
+            for value in ["4109370251004320", "Af9x/QwAA/DjmU65oyc1MAABAAA=", "A Payer"] {
+                #expect(error?.description.contains(value) == false, "leaked \(value)")
+            }
+        }
+    }
+
     @Test("requests are checked before sending: reference, amount, currency, token, account")
     func requestChecks() {
         let eur = Currency(code: "EUR")!

@@ -87,6 +87,22 @@ struct WorldlineWalletPaymentTests {
         #expect(sealed320.json["mobilePaymentMethodSpecificInput"]?["paymentProduct320SpecificInput"]?["threeDSecure"] != nil)
     }
 
+    @Test("a refusal whose message echoes the DPAN, the cryptogram and the name shows none of them")
+    func refusalRedactsWalletData() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "reject"]) { server in
+            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.apple)
+            let request = try WorldlineWalletPaymentRequest(product: product, decrypted: data, amount: 100, currencyCode: "USD")
+            guard case .refused(_, let error) = try await ServerEmulatorTests.worldline(server).createPayment(request) else {
+                Issue.record("not refused")
+                return
+            }
+            #expect(error.code == .worldlinePaymentRejected && error.context["message"]?.hasPrefix("VALUE") == true)
+            for value in ["4109370251004320", "Af9x/QwAA/DjmU65oyc1MAABAAA=", "A Payer"] {
+                #expect(!error.description.contains(value), "leaked \(value)")
+            }
+        }
+    }
+
     @Test("the emulator checks product, the five members and the 320 return URL; the answer's DPAN is masked")
     func payment() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in

@@ -234,8 +234,10 @@ def worldline_routes():
         if args().mode == "reject":
             payment.update({"status": "REJECTED", "statusOutput": {"statusCode": 2, "isAuthorized": False}})
             PAYMENTS[payment["id"]] = payment
+            # A platform message may echo what it received: for wallet data, every value of it.
+            echoed = " ".join(str(v) for v in (mobile or {}).get("decryptedPaymentData", {}).values()) or "4111111111111111"
             return emulator.Response.json({"errorId": "e-402", "errors": [
-                {"code": "30511001", "message": "VALUE 4111111111111111 DECLINED"}], "paymentResult": {"payment": payment}}, 402)
+                {"code": "30511001", "message": f"VALUE {echoed} DECLINED"}], "paymentResult": {"payment": payment}}, 402)
         if args().mode.startswith("2xx-"):
             status = args().mode[4:].removesuffix("-uncategorised")
             output = {"statusCode": 2, "isAuthorized": False}
@@ -694,6 +696,8 @@ def paysafe_routes():
             return refused
         envelope = request.json().get("applePayPaymentToken", {})
         data = envelope.get("token", {}).get("paymentData", {})
+        if args().mode == "echo-errors":  # an error message that repeats what it received
+            return emulator.Response.json({"error": {"code": "5068", "message": "Invalid data: " + json.dumps(data)}}, 400)
         if "decryptedData" in data:
             decrypted = data["decryptedData"]
             ok = set(data) == {"decryptedData"} and re.fullmatch(r"\d{12,19}", str(decrypted.get("applicationPrimaryAccountNumber", "")))

@@ -164,7 +164,13 @@ extension PaysafeTokenClient {
         if let id = whole["transactionIdentifier"] { inner.append(("transactionIdentifier", id)) }
         var envelope: [(String, JSONValue)] = [("token", .object(JSONObject(inner)))]
         if let contact = token["billingContact"] { envelope.append(("billingContact", contact)) }
-        return try await singleUseToken(path: "applepaysingleusetokens", body: [("applePayPaymentToken", .object(JSONObject(envelope)))])
+        // Decrypted card data is redacted by value from Paysafe's error text, whatever its shape.
+        let values = [
+            decrypted?["applicationPrimaryAccountNumber"], decrypted?["paymentData"]?["onlinePaymentCryptogram"],
+            decrypted?["cardholderName"],
+        ].compactMap { $0?.stringValue }
+        return try await singleUseToken(
+            path: "applepaysingleusetokens", body: [("applePayPaymentToken", .object(JSONObject(envelope)))], values: values)
     }
 
     /// A Google Pay single-use token: `POST /customervault/v1/googlepaysingleusetokens` with
@@ -192,11 +198,19 @@ extension PaysafeTokenClient {
         return try await singleUseToken(path: "googlepaysingleusetokens", body: [("googlePayPaymentToken", .object(JSONObject(members)))])
     }
 
-    /// Posts `body` to `/customervault/v1/<path>` and decodes the single-use token.
-    private func singleUseToken(path: String, body: [(String, JSONValue)]) async throws(CSEError) -> PaysafeSingleUseToken {
+    /// Posts `body` to `/customervault/v1/<path>` and decodes the single-use token; `values` (card
+    /// data in the body) are redacted by value from error text.
+    private func singleUseToken(
+        path: String, body: [(String, JSONValue)], values: [String] = []
+    ) async throws(CSEError)
+        -> PaysafeSingleUseToken
+    {
         let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
         let response = try await connection.send(.post, path: ["customervault", "v1", path], body: .object(JSONObject(body)))
-        guard response.isSuccess else { throw Self.error(of: response, redactor: connection.redactor) }
+        guard response.isSuccess else {
+            let redactor = SafeText(secrets: [credentials.apiKey] + values.map { SecureBytes(Array($0.utf8)) })
+            throw Self.error(of: response, redactor: redactor)
+        }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))
     }
 }

@@ -1,6 +1,7 @@
 public import CSECore
 public import CSEHTTP
 public import CSEClientAPI
+import CSECrypto
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
 /// client-side encryption: CreateSession, CreatePayment and GetPayment, signed with `v1HMAC`.
@@ -90,20 +91,27 @@ public struct WorldlineServerClient: Sendable {
     public func createPayment(
         _ request: WorldlinePaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
-        try await createPayment(body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey)
+        try await createPayment(
+            body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey, values: [])
     }
 
     /// CreatePayment for a wallet token the merchant decrypted: `mobilePaymentMethodSpecificInput`
     /// with product 302 or 320 and `decryptedPaymentData` (research notes §1.5). Outcomes, the
     /// idempotence key and the errors as in ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``.
+    /// Platform text in errors is redacted of the request's DPAN, cryptogram and cardholder name
+    /// by value, whatever their shape.
     public func createPayment(
         _ request: WorldlineWalletPaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
-        try await createPayment(body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey)
+        let data = request.decrypted
+        return try await createPayment(
+            body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey,
+            values: [data.dpan, data.cryptogram, data.cardholderName].compactMap { $0 })
     }
 
+    /// - Parameter values: Card data the body carries, redacted by value from platform text.
     private func createPayment(
-        body: JSONValue, merchantReference: String?, idempotenceKey: IdempotenceKey?
+        body: JSONValue, merchantReference: String?, idempotenceKey: IdempotenceKey?, values: [String]
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key: IdempotenceKey
         if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
@@ -116,7 +124,8 @@ public struct WorldlineServerClient: Sendable {
             return .unknown(
                 reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
         }
-        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: [credentials.secretAPIKey]))
+        let secrets = [credentials.secretAPIKey] + values.map { SecureBytes(Array($0.utf8)) }
+        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets))
     }
 
     /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``).
