@@ -19,6 +19,18 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     /// The string, when this is a string.
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+
+    /// The text of a scalar as a platform signs and echoes it (APS signatures, Paysafe codes,
+    /// card digits sent as numbers): a string verbatim, a number as its JSON text, a Boolean as
+    /// `true`/`false`; `nil` for arrays, `null` and objects.
+    package var scalarText: String? {
+        switch self {
+        case .string(let s): return s
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        default: return nil
+        }
+    }
     /// The Boolean, when this is `true` or `false`.
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// The elements, when this is an array.

@@ -112,16 +112,8 @@ public enum APSSignature {
         return ConstantTime.equals(received, expected)
     }
 
-    /// The text of a parameter value as it is signed and echoed, or `nil` for arrays, `null` and
-    /// objects.
-    package static func scalarText(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let s): return s
-        case .number(let n): return n
-        case .bool(let b): return b ? "true" : "false"
-        default: return nil
-        }
-    }
+    /// The text of a parameter value as it is signed and echoed (``JSONValue/scalarText``).
+    package static func scalarText(_ value: JSONValue) -> String? { value.scalarText }
 
     static func appendValue(_ value: JSONValue, name: String, nested: Bool, to out: inout [UInt8]) throws(CSEError) {
         if let text = scalarText(value) {

@@ -38,13 +38,13 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// Reads verified parameters; `codeMember` names the member with the transaction's code.
     init(verified: JSONObject, codeMember: String = "response_code") throws(CSEError) {
-        guard let text = verified[codeMember].flatMap(APSSignature.scalarText) else {
+        guard let text = verified[codeMember]?.scalarText else {
             throw CSEError(.apsResponseMalformed, "the signed parameters have no \(codeMember)", context: ["parameter": codeMember])
         }
         do throws(CSEError) { responseCode = try APSResponseCode(text) } catch {
             throw CSEError(.apsResponseMalformed, "the \(codeMember) is not five digits", context: ["parameter": codeMember])
         }
-        func member(_ name: String) -> String? { verified[name].flatMap(APSSignature.scalarText) }
+        func member(_ name: String) -> String? { verified[name]?.scalarText }
         merchantReference = member("merchant_reference")
         fortID = member("fort_id")
         command = member("command")
@@ -52,7 +52,7 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
         threeDSURL = member("3ds_url")
         var shown: [(String, JSONValue)] = []
         for (name, value) in verified where name != "signature" && name != "card_security_code" {
-            if name == "card_number", let number = APSSignature.scalarText(value), number.allSatisfy(\.isNumber) {
+            if name == "card_number", let number = value.scalarText, number.allSatisfy(\.isNumber) {
                 shown.append((name, .string(SecretMasking.maskPAN(number))))
             } else {
                 shown.append((name, value))
@@ -223,7 +223,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
 
     /// Command, reference and amount; never the token.
     public var description: String {
-        func value(_ name: String) -> String { parameters.first { $0.0 == name }.flatMap { APSSignature.scalarText($0.1) } ?? "-" }
+        func value(_ name: String) -> String { parameters.first { $0.0 == name }.flatMap { $0.1.scalarText } ?? "-" }
         return
             "APSPaymentRequest(\(value("command")) merchant_reference: \(merchantReference), amount: \(value("amount")) \(value("currency"))\(isApplePay ? ", Apple Pay" : ""))"
     }
@@ -435,7 +435,7 @@ enum APSFeedback {
         }
         if isJSON {
             guard case .object(let object)? = try? JSONValue.parse(body),
-                object.allSatisfy({ APSSignature.scalarText($0.1) != nil })
+                object.allSatisfy({ $0.1.scalarText != nil })
             else {
                 throw CSEError(.apsFeedbackMalformed, "the feedback is not a JSON object of scalar values")
             }

@@ -91,7 +91,7 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
                 let name = components.last ?? ""
                 if removedNames.contains(name) { continue }
                 let isCardNumber = name == "devicespecificnumber" || (name == "number" && components.dropLast().last == "card")
-                if isCardNumber, let text = APSSignature.scalarText(member) {
+                if isCardNumber, let text = member.scalarText {
                     members.append((key, .string(maskedCardNumber(text))))
                 } else {
                     members.append((key, mask(member, path: components)))

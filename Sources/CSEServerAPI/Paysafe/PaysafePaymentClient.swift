@@ -275,7 +275,7 @@ public struct PaysafePaymentClient: Sendable {
 
     static func declined(_ payment: PaysafePayment, keys: PaymentReconciliation, response: JSONObject?, redactor: SafeText) -> CSEError {
         var context = ["paymentId": redactor.of(payment.id, limit: 64), "paymentStatus": redactor.of(payment.status, limit: 32)]
-        if let code = response?["error"]?["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        if let code = response?["error"]?["code"]?.scalarText { context["paysafeCode"] = redactor.of(code, limit: 16) }
         for (name, value) in keys.members { context[name] = value }
         return CSEError(.paysafePaymentDeclined, "Paysafe declined the payment", context: context)
     }

@@ -34,8 +34,8 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
         id = response["id"]?.stringValue
         let card = response["card"]?.objectValue
         // The BIN and last digits are what Paysafe masks to; keep at most 6 and 4 digits anyway.
-        cardBin = card?["cardBin"].flatMap(APSSignature.scalarText).map { String($0.prefix(6)) }
-        lastDigits = card?["lastDigits"].flatMap(APSSignature.scalarText).map { String($0.suffix(4)) }
+        cardBin = card?["cardBin"]?.scalarText.map { String($0.prefix(6)) }
+        lastDigits = card?["lastDigits"]?.scalarText.map { String($0.suffix(4)) }
         cardType = card?["cardType"]?.stringValue
         expiryMonth = card?["cardExpiry"]?["month"]?.intValue
         expiryYear = card?["cardExpiry"]?["year"]?.intValue
@@ -123,7 +123,7 @@ public struct PaysafeTokenClient: Sendable {
             return ServerResponse.statusError(response, platform: "paysafe")
         }
         var context: [String: String] = ["status": String(response.status)]
-        if let code = error["code"].flatMap(APSSignature.scalarText) { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        if let code = error["code"]?.scalarText { context["paysafeCode"] = redactor.of(code, limit: 16) }
         if let message = error["message"]?.stringValue { context["message"] = redactor.of(message) }
         let fields = (error["fieldErrors"]?.arrayValue ?? []).compactMap { $0["field"]?.stringValue }
         if !fields.isEmpty { context["fields"] = redactor.of(fields.joined(separator: ","), limit: 200) }
