@@ -57,6 +57,33 @@ package struct JSONObjectWriter {
         bytes.append(contentsOf: json)
     }
 
+    /// `"name":[<json>,…]` from complete, already serialized elements (other writers' ``finish()``).
+    package mutating func array(_ name: String, _ elements: [[UInt8]]) {
+        self.name(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `"name":["…",…]`, each string escaped.
+    package mutating func strings(_ name: String, _ values: [String]) {
+        self.name(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `"name":"value"`, or `"name":null` when `value` is `nil`.
+    package mutating func optionalString(_ name: String, _ value: String?) {
+        if let value { string(name, value) } else { null(name) }
+    }
+
     /// Closes the object and returns its bytes.
     package consuming func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))

@@ -73,24 +73,19 @@ struct CheckCommand: CLICommand {
             result = EmailAddressValidator().validate(value, in: context)
         }
         if json {
-            var out: [UInt8] = Array(#"{"check":"#.utf8)
-            JSONWriter.appendString(kind, to: &out)
-            out.append(contentsOf: ",\"valid\":\(result.isValid)".utf8)
-            for (key, text) in extra {
-                out.append(UInt8(ascii: ","))
-                JSONWriter.appendString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                JSONWriter.appendString(text, to: &out)
-            }
-            out.append(contentsOf: #","errors":["#.utf8)
-            for (index, failure) in result.failures.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"code":"#.utf8)
-                JSONWriter.appendString(failure.code.rawValue, to: &out)
-                OutputJSON.appendParameters(failure.parameters, to: &out)
-                out.append(UInt8(ascii: "}"))
-            }
-            out.append(contentsOf: "]}\n".utf8)
+            var object = JSONObjectWriter()
+            object.string("check", kind)
+            object.bool("valid", result.isValid)
+            for (key, text) in extra { object.string(key, text) }
+            object.array(
+                "errors",
+                result.failures.map { failure in
+                    var item = JSONObjectWriter()
+                    item.string("code", failure.code.rawValue)
+                    OutputJSON.parameters(failure.parameters, into: &item)
+                    return item.finish()
+                })
+            let out = object.finish() + [0x0A]
             StandardStreams.write(out, to: 1)
         } else if !quiet {
             StandardStreams.out(result.isValid ? "valid\n" : "invalid: \(result.description)\n")
