@@ -59,13 +59,18 @@ package struct JSONObjectWriter {
 
     /// `"name":[<json>,…]` from complete, already serialized elements (other writers' ``finish()``).
     package mutating func array(_ name: String, _ elements: [[UInt8]]) {
-        self.name(name)
-        bytes.append(UInt8(ascii: "["))
+        serialized(name, Self.array(elements))
+    }
+
+    /// `[<json>,…]` from complete, already serialized elements: an array value for ``serialized(_:_:)``.
+    package static func array(_ elements: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
         for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(contentsOf: element)
         }
         bytes.append(UInt8(ascii: "]"))
+        return bytes
     }
 
     /// `"name":["…",…]`, each string escaped.

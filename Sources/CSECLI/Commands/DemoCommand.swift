@@ -124,27 +124,27 @@ struct DemoCommand: CLICommand {
 
     /// The report as one JSON object: `ok`, `keyId`, `testOnlyKey`, `now`, and per scenario its steps.
     static func json(_ results: [(DemoScenario, [DemoStep])], now: CalendarMonth, ok: Bool) -> [UInt8] {
-        var out: [UInt8] = Array("{\"ok\":\(ok),\"keyId\":".utf8)
-        JSONWriter.appendString(DemoKeys.testOnlyKeyID, to: &out)
-        out.append(contentsOf: ",\"testOnlyKey\":true,\"now\":".utf8)
-        JSONWriter.appendString(now.description, to: &out)
-        out.append(contentsOf: ",\"scenarios\":[".utf8)
-        for (index, (scenario, steps)) in results.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: "{\"product\":".utf8)
-            JSONWriter.appendString(scenario.product.id, to: &out)
-            out.append(contentsOf: ",\"steps\":[".utf8)
-            for (stepIndex, step) in steps.enumerated() {
-                if stepIndex > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: "{\"step\":".utf8)
-                JSONWriter.appendString(step.name, to: &out)
-                out.append(contentsOf: ",\"ok\":\(step.ok)".utf8)
-                out.append(contentsOf: step.json)
-                out.append(UInt8(ascii: "}"))
-            }
-            out.append(contentsOf: "]}".utf8)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
+        var out = JSONObjectWriter()
+        out.bool("ok", ok)
+        out.string("keyId", DemoKeys.testOnlyKeyID)
+        out.bool("testOnlyKey", true)
+        out.string("now", now.description)
+        out.array(
+            "scenarios",
+            results.map { scenario, steps in
+                var item = JSONObjectWriter()
+                item.string("product", scenario.product.id)
+                item.array(
+                    "steps",
+                    steps.map { step in
+                        var entry = JSONObjectWriter()
+                        entry.string("step", step.name)
+                        entry.bool("ok", step.ok)
+                        for (name, value) in step.json { entry.serialized(name, value) }
+                        return entry.finish()
+                    })
+                return item.finish()
+            })
+        return out.finish()
     }
 }

@@ -12,8 +12,8 @@ struct DemoStep {
     let ok: Bool
     /// Human-readable lines (the first follows the step name).
     let text: [String]
-    /// JSON members after `"step"` and `"ok"`, each starting with a comma.
-    let json: [UInt8]
+    /// JSON members after `"step"` and `"ok"`: each name with its serialized value.
+    let json: [(name: String, value: [UInt8])]
 }
 
 /// One product's walk through `cse demo`: input, IIN lookup, validation, a deliberate typo,
@@ -69,7 +69,7 @@ struct DemoScenario {
             DemoStep(
                 name: "validate", ok: errors.isEmpty,
                 text: [errors.isEmpty ? "valid (every rule of product \"\(product.id)\" passes)" : Self.describe(errors)],
-                json: Array(OutputJSON.validation(errors).dropFirst().dropLast()).prefixedWithComma))
+                json: OutputJSON.validationMembers(errors)))
 
         // 4. A typo must be caught.
         var typoRequest = request
@@ -86,8 +86,7 @@ struct DemoScenario {
                     "\(typo.field) \(Self.mask(field: typo.field, typo.value)) -> \(Self.describe(typoErrors))"
                         + (caught ? " (caught, as expected)" : " (NOT caught)")
                 ],
-                json: Self.member("input", Self.object([(typo.field, typo.value)]))
-                    + Array(OutputJSON.validation(typoErrors).dropFirst().dropLast()).prefixedWithComma))
+                json: Self.member("input", Self.object([(typo.field, typo.value)])) + OutputJSON.validationMembers(typoErrors)))
 
         // 5. Seal.
         let sealed: SealedPaymentRequest
@@ -111,7 +110,10 @@ struct DemoScenario {
                     "protected header \(header)",
                     "encodedClientMetaInfo \(sealed.encodedClientMetaInfo.prefix(24))... (\(sealed.encodedClientMetaInfo.utf8.count) chars, base64 of the device info)",
                 ],
-                json: Array(OutputJSON.sealed(sealed).dropFirst().dropLast()).prefixedWithComma
+                json: [
+                    ("encryptedCustomerInput", Self.string(sealed.encryptedCustomerInput)),
+                    ("encodedClientMetaInfo", Self.string(sealed.encodedClientMetaInfo)),
+                ]
                     + Self.member("header", Array(header.utf8))))
 
         // 6. Decrypt with the TEST-ONLY private key, as the payment platform would with its own.
@@ -180,15 +182,9 @@ struct DemoScenario {
 
     /// A JSON object of masked values.
     static func object(_ values: [(field: String, value: String)]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        for (index, (field, value)) in values.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(field, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.appendString(mask(field: field, value), to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
+        var out = JSONObjectWriter()
+        for (field, value) in values { out.string(field, mask(field: field, value)) }
+        return out.finish()
     }
 
     /// A JSON string.
@@ -198,16 +194,6 @@ struct DemoScenario {
         return out
     }
 
-    /// `,"name":<json>`.
-    static func member(_ name: String, _ json: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: ",")]
-        JSONWriter.appendString(name, to: &out)
-        out.append(UInt8(ascii: ":"))
-        return out + json
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// The bytes with a leading comma (to splice object members).
-    var prefixedWithComma: [UInt8] { [UInt8(ascii: ",")] + self }
+    /// One member: `name` and its serialized value.
+    static func member(_ name: String, _ json: [UInt8]) -> [(name: String, value: [UInt8])] { [(name, json)] }
 }

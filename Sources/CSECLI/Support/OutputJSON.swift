@@ -15,9 +15,14 @@ enum OutputJSON {
     static func validation(_ issues: [FieldIssue], line: Int? = nil, correlationID: String? = nil) -> [UInt8] {
         var out = JSONObjectWriter()
         if let line { out.int("line", line) }
-        out.bool("valid", issues.isEmpty)
-        out.array(
-            "errors",
+        for (name, value) in validationMembers(issues, correlationID: correlationID) { out.serialized(name, value) }
+        return out.finish()
+    }
+
+    /// The report's `"valid"` and `"errors"` members, serialized (``validation(_:line:correlationID:)``
+    /// and `cse demo` print them).
+    static func validationMembers(_ issues: [FieldIssue], correlationID: String? = nil) -> [(name: String, value: [UInt8])] {
+        let errors = JSONObjectWriter.array(
             issues.map { issue in
                 var item = JSONObjectWriter()
                 item.string("field", issue.field)
@@ -43,7 +48,7 @@ enum OutputJSON {
                 }
                 return item.finish()
             })
-        return out.finish()
+        return [("valid", Array((issues.isEmpty ? "true" : "false").utf8)), ("errors", errors)]
     }
 
     /// Each parameter as a member of `object`, in key order (numbers, strings or string arrays).
