@@ -67,6 +67,36 @@ struct CLIWalletCommandTests {
         #expect(usage.status == 64 && usage.err.contains("'--decrypted'"))
     }
 
+    @Test(
+        "token → wallet decrypt → mastercard pay --wallet apple-pay --decrypted: the DPAN as device data; nothing of it on stdout or stderr"
+    )
+    func decryptThenPayMastercard() throws {
+        let decrypted = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"], stdin: Self.file("gala/token.json"))
+        let server = try ServerCommandTests.emulator(
+            "mastercard", ["--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword])
+        defer { server.stop() }
+        let credentials = try ServerCommandTests.file(
+            #"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
+        let paid = try CommandRunner.run(
+            [
+                "mastercard", "pay", "--wallet", "apple-pay", "--decrypted", "--order", "o-w", "--transaction", "t1", "--amount", "100",
+                "--currency", "USD", "--credentials", credentials, "--endpoint", server.baseURL,
+            ], stdin: decrypted.stdout)
+        #expect(paid.status == 0, "\(paid.err)")
+        let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+        let dpan = try #require(sent["sourceOfFunds"]?["provided"]?["card"]?["number"]?.stringValue)
+        #expect(sent["order"]?["walletProvider"]?.stringValue == "APPLE_PAY")
+        #expect(!paid.out.contains(dpan) && !paid.err.contains(dpan))
+        let usage = try CommandRunner.run(
+            [
+                "mastercard", "pay", "--decrypted", "--session", "S1", "--order", "o", "--transaction", "t", "--amount", "1", "--currency",
+                "USD",
+                "--credentials", credentials,
+            ], stdin: decrypted.stdout)
+        #expect(usage.status == 64 && usage.err.contains("'--decrypted' goes with '--wallet'"))
+    }
+
     @Test("RSA_v1 from a whole PKPaymentToken, with pairs for rotation")
     func rotationAndRSA() throws {
         let result = try CommandRunner.run(

@@ -159,6 +159,42 @@ struct MastercardTransactionTests {
         }
     }
 
+    static let decryptedApple = try! JSONValue.parse(
+        Array(
+            #"{"wallet":"apple-pay","paymentData":{"applicationPrimaryAccountNumber":"5204730000001003","applicationExpirationDate":"290731","cardholderName":"A Payer","paymentData":{"onlinePaymentCryptogram":"Af9x/QwAA/DjmU65oyc1MAABAAA=","eciIndicator":"7"}}}"#
+                .utf8)
+    ).objectValue!
+
+    @Test("merchant-decrypted device data: the DPAN as card.number with a two-digit expiry and the cryptogram as devicePayment")
+    func decryptedDevicePayment() async throws {
+        try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in
+            let card = try DecryptedWalletCard(walletDecryption: Self.decryptedApple)
+            let request = try MastercardTransactionRequest(
+                .pay, orderID: "order-d", transactionID: "d1", amount: 100, currency: Currency(code: "EUR")!,
+                source: .decryptedDevicePayment(card))
+            #expect(!request.description.contains("5204730000001003"))
+            let transaction = try await Self.client(server).perform(request).get()
+            #expect(transaction.isApproved && !transaction.maskedJSON.serialized.contains("5204730000001003"))
+            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            let sentCard = sent["sourceOfFunds"]?["provided"]?["card"]
+            #expect(sent["order"]?["walletProvider"]?.stringValue == "APPLE_PAY" && sentCard?["number"]?.stringValue == "5204730000001003")
+            #expect(sentCard?["expiry"] == .object(JSONObject([("month", .string("07")), ("year", .string("29"))])))
+            #expect(
+                sentCard?["devicePayment"]?["cryptogramFormat"]?.stringValue == "3DSECURE"
+                    && sentCard?["devicePayment"]?["eciIndicator"]?.stringValue == "07")
+        }
+        try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments + ["--mode", "echo-errors"]) { server in
+            let request = try MastercardTransactionRequest(
+                .pay, orderID: "order-e", transactionID: "e1", amount: 100, currency: Currency(code: "EUR")!,
+                source: .decryptedDevicePayment(try DecryptedWalletCard(walletDecryption: Self.decryptedApple)))
+            let error = await thrown { try await Self.client(server).perform(request) }
+            #expect(error?.code == .mastercardInvalidRequest && error?.context["explanation"]?.hasPrefix("Invalid card") == true)
+            for value in ["5204730000001003", "Af9x/QwAA/DjmU65oyc1MAABAAA=", "A Payer"] {
+                #expect(error?.description.contains(value) == false, "leaked \(value)")
+            }
+        }
+    }
+
     @Test(
         "requests are checked before sending: ids, amount, currency, token",
         arguments: [

@@ -487,7 +487,19 @@ def mastercard_transaction_routes():
             if not card.get("number"):
                 return invalid("Session has no card", "session.id")
             return card["number"]
-        token = funds.get("provided", {}).get("card", {}).get("devicePayment", {}).get("paymentToken")
+        card = funds.get("provided", {}).get("card", {})
+        if "number" in card:  # merchant-decrypted device data (research notes §3.2, route 3)
+            expiry = card.get("expiry", {})
+            device = card.get("devicePayment")
+            if (order.get("walletProvider") not in ("APPLE_PAY", "GOOGLE_PAY") or not re.fullmatch(r"\d{12,19}", str(card["number"]))
+                    or not re.fullmatch(r"(0[1-9]|1[0-2])", str(expiry.get("month"))) or not re.fullmatch(r"\d\d", str(expiry.get("year")))
+                    or (device is not None and (device.get("cryptogramFormat") not in ("3DSECURE", "EMV")
+                                                or not device.get("onlinePaymentCryptogram")))):
+                return invalid("Invalid device payment data", "sourceOfFunds.provided.card")
+            if int(version) < 47:
+                return invalid("Wallet payments need version 47", "apiVersion")
+            return card["number"]
+        token = card.get("devicePayment", {}).get("paymentToken")
         if order.get("walletProvider") not in ("APPLE_PAY", "GOOGLE_PAY") or not isinstance(token, str):
             return invalid("Missing wallet data", "order.walletProvider")
         if int(version) < 47:
@@ -512,10 +524,13 @@ def mastercard_transaction_routes():
             if known[0] != canonical:
                 return invalid("Transaction ID already used with different content", "transaction.id")
             return emulator.Response(known[1], known[2], [("Content-Type", "application/json")])
+        mode = args().mode
+        if mode == "echo-errors":  # an explanation that repeats the card data it received
+            card = body.get("sourceOfFunds", {}).get("provided", {}).get("card", {})
+            return mastercard_error(400, "INVALID_REQUEST", "Invalid card " + json.dumps(card), "sourceOfFunds.provided.card")
         checked = check_body(body, match.group("version"))
         if isinstance(checked, emulator.Response):
             return checked
-        mode = args().mode
         if mode == "txn-busy":
             return mastercard_error(500, "SERVER_BUSY", "Try again later")
         result, code = {"decline": ("FAILURE", "DECLINED"), "pending": ("PENDING", "SUBMITTED"),

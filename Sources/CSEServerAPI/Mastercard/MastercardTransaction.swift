@@ -1,5 +1,6 @@
 public import CSECore
 public import CSEHTTP
+import CSECrypto
 import CSEValidation
 
 extension CSEError.Code {
@@ -35,13 +36,25 @@ public enum MastercardFundingSource: Sendable, CustomStringConvertible {
     /// A wallet token the gateway decrypts: `sourceOfFunds.provided.card.devicePayment.paymentToken`
     /// (the token's JSON text) with `order.walletProvider`.
     case walletToken(MastercardWalletProvider, token: String)
+    /// Device data the merchant decrypted (research notes §3.2, route 3; member names of medium
+    /// confidence, see docs/GATEWAYS.md): `sourceOfFunds.provided.card.number` (the DPAN) and
+    /// `expiry`, and `devicePayment {cryptogramFormat 3DSECURE, onlinePaymentCryptogram, eciIndicator}`
+    /// when the wallet gave a cryptogram, with `order.walletProvider`.
+    case decryptedDevicePayment(DecryptedWalletCard)
 
-    /// The kind of source, never the token.
+    /// The kind of source, never the token or card data.
     public var description: String {
         switch self {
         case .session: return "session"
         case .walletToken(let provider, _): return "walletToken(\(provider))"
+        case .decryptedDevicePayment(let card): return "decryptedDevicePayment(\(card.wallet))"
         }
+    }
+
+    /// Card data in the body that a platform's error text must never repeat.
+    var secrets: [String] {
+        if case .decryptedDevicePayment(let card) = self { return card.secrets }
+        return []
     }
 }
 
@@ -106,6 +119,10 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
                     .serverAPIInvalidArgument, "a wallet token is the token's JSON text, at most 64 KiB",
                     context: ["argument": "paymentToken"])
             }
+        case .decryptedDevicePayment(let card):
+            guard (12...19).contains(card.dpan.utf8.count), card.dpan.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                throw CSEError(.serverAPIInvalidArgument, "the DPAN is 12 to 19 digits", context: ["argument": "dpan"])
+            }
         }
         self.operation = operation
         self.orderID = orderID
@@ -143,6 +160,24 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
             let devicePayment = JSONValue.object(JSONObject([("paymentToken", .string(token))]))
             sourceOfFunds.append(
                 ("provided", .object(JSONObject([("card", .object(JSONObject([("devicePayment", devicePayment)])))]))))
+        case .decryptedDevicePayment(let card):
+            order.append(("walletProvider", .string(card.wallet == .applePay ? "APPLE_PAY" : "GOOGLE_PAY")))
+            func twoDigits(_ n: Int) -> String { (n % 100 < 10 ? "0" : "") + String(n % 100) }
+            var members: [(String, JSONValue)] = [
+                ("number", .string(card.dpan)),
+                (
+                    "expiry",
+                    .object(JSONObject([("month", .string(twoDigits(card.expiryMonth))), ("year", .string(twoDigits(card.expiryYear)))]))
+                ),
+            ]
+            if let cryptogram = card.cryptogram {
+                var device: [(String, JSONValue)] = [
+                    ("cryptogramFormat", .string("3DSECURE")), ("onlinePaymentCryptogram", .string(cryptogram)),
+                ]
+                if let eci = card.eci { device.append(("eciIndicator", .string(twoDigits(eci)))) }
+                members.append(("devicePayment", .object(JSONObject(device))))
+            }
+            sourceOfFunds.append(("provided", .object(JSONObject([("card", .object(JSONObject(members)))]))))
         }
         members.append(("order", .object(JSONObject(order))))
         members.append(("sourceOfFunds", .object(JSONObject(sourceOfFunds))))
@@ -242,7 +277,12 @@ extension MastercardSessionClient {
     ///   (``CSEError/Code/serverAPIInvalidArgument``), a transport error before sending, 401/403,
     ///   or `ERROR` with `INVALID_REQUEST` or `REQUEST_REJECTED`.
     public func perform(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
-        if case .walletToken = transaction.source, apiVersion < MastercardWalletProvider.minimumAPIVersion {
+        let isWallet: Bool
+        switch transaction.source {
+        case .session: isWallet = false
+        case .walletToken, .decryptedDevicePayment: isWallet = true
+        }
+        if isWallet, apiVersion < MastercardWalletProvider.minimumAPIVersion {
             throw CSEError(
                 .serverAPIInvalidArgument, "a wallet token needs API version 47 or later", context: ["argument": "apiVersion"])
         }
@@ -257,7 +297,8 @@ extension MastercardSessionClient {
             if transportErrorProvesNotSent(error) { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the transaction may have been processed", keys, cause: error))
         }
-        return try Self.outcome(of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword]))
+        let values = transaction.source.secrets.map { SecureBytes(Array($0.utf8)) }
+        return try Self.outcome(of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword] + values))
     }
 
     /// The outcome of a transaction answer (see ``perform(_:)``).

@@ -49,58 +49,21 @@ public struct WorldlineDecryptedPaymentData: Sendable, CustomStringConvertible {
         self.cardholderName = cardholderName
     }
 
-    /// Reads the output of `cse wallet decrypt` (`{"wallet","paymentData",…}`): Apple Pay's
-    /// `applicationPrimaryAccountNumber`, `applicationExpirationDate` (YYMMDD, sent as MMYY),
-    /// `paymentData.onlinePaymentCryptogram`, `paymentData.eciIndicator` and `cardholderName`;
-    /// Google Pay's `paymentMethodDetails.pan`, `expirationMonth`/`expirationYear`, and, for
-    /// `CRYPTOGRAM_3DS` only, `cryptogram` (ECv2; ECv1 `3dsCryptogram`) and `eciIndicator`.
-    /// - Returns: The data and the wallet it came from.
+    /// Reads the output of `cse wallet decrypt` (see ``DecryptedWalletCard/init(walletDecryption:)``):
+    /// the DPAN, the expiry as `MMYY`, the cryptogram, the ECI and the cardholder name.
+    /// - Returns: The data and the product of the wallet it came from.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
     public static func fromWalletDecryption(
         _ output: JSONObject
     ) throws(CSEError) -> (WorldlinePaymentProduct, WorldlineDecryptedPaymentData) {
-        func missing(_ member: String) -> CSEError {
-            CSEError(.serverAPIInvalidArgument, "the decrypted wallet data lacks a member", context: ["argument": member])
-        }
-        guard let data = output["paymentData"]?.objectValue else { throw missing("paymentData") }
-        func eciNumber(_ value: JSONValue?) throws(CSEError) -> Int? {
-            guard let value else { return nil }
-            if let number = value.intValue { return number }
-            guard let text = value.stringValue, let number = Int(text) else { throw missing("eciIndicator") }
-            return number
-        }
-        switch output["wallet"]?.stringValue {
-        case "apple-pay":
-            guard let dpan = data["applicationPrimaryAccountNumber"]?.stringValue else { throw missing("applicationPrimaryAccountNumber") }
-            guard let expiry = data["applicationExpirationDate"]?.stringValue, expiry.utf8.count == 6 else {
-                throw missing("applicationExpirationDate")
-            }
-            let yymmdd = Array(expiry)
-            let inner = data["paymentData"]?.objectValue
-            return (
-                .applePay,
-                try WorldlineDecryptedPaymentData(
-                    dpan: dpan, expiryDate: String(yymmdd[2..<4] + yymmdd[0..<2]),
-                    cryptogram: inner?["onlinePaymentCryptogram"]?.stringValue, eci: try eciNumber(inner?["eciIndicator"]),
-                    cardholderName: data["cardholderName"]?.stringValue)
-            )
-        case "google-pay":
-            guard let details = data["paymentMethodDetails"]?.objectValue else { throw missing("paymentMethodDetails") }
-            guard let pan = details["pan"]?.stringValue else { throw missing("paymentMethodDetails.pan") }
-            guard let month = details["expirationMonth"]?.intValue, let year = details["expirationYear"]?.intValue, year >= 0 else {
-                throw missing("paymentMethodDetails.expiration")
-            }
-            let tokenized = details["authMethod"]?.stringValue == "CRYPTOGRAM_3DS"
-            let cryptogram = tokenized ? (details["cryptogram"] ?? details["3dsCryptogram"])?.stringValue : nil
-            let expiry = (month < 10 ? "0" : "") + String(month) + (year % 100 < 10 ? "0" : "") + String(year % 100)
-            return (
-                .googlePay,
-                try WorldlineDecryptedPaymentData(
-                    dpan: pan, expiryDate: expiry, cryptogram: cryptogram, eci: tokenized ? try eciNumber(details["eciIndicator"]) : nil)
-            )
-        default:
-            throw missing("wallet")
-        }
+        let card = try DecryptedWalletCard(walletDecryption: output)
+        let yy = card.expiryYear % 100
+        let expiry = (card.expiryMonth < 10 ? "0" : "") + String(card.expiryMonth) + (yy < 10 ? "0" : "") + String(yy)
+        return (
+            card.wallet == .applePay ? .applePay : .googlePay,
+            try WorldlineDecryptedPaymentData(
+                dpan: card.dpan, expiryDate: expiry, cryptogram: card.cryptogram, eci: card.eci, cardholderName: card.cardholderName)
+        )
     }
 
     /// The JSON object sent.

@@ -13,6 +13,7 @@ enum MastercardPaymentSupport {
         let currency: OptionKey<String>
         let session: OptionKey<String?>
         let wallet: OptionKey<String?>
+        let decrypted: OptionKey<Bool>
         let authenticationTransaction: OptionKey<String?>
         let gateway: MastercardCommandSupport.Options
 
@@ -25,6 +26,7 @@ enum MastercardPaymentSupport {
             session = declare.value("session", "ID", help: "Pay with the card the mobile SDK put into this session.")
             wallet = declare.value(
                 "wallet", "NAME", help: "apple-pay or google-pay: the wallet token on standard input, decrypted by the gateway.")
+            decrypted = declare.flag("decrypted", help: "With --wallet: read the output of 'cse wallet decrypt' instead (device data).")
             authenticationTransaction = declare.value(
                 "authentication-transaction", "ID", help: "The 3-D Secure authentication transaction of this order.")
             gateway = MastercardCommandSupport.Options(&declare)
@@ -40,6 +42,7 @@ enum MastercardPaymentSupport {
         let currency: Currency
         let session: String?
         let wallet: MastercardWalletProvider?
+        let decrypted: Bool
         let authenticationTransaction: String?
 
         init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
@@ -61,6 +64,8 @@ enum MastercardPaymentSupport {
             guard (session == nil) != (wallet == nil) else {
                 throw UsageError("Give one of '--session' and '--wallet'.")
             }
+            decrypted = arguments[\.decrypted]
+            if decrypted && wallet == nil { throw UsageError("'--decrypted' goes with '--wallet'.") }
             authenticationTransaction = arguments[\.authenticationTransaction]
         }
 
@@ -69,8 +74,23 @@ enum MastercardPaymentSupport {
         /// Google's `PaymentData` with `paymentMethodData.tokenizationData.token`).
         func source() throws(CSEError) -> MastercardFundingSource {
             if let session { return .session(id: session) }
-            let input = Files.trimmingTrailingWhitespace(try Files.readStandardInput(limit: 64 * 1024))
+            // Decrypted device data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
+            var raw = try Files.readStandardInput(limit: 64 * 1024)
+            defer { secureZero(&raw) }
+            let input = Files.trimmingTrailingWhitespace(raw)
             let value = try JSONValue.parse(input)
+            if decrypted {
+                guard case .object(let output) = value else {
+                    throw CSEError(.cliNotAnObject, "the input must be 'cse wallet decrypt' output")
+                }
+                let card = try DecryptedWalletCard(walletDecryption: output)
+                guard (card.wallet == .applePay) == (wallet == .applePay) else {
+                    throw CSEError(
+                        .serverAPIInvalidArgument, "the decrypted token is from another wallet than --wallet",
+                        context: ["argument": "wallet"])
+                }
+                return .decryptedDevicePayment(card)
+            }
             let token: String
             if let paymentData = value["paymentData"], paymentData.objectValue != nil {
                 token = paymentData.serialized
@@ -98,7 +118,9 @@ enum MastercardPaymentSupport {
         PUT …/order/{order}/transaction/{transaction} with HTTP Basic authentication. The money
         comes from --session (the card the mobile SDK put into the session; --authentication-transaction
         links a 3-D Secure result) or from --wallet (the token on standard input: Apple Pay's
-        paymentData or PKPaymentToken, Google Pay's token or PaymentData; API version 47 or later).
+        paymentData or PKPaymentToken, Google Pay's token or PaymentData; API version 47 or later),
+        or with --wallet … --decrypted from the output of 'cse wallet decrypt' (the DPAN, expiry and
+        cryptogram as device data; member names of medium confidence, see docs/GATEWAYS.md).
         The amount is given in minor units and sent as a decimal in major units, converted with the
         ISO 4217 table. Prints the gateway's answer with card numbers masked.
 

@@ -1,0 +1,109 @@
+public import CSECore
+
+/// The card data of a wallet token the merchant decrypted, as every platform's "decrypted" payment
+/// needs it, read from the output of `cse wallet decrypt` (`{"wallet","paymentData",…}`).
+public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
+    /// The wallet the token came from.
+    public enum Wallet: Sendable, Hashable {
+        /// Apple Pay.
+        case applePay
+        /// Google Pay.
+        case googlePay
+    }
+
+    /// The wallet.
+    public let wallet: Wallet
+    /// The device PAN (Apple's `applicationPrimaryAccountNumber`, Google's `paymentMethodDetails.pan`).
+    public let dpan: String
+    /// The expiry month, 1–12.
+    public let expiryMonth: Int
+    /// The expiry year, four digits.
+    public let expiryYear: Int
+    /// The online payment cryptogram, when the wallet gave one (never for a Google Pay `PAN_ONLY` card).
+    public let cryptogram: String?
+    /// The ECI as a number (a token's `"07"` is 7).
+    public let eci: Int?
+    /// The cardholder's name, when the wallet gave one.
+    public let cardholderName: String?
+
+    /// Reads `cse wallet decrypt`'s output: Apple Pay's `applicationPrimaryAccountNumber`,
+    /// `applicationExpirationDate` (YYMMDD), `paymentData.onlinePaymentCryptogram`,
+    /// `paymentData.eciIndicator` and `cardholderName`; Google Pay's `paymentMethodDetails.pan`,
+    /// `expirationMonth`/`expirationYear`, and, for `CRYPTOGRAM_3DS` only, `cryptogram` (ECv2;
+    /// ECv1 `3dsCryptogram`) and `eciIndicator`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
+    public init(walletDecryption output: JSONObject) throws(CSEError) {
+        func missing(_ member: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, "the decrypted wallet data lacks a member", context: ["argument": member])
+        }
+        guard let data = output["paymentData"]?.objectValue else { throw missing("paymentData") }
+        func eciNumber(_ value: JSONValue?) throws(CSEError) -> Int? {
+            guard let value else { return nil }
+            if let number = value.intValue { return number }
+            guard let text = value.stringValue, let number = Int(text) else { throw missing("eciIndicator") }
+            return number
+        }
+        switch output["wallet"]?.stringValue {
+        case "apple-pay":
+            guard let dpan = data["applicationPrimaryAccountNumber"]?.stringValue else { throw missing("applicationPrimaryAccountNumber") }
+            guard let expiry = data["applicationExpirationDate"]?.stringValue, expiry.utf8.count == 6,
+                expiry.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let yy = Int(expiry.prefix(2)),
+                let mm = Int(expiry.dropFirst(2).prefix(2))
+            else { throw missing("applicationExpirationDate") }
+            let inner = data["paymentData"]?.objectValue
+            try self.init(
+                wallet: .applePay, dpan: dpan, expiryMonth: mm, expiryYear: 2000 + yy,
+                cryptogram: inner?["onlinePaymentCryptogram"]?.stringValue, eci: try eciNumber(inner?["eciIndicator"]),
+                cardholderName: data["cardholderName"]?.stringValue)
+        case "google-pay":
+            guard let details = data["paymentMethodDetails"]?.objectValue else { throw missing("paymentMethodDetails") }
+            guard let pan = details["pan"]?.stringValue else { throw missing("paymentMethodDetails.pan") }
+            guard let month = details["expirationMonth"]?.intValue, let year = details["expirationYear"]?.intValue, year >= 0 else {
+                throw missing("paymentMethodDetails.expiration")
+            }
+            let tokenized = details["authMethod"]?.stringValue == "CRYPTOGRAM_3DS"
+            try self.init(
+                wallet: .googlePay, dpan: pan, expiryMonth: month, expiryYear: year < 100 ? 2000 + year : year,
+                cryptogram: tokenized ? (details["cryptogram"] ?? details["3dsCryptogram"])?.stringValue : nil,
+                eci: tokenized ? try eciNumber(details["eciIndicator"]) : nil, cardholderName: nil)
+        default:
+            throw missing("wallet")
+        }
+    }
+
+    /// Card data from the caller's own decryption (for example `ApplePayPayment.paymentData`).
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member: a DPAN that is not
+    ///   12–19 digits, a month outside 1–12, a year outside 2000–2099, an ECI outside 0–99, an
+    ///   empty cryptogram or name.
+    public init(
+        wallet: Wallet, dpan: String, expiryMonth: Int, expiryYear: Int, cryptogram: String? = nil, eci: Int? = nil,
+        cardholderName: String? = nil
+    ) throws(CSEError) {
+        func refuse(_ member: String, _ reason: String) -> CSEError {
+            CSEError(.serverAPIInvalidArgument, reason, context: ["argument": member])
+        }
+        guard (12...19).contains(dpan.utf8.count), dpan.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw refuse("dpan", "the DPAN is 12 to 19 digits")
+        }
+        guard (1...12).contains(expiryMonth) else { throw refuse("expiryMonth", "the expiry month is 1 to 12") }
+        guard (2000...2099).contains(expiryYear) else { throw refuse("expiryYear", "the expiry year is 2000 to 2099") }
+        if let eci, !(0...99).contains(eci) { throw refuse("eci", "the ECI is 0 to 99") }
+        if let cryptogram, cryptogram.isEmpty { throw refuse("cryptogram", "the cryptogram is empty") }
+        if let cardholderName, cardholderName.isEmpty { throw refuse("cardholderName", "the cardholder name is empty") }
+        self.wallet = wallet
+        self.dpan = dpan
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
+        self.cryptogram = cryptogram
+        self.eci = eci
+        self.cardholderName = cardholderName
+    }
+
+    /// The values a platform's error text must never repeat: the DPAN, the cryptogram, the name.
+    package var secrets: [String] { [dpan, cryptogram, cardholderName].compactMap { $0 } }
+
+    /// The DPAN masked; never the cryptogram or the name.
+    public var description: String {
+        "DecryptedWalletCard(\(wallet), dpan: \(SecretMasking.maskPAN(dpan)), cryptogram: \(cryptogram == nil ? "none" : "<redacted>"))"
+    }
+}
