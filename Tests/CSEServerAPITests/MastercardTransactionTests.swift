@@ -63,6 +63,21 @@ struct MastercardTransactionTests {
         #expect(request.json["order"]?["amount"]?.stringValue == expected)
     }
 
+    @Test("after 3-D Secure, PAY names the authentication transaction of the order (authentication.transactionId)")
+    func authenticationTransaction() async throws {
+        try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in
+            let client = try Self.client(server)
+            let session = try await Self.filledSession(client)
+            let request = try MastercardTransactionRequest(
+                .pay, orderID: "order-3ds", transactionID: "pay-2", amount: 100, currency: Currency(code: "EUR")!,
+                source: .session(id: session), authenticationTransactionID: "auth-1")
+            let transaction = try await client.perform(request).get()
+            #expect(transaction.json["authentication"]?["transactionId"]?.stringValue == "auth-1")
+            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            #expect(sent["authentication"]?["transactionId"]?.stringValue == "auth-1")
+        }
+    }
+
     @Test("the emulator accepts the converted amounts of zero- and three-decimal currencies")
     func amountsAccepted() async throws {
         try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in
