@@ -27,16 +27,15 @@ public func fuzzClientAPI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let again = try BasicPaymentProducts(json: list.jsonValue.serializedBytes)
             require(again == list, "products: the list does not re-decode from its own JSON")
             let kept = ProductRules.default.filter(list)
+            // Ids compare in their canonical form: "0117" is product 117 (issue #24, point 5).
+            func refused(_ id: String) -> Bool {
+                let canonical = ProductRules.canonicalID(id)
+                return ProductRules.unsupportedProductIDs.contains(canonical) || ProductRules.walletProductIDs.contains(canonical)
+            }
+            require(!kept.paymentProducts.contains { refused($0.id) }, "products: the rules kept a refused product")
             require(
-                !kept.paymentProducts.contains {
-                    ProductRules.unsupportedProductIDs.contains($0.id) || ProductRules.walletProductIDs.contains($0.id)
-                },
-                "products: the rules kept a refused product")
-            require(
-                kept.paymentProducts.map(\.id)
-                    == list.paymentProducts.map(\.id).filter {
-                        !ProductRules.unsupportedProductIDs.contains($0) && !ProductRules.walletProductIDs.contains($0)
-                    }, "products: the rules changed the order or dropped an allowed product")
+                kept.paymentProducts.map(\.id) == list.paymentProducts.map(\.id).filter { !refused($0) },
+                "products: the rules changed the order or dropped an allowed product")
         } catch { expectCode(error, malformed, "products") }
     case 1:
         do throws(CSEError) {
