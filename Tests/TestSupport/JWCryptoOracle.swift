@@ -20,28 +20,41 @@ public enum JWCryptoOracle {
 
     /// Runs python with `arguments`, feeding `input`; returns stdout lines, or throws on a non-zero exit.
     public static func run(_ arguments: [String], input: String) throws -> [String] {
+        // stdin is a temporary file, not a pipe: another child spawned meanwhile by a concurrent
+        // test can inherit a pipe's write end, and python would then wait for end of file forever.
+        let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("csekit-oracle-\(UUID().uuidString)").path
+        try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: inputPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
         let errorDrain = Thread { _ = stderr.fileHandleForReading.readDataToEndOfFile() }
         errorDrain.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CSEError(.init("test.oracleFailed"), "python exited \(process.terminationStatus)")
+        let status = waitBounded(process)
+        guard status == 0 else {
+            throw CSEError(.init("test.oracleFailed"), "python exited \(status)")
         }
         return String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .dropLast().map(String.init)
+    }
+
+    /// The exit status of a child whose output has ended. Foundation's exit monitoring has been
+    /// seen to miss a child under many concurrent spawns (a zombie, and `waitUntilExit` waiting
+    /// forever), so after 10 s of `isRunning` the child is reaped here with `waitpid`.
+    static func waitBounded(_ process: Process) -> Int32 {
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if !process.isRunning { return process.terminationStatus }
+        var status: Int32 = 0
+        let reaped = waitpid(process.processIdentifier, &status, WNOHANG)
+        guard reaped == process.processIdentifier else { return -1 }
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Writes `text` to a temporary file and returns its path.
