@@ -37,6 +37,28 @@ struct ServerCommandTests {
         try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", platform] + arguments)
     }
 
+    /// The Client API emulator of the session the Worldline emulator creates.
+    static func clientAPIEmulator() throws -> LoopbackEmulator {
+        let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
+        return try LoopbackEmulator(
+            script: "client_api_emulator.py",
+            arguments: [
+                "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id",
+                "cf7d7aafd42e4a1cb9e4b0624a5041b1",
+            ])
+    }
+
+    /// The Client API emulator's verdict on a JWE the payment API received: it decrypts it with
+    /// its own key (jwcrypto) and checks the payload (`{"ok","paymentProductId","fields"}`).
+    static func clientAPIVerdict(_ clientAPI: LoopbackEmulator, jwe: String, expectedProductID: Int) async throws -> JSONValue {
+        let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":\#(expectedProductID)}"#
+        let verdict = try await HTTPClient().send(
+            HTTPRequest(
+                method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
+                headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        return try JSONValue.parse(verdict.body)
+    }
+
     static func worldlineCredentials(secret: String = worldlineSecret) throws -> String {
         try file(#"{"merchantId":"1234","apiKeyId":"5e45c937b9db33ae","secretApiKey":"\#(secret)"}"#)
     }
@@ -87,13 +109,7 @@ struct ServerCommandTests {
             if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
             "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
     func worldlineFlowWithSession() async throws {
-        let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
-        let clientAPI = try LoopbackEmulator(
-            script: "client_api_emulator.py",
-            arguments: [
-                "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id",
-                "cf7d7aafd42e4a1cb9e4b0624a5041b1",
-            ])
+        let clientAPI = try Self.clientAPIEmulator()
         defer { clientAPI.stop() }
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--client-api-url", clientAPI.baseURL])
         defer { server.stop() }
@@ -116,12 +132,8 @@ struct ServerCommandTests {
         // The Client API emulator decrypts what the payment API received with its own key (jwcrypto).
         let received = try JSONValue.parse(try #require(server.requests().last).body)
         let jwe = try #require(received["encryptedCustomerInput"]?.stringValue)
-        let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":1}"#
-        let verdict = try await HTTPClient().send(
-            HTTPRequest(
-                method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
-                headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
-        #expect(try JSONValue.parse(verdict.body)["ok"] == .bool(true), "\(String(decoding: verdict.body, as: UTF8.self))")
+        let verdict = try await Self.clientAPIVerdict(clientAPI, jwe: jwe, expectedProductID: 1)
+        #expect(verdict["ok"] == .bool(true), "\(verdict.serialized)")
         for run in [session, sealed, payment] { Self.checkCanaries(run) }
     }
 
@@ -134,13 +146,7 @@ struct ServerCommandTests {
             if: TestPaths.sharedFile("client-api/PROVENANCE.md") != nil && JWCryptoOracle.isAvailable,
             "needs ../shared/vectors/client-api and /usr/bin/python3 with python3-jwcrypto"))
     func worldlineSealedWalletToken() async throws {
-        let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
-        let clientAPI = try LoopbackEmulator(
-            script: "client_api_emulator.py",
-            arguments: [
-                "--fixtures", fixtures, "--session-id", "68a4b0b183a34016b4b694b97938f75b", "--customer-id",
-                "cf7d7aafd42e4a1cb9e4b0624a5041b1",
-            ])
+        let clientAPI = try Self.clientAPIEmulator()
         defer { clientAPI.stop() }
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret, "--client-api-url", clientAPI.baseURL])
         defer { server.stop() }
@@ -171,13 +177,8 @@ struct ServerCommandTests {
             let received = try JSONValue.parse(try #require(server.requests().last).body)
             let jwe = try #require(received["encryptedCustomerInput"]?.stringValue)
             #expect((received["mobilePaymentMethodSpecificInput"] != nil) == (product == 320), "\(wallet)")
-            let body = #"{"encryptedCustomerInput":"\#(jwe)","expectedProductId":\#(product)}"#
-            let verdict = try await HTTPClient().send(
-                HTTPRequest(
-                    method: .post, url: try HTTPURL(clientAPI.baseURL + "/merchant/payments"),
-                    headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
-            let answer = try JSONValue.parse(verdict.body)
-            #expect(answer["ok"] == .bool(true), "\(String(decoding: verdict.body, as: UTF8.self))")
+            let answer = try await Self.clientAPIVerdict(clientAPI, jwe: jwe, expectedProductID: product)
+            #expect(answer["ok"] == .bool(true), "\(answer.serialized)")
             #expect(answer["fields"] == .array(fields.map(JSONValue.string)), "\(wallet)")
         }
     }

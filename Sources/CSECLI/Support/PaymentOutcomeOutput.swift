@@ -40,11 +40,9 @@ enum PaymentOutcomeOutput {
     }
 
     /// The keys as `name=value` pairs, not passed through the digit-run redaction of error lines
-    /// (an order number or a key may hold 12 digits, and a redacted key reconciles nothing); they
-    /// are printable ASCII by construction, and control characters are replaced all the same.
+    /// (an order number or a key may hold 12 digits, and a redacted key reconciles nothing); only
+    /// control and bidirectional-format characters are replaced (``SafeEcho/withoutControls(_:)``).
     private static func verbatim(_ keys: PaymentReconciliation) -> String {
-        keys.members.map { name, value in
-            name + "=" + String(String.UnicodeScalarView(value.unicodeScalars.map { $0.value < 0x20 || $0.value >= 0x7F ? "?" : $0 }))
-        }.joined(separator: ", ")
+        keys.members.map { name, value in name + "=" + SafeEcho.withoutControls(value) }.joined(separator: ", ")
     }
 }

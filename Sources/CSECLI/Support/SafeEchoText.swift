@@ -29,6 +29,13 @@ extension SafeEcho {
         return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
     }
 
+    /// `text` with every control, DEL and bidirectional-format character replaced by `?`, and
+    /// nothing else changed: for values the user needs verbatim (reconciliation keys), which the
+    /// digit-run redaction of ``text(_:limit:)`` would hide.
+    static func withoutControls(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isUnsafe($0) ? "?" : $0 }))
+    }
+
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true

@@ -189,9 +189,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
             CSEError(.serverAPIInvalidArgument, reason, context: ["argument": parameter])
         }
         func only(_ text: String, _ extra: String) -> Bool { Self.only(text, extra) }
-        guard (1...40).contains(merchantReference.utf8.count), only(merchantReference, "-_.") else {
-            throw refuse("merchant_reference", "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'")
-        }
+        try Self.checkReference(merchantReference)
         guard (0...9_999_999_999).contains(amount) else { throw refuse("amount", "the amount is minor units, at most 10 digits") }
         guard currency.minorUnits != nil else { throw refuse("currency", "the currency has no minor unit in ISO 4217") }
         guard ["en", "ar"].contains(language) else { throw refuse("language", "the language is en or ar") }
@@ -212,6 +210,15 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
         self.parameters = parameters
         self.merchantReference = merchantReference
         self.isApplePay = isApplePay
+    }
+
+    /// `merchant_reference`: 1–40 of `[A-Za-z0-9-_.]` (research notes §2.3), for payments and CHECK_STATUS.
+    static func checkReference(_ reference: String) throws(CSEError) {
+        guard (1...40).contains(reference.utf8.count), reference.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'",
+                context: ["argument": "merchant_reference"])
+        }
     }
 
     /// Whether `text` holds only ASCII letters, digits and the characters of `extra`.
@@ -336,12 +343,7 @@ public struct APSPaymentClient: Sendable {
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for a malformed reference;
     ///   ``CSEError/Code/apsResponseSignature``; `aps.message.NNN` when the query itself is refused.
     public func checkStatus(merchantReference: String) async throws(CSEError) -> APSTransaction {
-        guard (1...40).contains(merchantReference.utf8.count), merchantReference.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
-        else {
-            throw CSEError(
-                .serverAPIInvalidArgument, "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'",
-                context: ["argument": "merchant_reference"])
-        }
+        try APSPaymentRequest.checkReference(merchantReference)
         let verified = try await connection.call([
             ("query_command", .string("CHECK_STATUS")), ("merchant_reference", .string(merchantReference)), ("language", .string("en")),
         ])

@@ -91,6 +91,8 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
     public let source: MastercardFundingSource
     /// The transaction id of a 3-D Secure authentication on this order (`authentication.transactionId`).
     public let authenticationTransactionID: String?
+    /// `order.amount`: the amount in major units, from the ISO 4217 exponent (computed once, here).
+    let amountText: String
 
     /// Checks and creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: an id that is not
@@ -119,11 +121,10 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
                     .serverAPIInvalidArgument, "a wallet token is the token's JSON text, at most 64 KiB",
                     context: ["argument": "paymentToken"])
             }
-        case .decryptedDevicePayment(let card):
-            guard (12...19).contains(card.dpan.utf8.count), card.dpan.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                throw CSEError(.serverAPIInvalidArgument, "the DPAN is 12 to 19 digits", context: ["argument": "dpan"])
-            }
+        case .decryptedDevicePayment:
+            break  // A DecryptedWalletCard is checked when it is made.
         }
+        amountText = try currency.majorString(fromMinor: amount)
         self.operation = operation
         self.orderID = orderID
         self.transactionID = transactionID
@@ -148,7 +149,7 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
     /// `session` or the device payment token, and `authentication.transactionId`.
     package var json: JSONValue {
         var order: [(String, JSONValue)] = [
-            ("amount", .string((try? currency.majorString(fromMinor: amount)) ?? "0")), ("currency", .string(currency.code)),
+            ("amount", .string(amountText)), ("currency", .string(currency.code)),
         ]
         var sourceOfFunds: [(String, JSONValue)] = [("type", .string("CARD"))]
         var members: [(String, JSONValue)] = [("apiOperation", .string(operation.name))]
@@ -162,19 +163,18 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
                 ("provided", .object(JSONObject([("card", .object(JSONObject([("devicePayment", devicePayment)])))]))))
         case .decryptedDevicePayment(let card):
             order.append(("walletProvider", .string(card.wallet == .applePay ? "APPLE_PAY" : "GOOGLE_PAY")))
-            func twoDigits(_ n: Int) -> String { (n % 100 < 10 ? "0" : "") + String(n % 100) }
             var members: [(String, JSONValue)] = [
                 ("number", .string(card.dpan)),
                 (
                     "expiry",
-                    .object(JSONObject([("month", .string(twoDigits(card.expiryMonth))), ("year", .string(twoDigits(card.expiryYear)))]))
+                    .object(JSONObject([("month", .string(card.expiryMonthText)), ("year", .string(card.expiryYearText))]))
                 ),
             ]
             if let cryptogram = card.cryptogram {
                 var device: [(String, JSONValue)] = [
                     ("cryptogramFormat", .string("3DSECURE")), ("onlinePaymentCryptogram", .string(cryptogram)),
                 ]
-                if let eci = card.eci { device.append(("eciIndicator", .string(twoDigits(eci)))) }
+                if let eci = card.eci { device.append(("eciIndicator", .string(DecryptedWalletCard.twoDigits(eci)))) }
                 members.append(("devicePayment", .object(JSONObject(device))))
             }
             sourceOfFunds.append(("provided", .object(JSONObject([("card", .object(JSONObject(members)))]))))
@@ -297,7 +297,7 @@ extension MastercardSessionClient {
             if transportErrorProvesNotSent(error) { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the transaction may have been processed", keys, cause: error))
         }
-        let values = transaction.source.secrets.map { SecureBytes(Array($0.utf8)) }
+        let values = transaction.source.secrets.map { SecureBytes($0.utf8) }
         return try Self.outcome(of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword] + values))
     }
 

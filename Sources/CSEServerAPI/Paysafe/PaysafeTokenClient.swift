@@ -208,7 +208,7 @@ extension PaysafeTokenClient {
         let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
         let response = try await connection.send(.post, path: ["customervault", "v1", path], body: .object(JSONObject(body)))
         guard response.isSuccess else {
-            let redactor = SafeText(secrets: [credentials.apiKey] + values.map { SecureBytes(Array($0.utf8)) })
+            let redactor = SafeText(secrets: [credentials.apiKey] + values.map { SecureBytes($0.utf8) })
             throw Self.error(of: response, redactor: redactor)
         }
         return try PaysafeSingleUseToken(response: try ServerResponse.object(response, platform: "paysafe"))

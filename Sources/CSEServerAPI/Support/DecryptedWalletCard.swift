@@ -99,6 +99,14 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
         self.cardholderName = cardholderName
     }
 
+    /// The expiry month as two digits, `01`–`12`.
+    package var expiryMonthText: String { Self.twoDigits(expiryMonth) }
+    /// The expiry year as its last two digits.
+    package var expiryYearText: String { Self.twoDigits(expiryYear % 100) }
+
+    /// `n` (0–99) as two digits.
+    package static func twoDigits(_ n: Int) -> String { (n < 10 ? "0" : "") + String(n) }
+
     /// The values a platform's error text must never repeat: the DPAN, the cryptogram, the name.
     package var secrets: [String] { [dpan, cryptogram, cardholderName].compactMap { $0 } }
 

@@ -124,7 +124,7 @@ public struct WorldlineServerClient: Sendable {
             return .unknown(
                 reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
         }
-        let secrets = [credentials.secretAPIKey] + values.map { SecureBytes(Array($0.utf8)) }
+        let secrets = [credentials.secretAPIKey] + values.map { SecureBytes($0.utf8) }
         return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets))
     }
 

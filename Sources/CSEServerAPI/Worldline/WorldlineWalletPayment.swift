@@ -57,8 +57,7 @@ public struct WorldlineDecryptedPaymentData: Sendable, CustomStringConvertible {
         _ output: JSONObject
     ) throws(CSEError) -> (WorldlinePaymentProduct, WorldlineDecryptedPaymentData) {
         let card = try DecryptedWalletCard(walletDecryption: output)
-        let yy = card.expiryYear % 100
-        let expiry = (card.expiryMonth < 10 ? "0" : "") + String(card.expiryMonth) + (yy < 10 ? "0" : "") + String(yy)
+        let expiry = card.expiryMonthText + card.expiryYearText
         return (
             card.wallet == .applePay ? .applePay : .googlePay,
             try WorldlineDecryptedPaymentData(

@@ -92,10 +92,7 @@ struct APSPaymentOptions: CommandOptions {
             }
             reference = arguments[\.reference]
             amount = try arguments.integer(\.amount)
-            guard let currency = Currency(code: arguments[\.currency]) else {
-                throw UsageError("The value for '--currency' must be an ISO 4217 currency code (e.g. AED).")
-            }
-            self.currency = currency
+            currency = try arguments.currency(\.currency, example: "AED")
             email = arguments[\.email]
             customerIP = arguments[\.customerIP]
             language = arguments[\.language] ?? "en"

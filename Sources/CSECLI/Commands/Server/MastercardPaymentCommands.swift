@@ -50,17 +50,9 @@ enum MastercardPaymentSupport {
             orderID = arguments[\.order]
             transactionID = arguments[\.transaction]
             amount = try arguments.integer(\.amount)
-            guard let currency = Currency(code: arguments[\.currency]) else {
-                throw UsageError("The value for '--currency' must be an ISO 4217 currency code (e.g. EUR).")
-            }
-            self.currency = currency
+            currency = try arguments.currency(\.currency)
             session = arguments[\.session]
-            switch arguments[\.wallet] {
-            case nil: wallet = nil
-            case "apple-pay": wallet = .applePay
-            case "google-pay": wallet = .googlePay
-            default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
-            }
+            wallet = try arguments.wallet(\.wallet).map { $0 == .applePay ? .applePay : .googlePay }
             guard (session == nil) != (wallet == nil) else {
                 throw UsageError("Give one of '--session' and '--wallet'.")
             }

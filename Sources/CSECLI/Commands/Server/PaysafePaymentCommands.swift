@@ -68,10 +68,7 @@ struct PaysafePayCommand: AsyncCLICommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         amount = try arguments.integer(\.amount)
-        guard let currency = Currency(code: arguments[\.currency]) else {
-            throw UsageError("The value for '--currency' must be an ISO 4217 currency code (e.g. EUR).")
-        }
-        self.currency = currency
+        currency = try arguments.currency(\.currency)
         reference = arguments[\.reference]
         switch (arguments[\.paymentHandle], arguments[\.token], arguments[\.account]) {
         case (let handle?, nil, nil): source = .paymentHandle(handle)
@@ -169,11 +166,7 @@ struct PaysafeWalletTokenCommand: AsyncCLICommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        switch arguments[\.wallet] {
-        case "apple-pay": isApplePay = true
-        case "google-pay": isApplePay = false
-        default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
-        }
+        isApplePay = try arguments.wallet(\.wallet) == .applePay
         decrypted = arguments[\.decrypted]
         if decrypted && !isApplePay {
             throw UsageError("'--decrypted' is for Apple Pay only: Paysafe documents no decrypted Google Pay token.")

@@ -134,12 +134,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         currency = arguments[\.currency]
         reference = arguments[\.reference]
         idempotenceKey = arguments[\.idempotenceKey]
-        switch arguments[\.wallet] {
-        case nil: wallet = nil
-        case "apple-pay": wallet = .applePay
-        case "google-pay": wallet = .googlePay
-        default: throw UsageError("The value for '--wallet' must be apple-pay or google-pay.")
-        }
+        wallet = try arguments.wallet(\.wallet).map { $0 == .applePay ? .applePay : .googlePay }
         decrypted = arguments[\.decrypted]
         session = arguments[\.session]
         returnURL = arguments[\.returnURL]
