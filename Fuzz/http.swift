@@ -9,7 +9,7 @@
 // NUL) and splits back into its name and value; a header that does not gives http.invalidHeader
 // without the value in the error.
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,6 +1,6 @@
 public import CSECore
 import CSECrypto
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 public import CSEPayments
 public import CSEValidation
 

@@ -121,9 +121,9 @@ package struct HTTPClientEnvironment: Sendable {
 /// response, or by rethrowing the last error. No other status and no other error is retried.
 ///
 /// Non-2xx responses are returned, not thrown: callers decode their platform's error body.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// The configuration the client was created with.
-    public let configuration: HTTPClientConfiguration
+    package let configuration: HTTPClientConfiguration
     private let transport: any HTTPTransport
     private let environment: HTTPClientEnvironment
 
@@ -134,7 +134,7 @@ public struct HTTPClient: Sendable {
     /// `configuration.trust` (`CurlTransport`).
     /// - Throws: `http.invalidConfiguration` for out-of-range values; `http.tls` when the CA file
     ///   cannot be read or holds no certificate.
-    public init(configuration: HTTPClientConfiguration = .init(), transport: (any HTTPTransport)? = nil) throws(CSEError) {
+    package init(configuration: HTTPClientConfiguration = .init(), transport: (any HTTPTransport)? = nil) throws(CSEError) {
         try self.init(configuration: configuration, transport: transport, environment: .live)
     }
 

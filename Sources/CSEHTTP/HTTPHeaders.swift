@@ -7,7 +7,7 @@ import CSECore
 /// another C0 or C1 control character or a Unicode line or paragraph separator is stored as given
 /// and refused with `http.invalidHeader` when the request is sent (`validate()`), so header
 /// injection cannot reach the wire.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+@_spi(CustomTransport) public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     private var fields: [(name: String, value: String)] = []
 
     /// No fields.

@@ -11,7 +11,7 @@ package enum HTTPRetryPolicy: Sendable, Hashable {
 
 /// One HTTP request. Its ``description`` shows the method, the URL without its query and the
 /// header names, never a header value or the body.
-public struct HTTPRequest: Sendable, CustomStringConvertible {
+@_spi(CustomTransport) public struct HTTPRequest: Sendable, CustomStringConvertible {
     /// The method.
     public var method: HTTPMethod
     /// The target; checked (https, or http to loopback) when it was parsed.
@@ -42,7 +42,7 @@ public struct HTTPRequest: Sendable, CustomStringConvertible {
 
 /// One HTTP response: any status, including 4xx and 5xx. Its ``description`` shows the status,
 /// the header names and the body size, never a value or the body.
-public struct HTTPResponse: Sendable, CustomStringConvertible {
+@_spi(CustomTransport) public struct HTTPResponse: Sendable, CustomStringConvertible {
     /// The status code (RFC 9110 §15).
     public let status: Int
     /// The header fields of the final response, in order.
@@ -73,7 +73,9 @@ public struct HTTPResponse: Sendable, CustomStringConvertible {
 /// every error.
 public protocol HTTPTransport: Sendable {
     /// Performs one attempt of `request`.
-    func perform(_ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int) async throws(CSEError) -> HTTPResponse
+    @_spi(CustomTransport) func perform(
+        _ request: HTTPRequest, timeout: Duration, maxResponseBytes: Int
+    ) async throws(CSEError) -> HTTPResponse
 }
 
 /// Where TLS trust comes from. Verification is always on: the peer's chain must verify to a

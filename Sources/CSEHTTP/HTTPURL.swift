@@ -89,6 +89,12 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
         self.query = query
     }
 
+    /// `https://host` for a platform host that CSEKit names as a constant (an environment
+    /// preset). The host is a lowercase DNS name written in the source, so nothing is parsed.
+    package init(httpsHost host: String) {
+        self.init(scheme: "https", host: host, port: nil, path: "", query: nil)
+    }
+
     /// `scheme://host[:port]path[?query]`, IPv6 hosts in brackets.
     public var absoluteString: String {
         origin + path + (query.map { "?" + $0 } ?? "")
@@ -149,6 +155,9 @@ public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
             items.isEmpty ? nil : items.map { Self.percentEncode($0.name) + "=" + Self.percentEncode($0.value) }.joined(separator: "&")
         return HTTPURL(scheme: scheme, host: host, port: port, path: path, query: query)
     }
+
+    /// The URL with its path and query removed: `scheme://host[:port]`.
+    package var originURL: HTTPURL { HTTPURL(scheme: scheme, host: host, port: port, path: "", query: nil) }
 
     /// Replaces scheme, host and port with those of `origin` (the CLI's `--endpoint`); keeps path
     /// and query. The loopback rule holds: `origin` is itself a checked URL.

@@ -1,5 +1,5 @@
 public import CSECore
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 public import CSEWallets
 
 /// Fetches Google's root signing keys over HTTPS and caches them, as Google asks of a recipient
@@ -62,19 +62,20 @@ public actor GooglePayRootKeyFetcher {
     /// - Parameters:
     ///   - source: ``Source/test()`` or ``Source/production()`` (a token verifies only under the
     ///     keys of the environment that issued it).
-    ///   - client: The HTTP client; by default one with a 10 s request timeout, a 30 s deadline and
-    ///     a response limit of ``GooglePayRootKeys/maximumDocumentByteCount`` bytes.
+    ///   - configuration: Deadlines, retries and TLS trust; by default a 10 s request timeout and
+    ///     a 30 s deadline. The response limit is never above
+    ///     ``GooglePayRootKeys/maximumDocumentByteCount`` bytes.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
     ///   - clock: The clock of the cache.
-    /// - Throws: The client's `http.*` error when it cannot be created.
-    public init(source: Source, client: HTTPClient? = nil, clock: WalletClock = .system) throws(CSEError) {
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        source: Source, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        transport: (any HTTPTransport)? = nil, clock: WalletClock = .system
+    ) throws(CSEError) {
         self.source = source
-        if let client {
-            self.client = client
-        } else {
-            var configuration = HTTPClientConfiguration()
-            configuration.maxResponseBytes = GooglePayRootKeys.maximumDocumentByteCount
-            self.client = try HTTPClient(configuration: configuration)
-        }
+        var configuration = configuration
+        configuration.maxResponseBytes = min(configuration.maxResponseBytes, GooglePayRootKeys.maximumDocumentByteCount)
+        self.client = try HTTPClient(configuration: configuration, transport: transport)
         self.clock = clock
     }
 

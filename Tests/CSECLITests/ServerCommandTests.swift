@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import Foundation
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
 import CSEClientAPI
 import CSECore
 import CSECrypto
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEPayments
 import CSEValidation
 import Foundation

@@ -2,7 +2,7 @@ import CSEClientAPI
 import TestSupport
 import CSECore
 import CSECrypto
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEJOSE
 import CSEPayments
 import CSEValidation

@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import Testing
 
 @Suite("HTTPHeaders: ordered fields, case-insensitive lookup (RFC 9110 §5), validation at send")

@@ -1,6 +1,6 @@
 import CSECore
 import CSECrypto
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import Synchronization
 import Testing
 

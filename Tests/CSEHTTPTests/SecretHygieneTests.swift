@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import Testing
 import TestSupport
 

@@ -1,4 +1,4 @@
-@testable import CSEHTTP
+@_spi(CustomTransport) @testable import CSEHTTP
 import CSECore
 import Foundation
 import Testing

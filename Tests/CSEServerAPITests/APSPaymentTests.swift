@@ -1,6 +1,6 @@
 import CSECore
 import CSEGateways
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEServerAPI
 import CSEValidation
 import Foundation
@@ -15,8 +15,8 @@ import TestSupport
 @Suite("APS PURCHASE/AUTHORIZATION with a stored card: three outcomes, a reused reference settled by CHECK_STATUS, verified feedback")
 struct APSPaymentTests {
     static func client(_ server: LoopbackEmulator, http: HTTPClient? = nil) throws -> APSPaymentClient {
-        APSPaymentClient(
-            credentials: try credentials(), url: try HTTPURL(server.baseURL + "/FortAPI/paymentApi"), http: try http ?? realClient())
+        try APSPaymentClient(
+            credentials: try credentials(), environment: try ServerEnvironment(origin: server.baseURL), http: try http ?? realClient())
     }
 
     static func credentials() throws -> APSCredentials {
@@ -160,7 +160,7 @@ struct APSPaymentTests {
             accessCode: "AppleAccessCode01", merchantIdentifier: "MerchId1", requestPhrase: secret("ApplePhrase"),
             responsePhrase: secret("x"))
         let connection = APSConnection(
-            credentials: credentials, url: try HTTPURL("https://sbpaymentservices.payfort.com"), http: try realClient())
+            credentials: credentials, url: try APSConnection.url(.apsTest), http: try realClient())
         let signed = try connection.signed(try Self.applePurchase().parameters)
         #expect(signed["signature"]?.stringValue == "4aa5477f5b5a9e007806a916154bcaf026d1f22062a9fc07c43aae7a9b1093e3")
         #expect(signed["apple_header"]?.objectValue?.keys == ["apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"])
@@ -176,8 +176,8 @@ struct APSPaymentTests {
             let apple = try APSCredentials(
                 accessCode: "AppleAccessCode01", merchantIdentifier: "CycHZxVj", requestPhrase: secret("CANARY-apple-req"),
                 responsePhrase: secret("CANARY-apple-resp"))
-            let client = APSPaymentClient(
-                credentials: try Self.credentials(), applePayCredentials: apple, url: try HTTPURL(server.baseURL + "/FortAPI/paymentApi"),
+            let client = try APSPaymentClient(
+                credentials: try Self.credentials(), applePayCredentials: apple, environment: try ServerEnvironment(origin: server.baseURL),
                 http: try realClient())
             let transaction = try await client.pay(try Self.applePurchase()).get()
             #expect(transaction.isApproved && transaction.parameters["digital_wallet"] == .string("APPLE_PAY"))

@@ -1,7 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEGateways
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEServerAPI
 import Foundation
 import Testing
@@ -17,7 +17,7 @@ struct APSSDKTokenTests {
     }
 
     static func api(_ transport: RecordingTransport) throws -> APSSDKTokenClient {
-        APSSDKTokenClient(credentials: try credentials(), url: APSSDKTokenClient.Environment.test.url, http: try client(transport))
+        try APSSDKTokenClient(credentials: try credentials(), environment: .apsTest, http: try client(transport))
     }
 
     /// A response echoing the request, with the given codes, signed with `phrase` (the existing

@@ -15,7 +15,7 @@ struct MastercardTransactionTests {
     static func client(_ server: LoopbackEmulator, version: Int = 100, http: HTTPClient? = nil) throws -> MastercardSessionClient {
         try MastercardSessionClient(
             credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
-            origin: try HTTPURL(server.baseURL), apiVersion: version, http: try http ?? realClient())
+            environment: try ServerEnvironment(origin: server.baseURL), apiVersion: version, http: try http ?? realClient())
     }
 
     /// A session the mobile SDK would have filled with a card.

@@ -34,7 +34,7 @@ struct PathSegmentIdentifierTests {
         let transport = RecordingTransport([])
         let api = try MastercardSessionClient(
             credentials: try MastercardCredentials(merchantID: "TEST_1", apiPassword: secret("pw")),
-            origin: try HTTPURL(MastercardRegion.mtf.origin), http: try client(transport))
+            environment: .mastercard(.mtf), http: try client(transport))
         await #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { try await api.retrieveSession(id: id) }
         await #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { try await api.updateSession(id: id, with: GatewayMap()) }
         #expect(transport.requests.isEmpty)

@@ -51,7 +51,7 @@ struct PaymentOutcomeTests {
             let transport = RecordingTransport(status: 201, json: #"{"payment":{"id":"1_0",\#(members)}}"#)
             let client = WorldlineServerClient(
                 credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
-                baseURL: try HTTPURL("https://payment.preprod.direct.worldline-solutions.com"), http: try client(transport))
+                environment: .worldlinePreproduction, http: try client(transport))
             let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()).get() }
             #expect((error?.code == .worldlinePaymentRejected) == refused, "\(members)")
             if !refused { #expect(error == nil, "\(members)") }
@@ -174,7 +174,7 @@ struct PaymentOutcomeNeverLostTests {
     func refusedConnection() async throws {
         let client = WorldlineServerClient(
             credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
-            baseURL: try HTTPURL("http://127.0.0.1:9"), http: try realClient())
+            environment: try ServerEnvironment(origin: "http://127.0.0.1:9"), http: try realClient())
         let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()) }
         #expect(error?.code == .httpConnectionFailed)
     }

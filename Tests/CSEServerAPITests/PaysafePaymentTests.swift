@@ -14,7 +14,8 @@ struct PaysafePaymentTests {
 
     static func client(_ server: LoopbackEmulator, http: HTTPClient? = nil) throws -> PaysafePaymentClient {
         PaysafePaymentClient(
-            credentials: try PaysafeCredentials(apiKey: secret(Canary.paysafeKey)), origin: try HTTPURL(server.baseURL),
+            credentials: try PaysafeCredentials(apiKey: secret(Canary.paysafeKey)),
+            environment: try ServerEnvironment(origin: server.baseURL),
             http: try http ?? realClient())
     }
 
@@ -111,7 +112,7 @@ struct PaysafePaymentTests {
             #expect(try server.requests().count == 1, "a POST is not repeated")
             let wrong = PaysafePaymentClient(
                 credentials: try PaysafeCredentials(apiKey: secret(Base64.encode(Array("other:key".utf8)))),
-                origin: try HTTPURL(server.baseURL), http: try realClient())
+                environment: try ServerEnvironment(origin: server.baseURL), http: try realClient())
             let refused = await thrown { try await wrong.pay(try Self.handlePayment("order-9")) }
             #expect(refused?.code == .serverAPIAuthenticationFailed)
             let card = try PaysafePaymentRequest(

@@ -1,6 +1,6 @@
 import CSECore
 import CSECrypto
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import Synchronization
 
 /// An in-memory `HTTPTransport`: records every request and answers from a script.

@@ -1,7 +1,7 @@
 import CSECore
 import CSECrypto
 import CSEGateways
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEServerAPI
 import CSEClientAPI
 import Testing
@@ -14,7 +14,7 @@ struct ServerClientTests {
         let credentials = try WorldlineServerCredentials(
             merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret("I42Zf4pVnRdroHfuHnRiJjJ2B6+22h0yQt/R3nZR8Xg="))
         return WorldlineServerClient(
-            credentials: credentials, baseURL: try HTTPURL("https://payment.preprod.direct.worldline-solutions.com"),
+            credentials: credentials, environment: .worldlinePreproduction,
             http: try client(transport))
     }
 
@@ -124,7 +124,7 @@ struct ServerClientTests {
     func mastercard(_ transport: RecordingTransport, version: Int = 73) throws -> MastercardSessionClient {
         let credentials = try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret("s3cr3t-pw"))
         return try MastercardSessionClient(
-            credentials: credentials, origin: try HTTPURL(MastercardRegion.mtf.origin), apiVersion: version, http: try client(transport))
+            credentials: credentials, environment: .mastercard(.mtf), apiVersion: version, http: try client(transport))
     }
 
     @Test("Mastercard create/update/retrieve use the documented paths and Basic merchant.<id>:<password>")
@@ -199,7 +199,28 @@ struct ServerClientTests {
     func mastercardArguments() throws {
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try mastercard(RecordingTransport([]), version: 38) }
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try MastercardRegion(name: "xx") }
-        #expect(try MastercardRegion(name: "KSA").origin == "https://ksa.gateway.mastercard.com")
+        #expect(ServerEnvironment.mastercard(try MastercardRegion(name: "KSA")).description == "https://ksa.gateway.mastercard.com")
+    }
+
+    @Test(
+        "Each platform's environments are the documented origins, and a custom origin has no path, no query and no plain http off loopback")
+    func environments() throws {
+        let presets: [(ServerEnvironment, String)] = [
+            (.worldlineProduction, "https://payment.direct.worldline-solutions.com"),
+            (.worldlinePreproduction, "https://payment.preprod.direct.worldline-solutions.com"),
+            (.apsProduction, "https://paymentservices.payfort.com"), (.apsTest, "https://sbpaymentservices.payfort.com"),
+            (.paysafeProduction, "https://api.paysafe.com"), (.paysafeTest, "https://api.test.paysafe.com"),
+            (.mastercard(.mtf), "https://mtf.gateway.mastercard.com"), (.mastercard(.europe), "https://eu.gateway.mastercard.com"),
+        ]
+        for (environment, origin) in presets {
+            #expect(environment.description == origin)
+            // The preset is the URL the parser would read from its text.
+            #expect(environment == (try ServerEnvironment(origin: origin)))
+        }
+        #expect(try ServerEnvironment(origin: "http://127.0.0.1:8080/").description == "http://127.0.0.1:8080")
+        #expect(throws: CSEError(.httpInvalidURL, "")) { try ServerEnvironment(origin: "https://api.paysafe.com/paymenthub") }
+        #expect(throws: CSEError(.httpInvalidURL, "")) { try ServerEnvironment(origin: "https://api.paysafe.com?x=1") }
+        #expect(throws: CSEError(.httpInsecureURL, "")) { try ServerEnvironment(origin: "http://api.paysafe.com") }
     }
 
     // MARK: Paysafe
@@ -212,7 +233,7 @@ struct ServerClientTests {
                 #"{"id":"b1b2","paymentToken":"SCO0Jpx0ZfBkF5y","timeToLiveSeconds":899,"card":{"cardBin":"453091","lastDigits":"2345","cardExpiry":{"month":12,"year":2030},"cardType":"VI"}}"#
         )
         let api = PaysafeTokenClient(
-            credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL),
+            credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), environment: .paysafeTest,
             http: try client(transport))
         let card = JSONObject([
             ("cardNum", .string("4530910000012345")),
@@ -236,7 +257,7 @@ struct ServerClientTests {
                 status: status,
                 json: #"{"error":{"code":"5068","message":"Field error(s)","fieldErrors":[{"field":"card.cardNum","error":"invalid"}]}}"#)
             let api = PaysafeTokenClient(
-                credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), origin: try HTTPURL(PaysafeTokenClient.testURL),
+                credentials: try PaysafeCredentials(apiKey: secret("dXNlcjpwYXNz")), environment: .paysafeTest,
                 http: try client(transport))
             do {
                 _ = try await api.createSingleUseToken(card: card)
@@ -256,7 +277,7 @@ struct ServerClientTests {
             #"{"error":{"cause":"INVALID_REQUEST","explanation":"card 4111.1111.1111.1111 / 4111_1111_1111_1111 password \#(password) Authorization: Basic bWVyY2hhbnQuVEVTVDpzM2NyM3Q=","field":"4111/1111/1111/1111"},"result":"ERROR"}"#
         let credentials = try MastercardCredentials(merchantID: "TEST", apiPassword: secret(password))
         let mastercard = try MastercardSessionClient(
-            credentials: credentials, origin: try HTTPURL("https://ap-gateway.mastercard.com"), apiVersion: 73,
+            credentials: credentials, environment: try ServerEnvironment(origin: "https://ap-gateway.mastercard.com"), apiVersion: 73,
             http: try client(RecordingTransport(status: 400, json: body)))
         let mastercardError = await Self.failure { () async throws(CSEError) in _ = try await mastercard.createSession() }
         let text = mastercardError.map { String(describing: $0) + $0.context.values.joined() } ?? ""

@@ -84,7 +84,7 @@ struct ServerEmulatorTests {
     ) throws -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret(key))
         return WorldlineServerClient(
-            credentials: credentials, baseURL: try HTTPURL(server.baseURL), http: try http ?? realClient(diagnostics))
+            credentials: credentials, environment: try ServerEnvironment(origin: server.baseURL), http: try http ?? realClient(diagnostics))
     }
 
     static func payment() throws -> WorldlinePaymentRequest {
@@ -200,8 +200,8 @@ struct ServerEmulatorTests {
         let credentials = try APSCredentials(
             accessCode: "zx0IPmPy5jp1vAz8Kpg7", merchantIdentifier: "CycHZxVj",
             requestPhrase: secret(requestPhrase), responsePhrase: secret(responsePhrase))
-        return APSSDKTokenClient(
-            credentials: credentials, url: APSSDKTokenClient.Environment.test.url.replacingOrigin(with: try HTTPURL(server.baseURL)),
+        return try APSSDKTokenClient(
+            credentials: credentials, environment: try ServerEnvironment(origin: server.baseURL),
             http: try realClient(diagnostics))
     }
 
@@ -262,7 +262,7 @@ struct ServerEmulatorTests {
     ) throws -> MastercardSessionClient {
         try MastercardSessionClient(
             credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(password)),
-            origin: try HTTPURL(server.baseURL), apiVersion: version, http: try realClient(diagnostics))
+            environment: try ServerEnvironment(origin: server.baseURL), apiVersion: version, http: try realClient(diagnostics))
     }
 
     static let mastercardArguments = ["--merchant-id", "TEST_12345", "--api-password", Canary.mastercardPassword]
@@ -319,7 +319,8 @@ struct ServerEmulatorTests {
 
     static func paysafe(_ server: LoopbackEmulator, key: String = Canary.paysafeKey) throws -> PaysafeTokenClient {
         PaysafeTokenClient(
-            credentials: try PaysafeCredentials(apiKey: secret(key)), origin: try HTTPURL(server.baseURL), http: try realClient())
+            credentials: try PaysafeCredentials(apiKey: secret(key)), environment: try ServerEnvironment(origin: server.baseURL),
+            http: try realClient())
     }
 
     static func card(_ number: String) -> JSONObject {

@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEWallets
 @testable import CSEWalletsHTTP
 import Foundation
@@ -28,19 +28,21 @@ struct GooglePayRootKeyFetcherTests {
         var clock: WalletClock { WalletClock { self.now.withLock { $0 } } }
     }
 
-    static func client(trust: TLSTrust = .system) throws -> HTTPClient {
+    static func configuration(trust: TLSTrust = .system) -> HTTPClientConfiguration {
         var configuration = HTTPClientConfiguration()
         configuration.trust = trust
         configuration.maxRetries = 0
         configuration.requestTimeout = .seconds(60)
         configuration.deadline = .seconds(600)
-        return try HTTPClient(configuration: configuration)
+        return configuration
     }
 
-    static func fetcher(_ server: LoopbackEmulator, clock: TestClock, client: HTTPClient? = nil) throws -> GooglePayRootKeyFetcher {
+    static func fetcher(
+        _ server: LoopbackEmulator, clock: TestClock, configuration: HTTPClientConfiguration? = nil
+    ) throws -> GooglePayRootKeyFetcher {
         try GooglePayRootKeyFetcher(
             source: .init(url: try HTTPURL(server.baseURL + "/paymentmethodtoken/test/keys.json")),
-            client: try client ?? Self.client(), clock: clock.clock)
+            configuration: configuration ?? Self.configuration(), clock: clock.clock)
     }
 
     @Test("A set is reused until half its lifetime (max-age minus Age), then fetched again")
@@ -131,7 +133,7 @@ struct GooglePayRootKeyFetcherTests {
         let server = try LoopbackEmulator(tls: try ca.issueServerCertificate())
         defer { server.stop() }
         let clock = TestClock()
-        let verified = try Self.fetcher(server, clock: clock, client: try Self.client(trust: .caFile(ca.certificatePath)))
+        let verified = try Self.fetcher(server, clock: clock, configuration: Self.configuration(trust: .caFile(ca.certificatePath)))
         try server.enqueue(.json(200, Self.document(keys: 1)))
         #expect(try await verified.rootKeys().count == 1)
         let untrusted = try Self.fetcher(server, clock: clock)

@@ -1,7 +1,7 @@
 import CSEClientAPI
 import CSECore
 import CSECrypto
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEJOSE
 import CSEPayments
 import Dispatch

@@ -106,13 +106,11 @@ struct ServerCallOptions: Sendable {
         return try CredentialsDocument(bytes: bytes)
     }
 
-    /// `url` with its origin replaced by `--endpoint`, if given.
-    func url(_ url: HTTPURL) -> HTTPURL { endpoint.map { url.replacingOrigin(with: $0) } ?? url }
+    /// `--endpoint` when given, else `preset`.
+    func environment(_ preset: ServerEnvironment) -> ServerEnvironment { endpoint.map(ServerEnvironment.init(url:)) ?? preset }
 
-    /// The transport configured from `--ca-file` and `--timeout`.
-    func http() throws(CSEError) -> HTTPClient {
-        try HTTPClient(configuration: transport.applied(to: HTTPClientConfiguration()))
-    }
+    /// The HTTP configuration from `--ca-file` and `--timeout`.
+    var configuration: HTTPClientConfiguration { transport.applied(to: HTTPClientConfiguration()) }
 }
 
 /// A secret read from a file (`--secret-file`): the file's bytes without one trailing line

@@ -1,7 +1,7 @@
 public import CSECore
 import CSECrypto
 public import CSEGateways
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 public import CSEValidation
 
 extension CSEError.Code {
@@ -128,7 +128,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
     /// with exactly `apple_transactionId`, `apple_ephemeralPublicKey` and `apple_publicKeyHash`, and
     /// `apple_paymentMethod` with `apple_displayName`, `apple_network` and `apple_type`, sent and
     /// signed in that order (the order of two independent integrations; the SDKs disagree, §2.2).
-    /// It is signed with the Apple Pay credential set (``APSPaymentClient/init(credentials:applePayCredentials:url:http:)``).
+    /// It is signed with the Apple Pay credential set (``APSPaymentClient/init(credentials:applePayCredentials:environment:configuration:transport:)``).
     /// - Parameters:
     ///   - token: A `PKPaymentToken` (`{"paymentData","paymentMethod","transactionIdentifier"}`),
     ///     or `{"token":{…}}` as Apple Pay JS delivers it.
@@ -248,15 +248,35 @@ public struct APSPaymentClient: Sendable {
 
     /// The credentials.
     public var credentials: APSCredentials { connection.credentials }
-    /// The full `…/FortAPI/paymentApi` URL.
-    public var url: HTTPURL { connection.url }
+    /// Where the calls go.
+    public let environment: ServerEnvironment
 
-    /// Creates a client for `credentials` at `url` (``APSSDKTokenClient/Environment/url``, or a test
-    /// endpoint), over `http`.
-    /// - Parameter applePayCredentials: The account's second credential set for Apple Pay (its own
-    ///   access code and SHA phrases; the merchant identifier is shared), which signs Apple Pay
-    ///   requests and verifies their answers (research notes §2.2).
-    public init(credentials: APSCredentials, applePayCredentials: APSCredentials? = nil, url: HTTPURL, http: HTTPClient) {
+    /// Creates a client.
+    /// - Parameters:
+    ///   - credentials: The account.
+    ///   - applePayCredentials: The account's second credential set for Apple Pay (its own access
+    ///     code and SHA phrases; the merchant identifier is shared), which signs Apple Pay
+    ///     requests and verifies their answers (research notes §2.2).
+    ///   - environment: ``ServerEnvironment/apsTest``, ``ServerEnvironment/apsProduction`` or a
+    ///     test server; `/FortAPI/paymentApi` is appended.
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: APSCredentials, applePayCredentials: APSCredentials? = nil, environment: ServerEnvironment,
+        configuration: HTTPClientConfiguration = HTTPClientConfiguration(), transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        try self.init(
+            credentials: credentials, applePayCredentials: applePayCredentials, environment: environment,
+            http: HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(
+        credentials: APSCredentials, applePayCredentials: APSCredentials? = nil, environment: ServerEnvironment, http: HTTPClient
+    ) throws(CSEError) {
+        let url = try APSConnection.url(environment)
+        self.environment = environment
         connection = APSConnection(credentials: credentials, url: url, http: http)
         applePayConnection = applePayCredentials.map { APSConnection(credentials: $0, url: url, http: http) }
     }
@@ -396,6 +416,11 @@ struct APSConnection: Sendable {
     let credentials: APSCredentials
     let url: HTTPURL
     let http: HTTPClient
+
+    /// `{origin}/FortAPI/paymentApi`, the one URL of the SDK token and payment calls.
+    static func url(_ environment: ServerEnvironment) throws(CSEError) -> HTTPURL {
+        try environment.origin.appending(pathSegments: ["FortAPI", "paymentApi"])
+    }
 
     /// `parameters` after `access_code` and `merchant_identifier`, with the `signature` over all
     /// of them (nested objects signed as `{k=v, k=v}` in the order given, §2.2).

@@ -1,7 +1,7 @@
 public import CSECore
 import CSECrypto
 public import CSEGateways
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 import CSEValidation
 
 /// A verified SDK token.
@@ -24,37 +24,36 @@ public struct APSSDKToken: Hashable, Sendable, CustomStringConvertible {
 /// verified with the SHA response phrase **before** any field is read; a response that fails it,
 /// or does not echo the request, is an error and its token is never returned.
 public struct APSSDKTokenClient: Sendable {
-    /// The APS environments.
-    public struct Environment: Hashable, Sendable, CustomStringConvertible {
-        /// `test` or `production`.
-        public let name: String
-        /// The endpoint origin.
-        public let origin: String
-        /// The sandbox, `https://sbpaymentservices.payfort.com`.
-        public static let test = Environment(name: "test", origin: "https://sbpaymentservices.payfort.com")
-        /// Production, `https://paymentservices.payfort.com`.
-        public static let production = Environment(name: "production", origin: "https://paymentservices.payfort.com")
-        /// `test` or `production`.
-        public var description: String { name }
-        /// The `FortAPI/paymentApi` URL.
-        public var url: HTTPURL { (try? HTTPURL(origin + "/FortAPI/paymentApi"))! }
-    }
-
     /// The credentials.
     public let credentials: APSCredentials
-    /// The full `…/FortAPI/paymentApi` URL.
-    public let url: HTTPURL
+    /// Where the calls go: ``ServerEnvironment/apsTest``, ``ServerEnvironment/apsProduction`` or
+    /// a test server.
+    public let environment: ServerEnvironment
+    /// `{origin}/FortAPI/paymentApi`.
+    let url: HTTPURL
     let http: HTTPClient
 
     /// Creates a client.
     /// - Parameters:
     ///   - credentials: The account.
-    ///   - url: ``Environment/url`` of ``Environment/test`` or ``Environment/production``, or a test
-    ///     endpoint.
-    ///   - http: The transport.
-    public init(credentials: APSCredentials, url: HTTPURL, http: HTTPClient) {
+    ///   - environment: ``ServerEnvironment/apsTest``, ``ServerEnvironment/apsProduction`` or a
+    ///     test server; `/FortAPI/paymentApi` is appended.
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: APSCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        try self.init(
+            credentials: credentials, environment: environment, http: HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(credentials: APSCredentials, environment: ServerEnvironment, http: HTTPClient) throws(CSEError) {
         self.credentials = credentials
-        self.url = url
+        self.environment = environment
+        self.url = try APSConnection.url(environment)
         self.http = http
     }
 

@@ -1,7 +1,7 @@
 public import CSECore
 import CSECrypto
 public import CSEGateways
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 import CSEValidation
 
 /// A Mastercard Gateway region: the host prefix of `https://{region}.gateway.mastercard.com`.
@@ -36,8 +36,6 @@ public struct MastercardRegion: Hashable, Sendable, CustomStringConvertible {
         self = region
     }
 
-    /// `https://{region}.gateway.mastercard.com`.
-    public var origin: String { "https://\(name).gateway.mastercard.com" }
     /// The prefix.
     public var description: String { name }
 }
@@ -149,26 +147,42 @@ public struct MastercardSessionClient: Sendable {
     public let credentials: MastercardCredentials
     /// The API version of every path.
     public let apiVersion: Int
-    /// `…/api/rest/version/{v}/merchant/{merchantId}`.
-    public let baseURL: HTTPURL
+    /// Where the calls go; `/api/rest/version/{v}/merchant/{merchantId}/…` is appended.
+    public let environment: ServerEnvironment
+    /// `{origin}/api/rest/version/{v}/merchant/{merchantId}`.
+    let baseURL: HTTPURL
     let http: HTTPClient
 
     /// Creates a client.
     /// - Parameters:
     ///   - credentials: Merchant id and API password.
-    ///   - origin: The region's origin (``MastercardRegion/origin``) or a test endpoint; the
-    ///     documented path is appended.
+    ///   - environment: ``ServerEnvironment/mastercard(_:)`` of a region (``MastercardRegion/mtf``
+    ///     for tests) or a test server.
     ///   - apiVersion: 39 or later.
-    ///   - http: The transport.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an API version below 39 or above 999.
-    public init(credentials: MastercardCredentials, origin: HTTPURL, apiVersion: Int = defaultAPIVersion, http: HTTPClient) throws(CSEError)
-    {
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an API version below 39 or above
+    ///   999; ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: MastercardCredentials, environment: ServerEnvironment, apiVersion: Int = defaultAPIVersion,
+        configuration: HTTPClientConfiguration = HTTPClientConfiguration(), transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        try self.init(
+            credentials: credentials, environment: environment, apiVersion: apiVersion,
+            http: HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(
+        credentials: MastercardCredentials, environment: ServerEnvironment, apiVersion: Int = defaultAPIVersion, http: HTTPClient
+    ) throws(CSEError) {
         guard (Self.minimumAPIVersion...999).contains(apiVersion) else {
             throw CSEError(.serverAPIInvalidArgument, "the API version is 39 or later", context: ["argument": "apiVersion"])
         }
         self.credentials = credentials
         self.apiVersion = apiVersion
-        self.baseURL = try origin.appending(pathSegments: [
+        self.environment = environment
+        self.baseURL = try environment.origin.appending(pathSegments: [
             "api", "rest", "version", String(apiVersion), "merchant", credentials.merchantID,
         ])
         self.http = http

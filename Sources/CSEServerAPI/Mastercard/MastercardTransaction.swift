@@ -1,5 +1,5 @@
 public import CSECore
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 import CSECrypto
 import CSEValidation
 

@@ -1,7 +1,7 @@
 public import CSECore
 public import CSECrypto
 import CSEGateways
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 
 /// The Paysafe single-use-token API key: base64 of `username:password` (HTTP Basic, RFC 7617),
 /// checked as the Paysafe SDK's setup checks it. The key stays in a wiping buffer.

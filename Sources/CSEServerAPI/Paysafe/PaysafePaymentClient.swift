@@ -1,6 +1,6 @@
 public import CSECore
 import CSEGateways
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 public import CSEValidation
 
 extension CSEError.Code {
@@ -206,12 +206,29 @@ public struct PaysafePaymentClient: Sendable {
 
     /// The credentials: the server-to-server API key (`username:password`, base64).
     public var credentials: PaysafeCredentials { connection.credentials }
-    /// The origin (``PaysafeTokenClient/testURL`` or ``PaysafeTokenClient/productionURL``, or a test endpoint).
-    public var origin: HTTPURL { connection.origin }
+    /// Where the calls go.
+    public let environment: ServerEnvironment
 
-    /// Creates a client for the server-to-server key `credentials` at `origin`, over `http`.
-    public init(credentials: PaysafeCredentials, origin: HTTPURL, http: HTTPClient) {
-        connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
+    /// Creates a client.
+    /// - Parameters:
+    ///   - credentials: The server-to-server API key.
+    ///   - environment: ``ServerEnvironment/paysafeTest``, ``ServerEnvironment/paysafeProduction``
+    ///     or a test server.
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: PaysafeCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        self.init(
+            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
+        self.environment = environment
+        connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
     }
 
     /// Takes the payment.

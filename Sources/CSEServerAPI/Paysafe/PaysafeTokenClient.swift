@@ -1,7 +1,7 @@
 public import CSECore
 import CSECrypto
 import CSEGateways
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 
 /// A single-use card token.
 public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible {
@@ -75,21 +75,32 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
 /// Paysafe's card single-use token call: `POST /customervault/v1/singleusetokens` with the
 /// single-use-token API key.
 public struct PaysafeTokenClient: Sendable {
-    /// The test environment origin.
-    public static let testURL = "https://api.test.paysafe.com"
-    /// The production origin (the `BASE_URL_LIVE` of Paysafe's PHP and Java SDKs).
-    public static let productionURL = "https://api.paysafe.com"
-
     /// The credentials.
     public let credentials: PaysafeCredentials
-    /// The origin; `/customervault/v1/singleusetokens` is appended.
-    public let origin: HTTPURL
+    /// Where the calls go; `/customervault/v1/…` is appended.
+    public let environment: ServerEnvironment
     let http: HTTPClient
 
     /// Creates a client.
-    public init(credentials: PaysafeCredentials, origin: HTTPURL, http: HTTPClient) {
+    /// - Parameters:
+    ///   - credentials: The single-use-token API key.
+    ///   - environment: ``ServerEnvironment/paysafeTest``, ``ServerEnvironment/paysafeProduction``
+    ///     or a test server.
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: PaysafeCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        self.init(
+            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
         self.credentials = credentials
-        self.origin = origin
+        self.environment = environment
         self.http = http
     }
 
@@ -205,7 +216,7 @@ extension PaysafeTokenClient {
     ) async throws(CSEError)
         -> PaysafeSingleUseToken
     {
-        let connection = PaysafeConnection(credentials: credentials, origin: origin, http: http)
+        let connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
         let response = try await connection.send(.post, path: ["customervault", "v1", path], body: .object(JSONObject(body)))
         guard response.isSuccess else {
             let redactor = SafeText(secrets: [credentials.apiKey] + values.map { SecureBytes($0.utf8) })

@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 
 /// The request side the platform clients share: a JSON call with `Accept: application/json`,
 /// `Content-Type: application/json` when there is a body (unless the caller set it, as the

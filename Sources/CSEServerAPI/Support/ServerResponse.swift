@@ -1,5 +1,5 @@
 import CSECore
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 
 /// Shared handling of request and response bodies for the platform clients.
 enum ServerResponse {

@@ -1,13 +1,12 @@
 public import CSECore
-public import CSEHTTP
+@_spi(CustomTransport) public import CSEHTTP
 public import CSEClientAPI
 import CSECrypto
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
 /// client-side encryption: CreateSession, CreatePayment and GetPayment, signed with `v1HMAC`.
 ///
-///     let client = WorldlineServerClient(credentials: credentials, baseURL: try HTTPURL(WorldlineServerClient.preproductionURL),
-///                                        http: try HTTPClient())
+///     let client = try WorldlineServerClient(credentials: credentials, environment: .worldlinePreproduction)
 ///     let session = try await client.createSession()
 ///     // … the device (or `cse seal --session`) encrypts the card data for the session …
 ///     let key = try IdempotenceKey()  // store it with the order first
@@ -18,25 +17,32 @@ import CSECrypto
 ///     case .unknown(let keys, let error): …      // call again with the same key, or getPayment(id:)
 ///     }
 public struct WorldlineServerClient: Sendable {
-    /// The production endpoint.
-    public static let productionURL = "https://payment.direct.worldline-solutions.com"
-    /// The pre-production (test) endpoint used by the Worldline SDKs' test suites.
-    public static let preproductionURL = "https://payment.preprod.direct.worldline-solutions.com"
-
     /// The credentials.
     public let credentials: WorldlineServerCredentials
-    /// The endpoint; `/v2/{merchantId}/…` is appended to it.
-    public let baseURL: HTTPURL
+    /// Where the calls go; `/v2/{merchantId}/…` is appended.
+    public let environment: ServerEnvironment
     let http: HTTPClient
 
     /// Creates a client.
     /// - Parameters:
     ///   - credentials: The merchant id, API key id and secret API key.
-    ///   - baseURL: ``productionURL``, ``preproductionURL`` or a test endpoint.
-    ///   - http: The transport, with its deadlines, limits and TLS trust.
-    public init(credentials: WorldlineServerCredentials, baseURL: HTTPURL, http: HTTPClient) {
+    ///   - environment: ``ServerEnvironment/worldlinePreproduction``,
+    ///     ``ServerEnvironment/worldlineProduction`` or a test server.
+    ///   - configuration: Deadlines, retries, size limit and TLS trust.
+    ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
+    /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.
+    public init(
+        credentials: WorldlineServerCredentials, environment: ServerEnvironment,
+        configuration: HTTPClientConfiguration = HTTPClientConfiguration(), transport: (any HTTPTransport)? = nil
+    ) throws(CSEError) {
+        self.init(
+            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    /// Creates a client over an existing ``HTTPClient``.
+    package init(credentials: WorldlineServerCredentials, environment: ServerEnvironment, http: HTTPClient) {
         self.credentials = credentials
-        self.baseURL = baseURL
+        self.environment = environment
         self.http = http
     }
 
@@ -206,7 +212,7 @@ public struct WorldlineServerClient: Sendable {
         _ method: HTTPMethod, path: [String], body: JSONValue?, idempotenceKey: IdempotenceKey? = nil,
         retry: HTTPRetryPolicy? = nil
     ) async throws(CSEError) -> HTTPResponse {
-        let url = try baseURL.appending(pathSegments: ["v2", credentials.merchantID] + path)
+        let url = try environment.origin.appending(pathSegments: ["v2", credentials.merchantID] + path)
         // The signed headers come first: Content-Type (with a body), Date and X-GCS-*.
         var headers = HTTPHeaders()
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }

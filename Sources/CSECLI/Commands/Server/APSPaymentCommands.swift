@@ -18,9 +18,9 @@ enum APSPaymentSupport {
         let apple = try appleCredentials.map { (spec: String) throws(CSEError) in
             try APSCredentials(document: try ServerCallOptions.credentials(spec))
         }
-        let environment: APSSDKTokenClient.Environment = options.isProduction ? .production : .test
-        return APSPaymentClient(
-            credentials: credentials, applePayCredentials: apple, url: options.url(environment.url), http: try options.http())
+        return try APSPaymentClient(
+            credentials: credentials, applePayCredentials: apple,
+            environment: options.environment(options.isProduction ? .apsProduction : .apsTest), configuration: options.configuration)
     }
 }
 

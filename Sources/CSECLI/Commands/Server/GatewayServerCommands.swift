@@ -49,8 +49,9 @@ struct APSSDKTokenCommand: AsyncCLICommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         let credentials = try APSCredentials(document: try options.credentials())
-        let environment: APSSDKTokenClient.Environment = options.isProduction ? .production : .test
-        let client = APSSDKTokenClient(credentials: credentials, url: options.url(environment.url), http: try options.http())
+        let client = try APSSDKTokenClient(
+            credentials: credentials, environment: options.environment(options.isProduction ? .apsProduction : .apsTest),
+            configuration: options.configuration)
         let token = try await client.sdkToken(deviceID: deviceID, language: language)
         var members: [(String, JSONValue)] = [
             ("sdk_token", .string(token.token)), ("response_code", .string(token.responseCode.description)),
@@ -100,8 +101,8 @@ enum MastercardCommandSupport {
         func client() throws(CSEError) -> MastercardSessionClient {
             let credentials = try MastercardCredentials(document: try options.credentials())
             return try MastercardSessionClient(
-                credentials: credentials, origin: options.url(try HTTPURL(region.origin)),
-                apiVersion: apiVersion, http: try options.http())
+                credentials: credentials, environment: options.environment(.mastercard(region)),
+                apiVersion: apiVersion, configuration: options.configuration)
         }
     }
 }
@@ -209,8 +210,9 @@ struct PaysafeTokenCommand: AsyncCLICommand {
         }
         let card = object["card"]?.objectValue ?? object
         let credentials = try PaysafeCredentials(document: try options.credentials())
-        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
-        let client = PaysafeTokenClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+        let client = try PaysafeTokenClient(
+            credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),
+            configuration: options.configuration)
         JSONLine.write(try await client.createSingleUseToken(card: card).json)
         return ExitCode.success
     }

@@ -9,8 +9,9 @@ enum PaysafePaymentSupport {
 
     static func client(_ options: ServerCallOptions) throws(CSEError) -> PaysafePaymentClient {
         let credentials = try PaysafeCredentials(document: try options.credentials())
-        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
-        return PaysafePaymentClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+        return try PaysafePaymentClient(
+            credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),
+            configuration: options.configuration)
     }
 }
 
@@ -180,8 +181,9 @@ struct PaysafeWalletTokenCommand: AsyncCLICommand {
             throw CSEError(.cliNotAnObject, "the wallet token must be a JSON object")
         }
         let credentials = try PaysafeCredentials(document: try options.credentials())
-        let origin = try HTTPURL(options.isProduction ? PaysafeTokenClient.productionURL : PaysafeTokenClient.testURL)
-        let client = PaysafeTokenClient(credentials: credentials, origin: options.url(origin), http: try options.http())
+        let client = try PaysafeTokenClient(
+            credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),
+            configuration: options.configuration)
         let token: PaysafeSingleUseToken
         if isApplePay {
             if decrypted {

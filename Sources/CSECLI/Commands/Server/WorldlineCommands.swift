@@ -16,8 +16,10 @@ enum WorldlineCommandSupport {
 
     static func client(_ options: ServerCallOptions) throws(CSEError) -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(document: try options.credentials())
-        let base = try HTTPURL(options.isProduction ? WorldlineServerClient.productionURL : WorldlineServerClient.preproductionURL)
-        return WorldlineServerClient(credentials: credentials, baseURL: options.url(base), http: try options.http())
+        return try WorldlineServerClient(
+            credentials: credentials,
+            environment: options.environment(options.isProduction ? .worldlineProduction : .worldlinePreproduction),
+            configuration: options.configuration)
     }
 }
 
