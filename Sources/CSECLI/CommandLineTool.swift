@@ -96,21 +96,8 @@ public enum CommandLineTool {
 
     /// The top-level help text.
     static var helpText: String {
-        var text = """
-            OVERVIEW: \(abstract)
-
-            USAGE: cse <subcommand>
-
-            OPTIONS:
-              --version               Show the version.
-              --generate-completion-script <shell>
-                                      Print a completion script for bash, zsh or fish.
-              --generate-manual       Print the manual page (mdoc) for cse.
-              -h, --help              Show help information.
-
-            SUBCOMMANDS:
-
-            """
+        var text = "OVERVIEW: \(abstract)\n\nUSAGE: cse <subcommand>\n\n"
+        text += CommandSpec.optionsSection(CommandNode.rootOptions) + "\nSUBCOMMANDS:\n"
         text += CommandTree.listing(CommandTree.children(of: []))
         text += "\n  See 'cse help <subcommand>' for detailed help.\n"
         return text
@@ -155,19 +142,33 @@ public enum CommandLineTool {
                 StandardStreams.out(CommandTree.helpText(of: group))
                 return ExitCode.success
             }
+            if path.count == 1, let alias = deprecatedNames.first(where: { $0.name.isByteEqual(to: path[0]) }) {
+                StandardStreams.err("warning: 'cse \(alias.name)' is deprecated; use 'cse \(alias.command.spec.name)'.\n")
+                StandardStreams.out(alias.command.spec.helpText)
+                return ExitCode.success
+            }
             return usageFailure(
                 UsageError("Unknown subcommand '\(SafeEcho.name(path.joined(separator: " ")))'."), usage: "cse <subcommand>",
                 helpHint: "cse --help")
         default:
             break
         }
-        guard let (command, wordCount) = CommandTree.command(matching: arguments) else {
-            return groupOrUnknown(arguments)
+        if let (command, wordCount) = CommandTree.command(matching: arguments) {
+            return run(command, arguments: arguments.dropFirst(wordCount))
         }
+        if let alias = deprecatedNames.first(where: { $0.name.isByteEqual(to: first) }) {
+            StandardStreams.err("warning: 'cse \(alias.name)' is deprecated; use 'cse \(alias.command.spec.name)'.\n")
+            return run(alias.command, arguments: arguments.dropFirst())
+        }
+        return groupOrUnknown(arguments)
+    }
+
+    /// Parses `arguments` (the words after the command's name) for `command` and runs it.
+    private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) -> Int32 {
         let spec = command.spec
         let instance: any CLICommand
         do throws(UsageError) {
-            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst(wordCount)), spec: spec)
+            let parsed = try ArgumentParser.parse(Array(arguments), spec: spec)
             if parsed.helpRequested {
                 StandardStreams.out(spec.helpText)
                 return ExitCode.success

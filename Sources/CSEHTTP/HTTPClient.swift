@@ -37,7 +37,8 @@ public struct HTTPAttemptEvent: Sendable {
     }
 }
 
-/// Limits, retries and trust for an ``HTTPClient``.
+/// Limits, retries and trust for the HTTP calls of a client (``ClientAPISession``, the server
+/// clients such as ``WorldlineServerClient``, ``GooglePayRootKeyFetcher``).
 public struct HTTPClientConfiguration: Sendable {
     /// The limit for one attempt: connect, send and receive.
     public var requestTimeout: Duration = .seconds(10)
@@ -74,7 +75,7 @@ public struct HTTPClientConfiguration: Sendable {
     }
 }
 
-/// The clock, sleep and randomness an ``HTTPClient`` uses; tests substitute a virtual clock.
+/// The clock, sleep and randomness an `HTTPClient` uses; tests substitute a virtual clock.
 package struct HTTPClientEnvironment: Sendable {
     /// A monotonic instant.
     package var now: @Sendable () -> ContinuousClock.Instant

@@ -4,7 +4,7 @@ public import CSECore
 package enum HTTPRetryPolicy: Sendable, Hashable {
     /// Never repeat: a second attempt could act twice (a POST that creates something).
     case never
-    /// The request is idempotent: ``HTTPClient`` may repeat it on a connection failure, 429,
+    /// The request is idempotent: `HTTPClient` may repeat it on a connection failure, 429,
     /// 502, 503 or 504.
     case idempotent
 }
@@ -20,7 +20,7 @@ package enum HTTPRetryPolicy: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body; empty for none.
     public var body: [UInt8]
-    /// Whether ``HTTPClient`` may repeat the request.
+    /// Whether `HTTPClient` may repeat the request.
     package var retry: HTTPRetryPolicy
 
     /// A request. `retry` defaults to `.idempotent` for `GET` and `.never` for `POST`, `PUT` and

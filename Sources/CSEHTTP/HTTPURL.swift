@@ -12,14 +12,14 @@ internal import Musl
 /// The parser is strict rather than forgiving: ASCII only, no spaces or controls, no userinfo
 /// (`user@`), no fragment, no literal `.`/`..` path segments, a well-formed `%XX` everywhere, a
 /// host that is a DNS name, a canonical dotted-quad IPv4 address or a bracketed IPv6 address
-/// (no zone), a port in 1...65535, at most ``maximumLength`` bytes. A host whose last label is
+/// (no zone), a port in 1...65535, at most `maximumLength` bytes. A host whose last label is
 /// numeric must be a canonical dotted quad (`0177.0.0.1`, `127.1` and `0x7f.0.0.1` are refused:
 /// resolvers read them differently, WHATWG URL §3.5). The scheme and the host are lower-cased.
 ///
 /// ``description`` hides the query, which may carry a card prefix; ``absoluteString`` has it all.
 public struct HTTPURL: Sendable, Hashable, CustomStringConvertible {
     /// The longest URL accepted, in bytes.
-    public static let maximumLength = 8_192
+    package static let maximumLength = 8_192
 
     /// `https` or `http`.
     public let scheme: String

@@ -7,10 +7,10 @@ public import CSEWallets
 /// Tink's `GooglePaymentsPublicKeysManager`):
 ///
 /// - the set is cached for the response's `Cache-Control: max-age` minus its `Age`, at most
-///   ``maximumCacheLifetime``; `no-store`, `no-cache` or no `max-age` mean no caching;
+///   `maximumCacheLifetime`; `no-store`, `no-cache` or no `max-age` mean no caching;
 /// - from half that lifetime on, a call fetches again (refresh ahead of expiry); if that fetch
 ///   fails, the last good set is returned until its lifetime ends, then the failure is thrown;
-///   after a failed refresh the next attempt waits ``refreshRetryInterval`` (the last good set is
+///   after a failed refresh the next attempt waits `refreshRetryInterval` (the last good set is
 ///   served meanwhile), so an outage does not make every call wait for the HTTP deadline;
 /// - concurrent calls share one fetch; one set is held, and a response larger than
 ///   ``GooglePayRootKeys/maximumDocumentByteCount`` is refused by the client.
@@ -37,10 +37,10 @@ public actor GooglePayRootKeyFetcher {
     }
 
     /// The longest a fetched set is cached, whatever `max-age` says: 7 days, in milliseconds.
-    public static let maximumCacheLifetime: Int64 = 7 * 24 * 3_600_000
+    package static let maximumCacheLifetime: Int64 = 7 * 24 * 3_600_000
     /// How long after a failed refresh the last good set is served without trying again: 60 s,
     /// in milliseconds.
-    public static let refreshRetryInterval: Int64 = 60_000
+    package static let refreshRetryInterval: Int64 = 60_000
 
     private struct Cached {
         let keys: GooglePayRootKeys
@@ -124,7 +124,7 @@ public actor GooglePayRootKeyFetcher {
     }
 
     /// `max-age` minus `Age` (RFC 9111 §4.2.1, §4.2.3), in milliseconds, between 0 and
-    /// ``maximumCacheLifetime``; 0 for `no-store`, `no-cache` or no `max-age`.
+    /// `maximumCacheLifetime`; 0 for `no-store`, `no-cache` or no `max-age`.
     static func lifetime(of headers: HTTPHeaders) -> Int64 {
         var maxAge: Int64? = nil
         for value in headers.values(for: "Cache-Control") {

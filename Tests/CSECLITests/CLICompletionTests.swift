@@ -43,7 +43,7 @@ struct CLICompletionTests {
         "a prefix narrows the subcommands",
         arguments: [
             (["cse", "enc"], ["encrypt"]),
-            (["cse", "s"], ["seal", "session", "sign"]),
+            (["cse", "s"], ["seal", "session"]),
             (["cse", "help", "un"], ["unformat"]),
             (["cse", "--generate-completion-script", "f"], ["fish"]),
             (["cse", "--gen"], ["--generate-completion-script", "--generate-manual"]),

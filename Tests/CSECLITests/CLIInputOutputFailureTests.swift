@@ -288,7 +288,7 @@ struct SafeEchoTests {
             ["encrypt", "--key", "/nonexistent/\u{1B}[31m4111 1111 1111 1111/key.pem"],
             ["decrypt", "--key", "/nonexistent/\u{1B}]0;owned\u{07}4111-1111-1111-1111.pem"],
             ["validate", "--product", "/nonexistent/\u{9B}2J4111111111111111.json"],
-            ["sign", "--phrase-file", "/nonexistent/\u{202E}4111111111111111"],
+            ["aps", "sign", "--phrase-file", "/nonexistent/\u{202E}4111111111111111"],
             ["keygen", "--out", "/nonexistent/\u{1B}[1m4111111111111111"],
         ])
     func paths(_ arguments: [String]) throws {

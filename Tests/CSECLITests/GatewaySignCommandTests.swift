@@ -29,7 +29,7 @@ struct GatewaySignCommandTests {
             ([String](), "sha256"), (["--algorithm", "sha512"], "sha512"), (["--algorithm=sha1"], "sha1"),
         ])
     func sign(extra: [String], algorithm: String) throws {
-        let result = try CommandRunner.run(["sign", "--phrase-file", Self.requestPhrase] + extra, input: Self.docParameters)
+        let result = try CommandRunner.run(["aps", "sign", "--phrase-file", Self.requestPhrase] + extra, input: Self.docParameters)
         #expect(result.status == 0 && result.err.isEmpty, "\(result.err)")
         let digest: DigestAlgorithm = algorithm == "sha256" ? .sha256 : algorithm == "sha512" ? .sha512 : .sha1
         let expected = Hex.encode(try digest.hash(Array(Self.docString.utf8)))
@@ -42,21 +42,22 @@ struct GatewaySignCommandTests {
             #"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","response_code":"14000","status":"14","fort_id":"149295435400084008"}"#
         ).objectValue!
         let signed = try CommandRunner.run(
-            ["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+            ["aps", "sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         response["signature"] = .string(String(signed.out.dropLast()))
-        let ok = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+        let ok = try CommandRunner.run(
+            ["aps", "verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(ok.status == 0 && ok.out == #"{"valid":true,"signatureValid":true,"missingParameters":[],"changedParameters":[]}"# + "\n")
         response["amount"] = .string("2001")
         let tampered = try CommandRunner.run(
-            ["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+            ["aps", "verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(tampered.status == 1 && tampered.out.hasPrefix(#"{"valid":false,"signatureValid":false"#))
         response["amount"] = .string("2000")
         let wrongPhrase = try CommandRunner.run(
-            ["verify", "--phrase-file", Self.requestPhrase], stdin: JSONValue.object(response).serializedBytes)
+            ["aps", "verify", "--phrase-file", Self.requestPhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(wrongPhrase.status == 1)
         response["signature"] = nil
         let unsigned = try CommandRunner.run(
-            ["verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+            ["aps", "verify", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         #expect(unsigned.status == 1 && unsigned.err.isEmpty)
     }
 
@@ -68,10 +69,10 @@ struct GatewaySignCommandTests {
             #"{"command":"PURCHASE","merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en","customer_email":"customer@example.com","response_code":"14000","status":"14"}"#
         ).objectValue!
         let signed = try CommandRunner.run(
-            ["sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
+            ["aps", "sign", "--phrase-file", Self.responsePhrase], stdin: JSONValue.object(response).serializedBytes)
         response["signature"] = .string(String(signed.out.dropLast()))
         let result = try CommandRunner.run(
-            ["verify", "--phrase-file", Self.responsePhrase, "--request", requestPath],
+            ["aps", "verify", "--phrase-file", Self.responsePhrase, "--request", requestPath],
             stdin: JSONValue.object(response).serializedBytes)
         #expect(result.status == 1)
         #expect(
@@ -83,17 +84,17 @@ struct GatewaySignCommandTests {
     @Test(
         "the phrase never comes from argv; bad files, input and algorithms fail cleanly",
         arguments: [
-            (["sign", "--phrase", "MySecretKey123"], "{}", 64, "Error: Unknown option '--phrase'."),
-            (["sign", "MySecretKey123"], "{}", 64, "Error: Missing expected argument '--phrase-file <file>'."),
-            (["sign", "--phrase-file", "/nonexistent/phrase"], "{}", 1, "Error: cli.file: cannot open file"),
-            (["sign", "--phrase-file", "@EMPTY"], "{}", 1, "Error: aps.signature.emptyPhrase"),
+            (["aps", "sign", "--phrase", "MySecretKey123"], "{}", 64, "Error: Unknown option '--phrase'."),
+            (["aps", "sign", "MySecretKey123"], "{}", 64, "Error: Missing expected argument '--phrase-file <file>'."),
+            (["aps", "sign", "--phrase-file", "/nonexistent/phrase"], "{}", 1, "Error: cli.file: cannot open file"),
+            (["aps", "sign", "--phrase-file", "@EMPTY"], "{}", 1, "Error: aps.signature.emptyPhrase"),
             (
-                ["sign", "--phrase-file", "@REQ", "--algorithm", "md5"], "{}", 64,
+                ["aps", "sign", "--phrase-file", "@REQ", "--algorithm", "md5"], "{}", 64,
                 "Error: The value for '--algorithm' must be sha256, sha512 or sha1"
             ),
-            (["sign", "--phrase-file", "@REQ"], "[1]", 1, "Error: gateway.inputNotObject"),
-            (["sign", "--phrase-file", "@REQ"], #"{"items":[1,2]}"#, 1, "Error: aps.signature.unsupportedValue"),
-            (["verify", "--phrase-file", "@REQ"], "not json", 1, "Error: json.syntax"),
+            (["aps", "sign", "--phrase-file", "@REQ"], "[1]", 1, "Error: gateway.inputNotObject"),
+            (["aps", "sign", "--phrase-file", "@REQ"], #"{"items":[1,2]}"#, 1, "Error: aps.signature.unsupportedValue"),
+            (["aps", "verify", "--phrase-file", "@REQ"], "not json", 1, "Error: json.syntax"),
         ] as [([String], String, Int32, String)])
     func failures(arguments: [String], input: String, status: Int32, prefix: String) throws {
         let args = arguments.map { $0 == "@EMPTY" ? Self.directory + "/empty.phrase" : $0 == "@REQ" ? Self.requestPhrase : $0 }
@@ -102,11 +103,32 @@ struct GatewaySignCommandTests {
         #expect(result.out.isEmpty && !result.err.contains("MySecretKey123"))
     }
 
-    @Test("help lists the three gateway commands")
+    @Test("help lists validate at the top level and sign and verify under aps")
     func help() throws {
         let result = try CommandRunner.run(["--help"])
-        for name in ["validate", "sign", "verify"] { #expect(result.out.contains("\n  \(name) "), "\(name)") }
-        let sign = try CommandRunner.run(["help", "sign"])
+        #expect(result.out.contains("\n  validate "))
+        let aps = try CommandRunner.run(["aps", "--help"])
+        for name in ["sign", "verify"] { #expect(aps.out.contains("\n  \(name) "), "\(name)") }
+        let sign = try CommandRunner.run(["help", "aps", "sign"])
         #expect(sign.status == 0 && sign.out.contains("--phrase-file <file>"))
+    }
+
+    @Test("the former names 'cse sign' and 'cse verify' still work, warn on stderr, and are listed nowhere")
+    func deprecatedNames() throws {
+        let current = try CommandRunner.run(["aps", "sign", "--phrase-file", Self.requestPhrase], input: #"{"a":"1"}"#)
+        let former = try CommandRunner.run(["sign", "--phrase-file", Self.requestPhrase], input: #"{"a":"1"}"#)
+        #expect(current.status == 0 && former.status == 0 && former.out == current.out && !current.out.isEmpty)
+        #expect(former.err.hasPrefix("warning: 'cse sign' is deprecated; use 'cse aps sign'.\n") && !current.err.contains("deprecated"))
+        let verify = try CommandRunner.run(["verify", "--phrase-file", Self.responsePhrase], input: "not json")
+        #expect(
+            verify.status == 1 && verify.err.hasPrefix("warning: 'cse verify' is deprecated; use 'cse aps verify'.\nError: json.syntax"))
+        let help = try CommandRunner.run(["help", "verify"])
+        #expect(help.status == 0 && help.out.contains("USAGE: cse aps verify") && help.err.contains("deprecated"))
+        let root = try CommandRunner.run(["--help"])
+        #expect(!root.out.contains("\n  sign ") && !root.out.contains("\n  verify "))
+        let manual = try CommandRunner.run(["--generate-manual"])
+        #expect(!manual.out.contains(".It Nm Cm sign") && !manual.out.contains(".It Nm Cm verify"))
+        let bash = try CommandRunner.run(["--generate-completion-script", "bash"])
+        #expect(!bash.out.contains("_cse_sign") && !bash.out.contains("_cse_verify") && bash.out.contains("_cse_aps_sign"))
     }
 }

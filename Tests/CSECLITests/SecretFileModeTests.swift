@@ -58,7 +58,7 @@ struct SecretFileModeTests {
     @Test("an APS phrase file and a private key file get the same warning")
     func phraseAndKeyFiles() throws {
         let phrase = try Self.file("phrase-\(Self.secret)\n", mode: 0o644)
-        let sign = try CommandRunner.run(["sign", "--phrase-file", phrase], input: #"{"a":"1"}"#)
+        let sign = try CommandRunner.run(["aps", "sign", "--phrase-file", phrase], input: #"{"a":"1"}"#)
         #expect(sign.status == 0, "\(sign.err)")
         #expect(Self.warns(sign.err, "phrase file", mode: 0o644), "\(sign.err)")
         let directory = try CommandRunner.temporaryDirectory()

@@ -6,17 +6,24 @@ extension CommandLineTool {
         FormatCommand.self, UnformatCommand.self,
         IINCommand.self, CheckCommand.self,
         EncryptCommand.self, DecryptCommand.self, KeygenCommand.self,
-        SignCommand.self, VerifyCommand.self,
         WalletDecryptCommand.self, WalletVerifyCommand.self,
         SessionPublicKeyCommand.self, SessionProductsCommand.self, SessionProductCommand.self, SessionNetworksCommand.self,
         SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
-        APSFeedbackVerifyCommand.self,
+        APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
+    ]
+}
+
+extension CommandLineTool {
+    /// Former command names, kept so that scripts keep working: each runs its command after a
+    /// warning on standard error, and no help text, completion script or manual lists it.
+    static let deprecatedNames: [(name: String, command: any CLICommand.Type)] = [
+        ("sign", SignCommand.self), ("verify", VerifyCommand.self),
     ]
 }
 

@@ -41,11 +41,11 @@ enum PhraseFile {
     }
 }
 
-/// `cse sign`: the APS signature of the parameters on standard input.
+/// `cse aps sign` (formerly `cse sign`): the APS signature of the parameters on standard input.
 struct SignCommand: CLICommand {
     /// The command's description.
     static let spec = CommandSpec(
-        name: "sign",
+        name: "aps sign",
         abstract: "Compute the Amazon Payment Services signature of parameters on standard input.",
         discussion: """
             Reads the request parameters as one JSON object and prints the signature in lowercase
@@ -55,7 +55,7 @@ struct SignCommand: CLICommand {
             """,
         options: Options.self)
 
-    /// The options of `cse sign`.
+    /// The options of `cse aps sign`.
     struct Options: CommandOptions {
         let phraseFile: OptionKey<String>
         let algorithm: OptionKey<String?>

@@ -1,12 +1,12 @@
 import CSECore
 import CSEGateways
 
-/// `cse verify`: checks the APS signature of a response on standard input, and optionally that
+/// `cse aps verify` (formerly `cse verify`): checks the APS signature of a response on standard input, and optionally that
 /// it echoes a request.
 struct VerifyCommand: CLICommand {
     /// The command's description.
     static let spec = CommandSpec(
-        name: "verify",
+        name: "aps verify",
         abstract: "Verify the Amazon Payment Services signature of a response on standard input.",
         discussion: """
             Reads the response parameters, including 'signature', as one JSON object and checks the
@@ -17,7 +17,7 @@ struct VerifyCommand: CLICommand {
             """,
         options: Options.self)
 
-    /// The options of `cse verify`.
+    /// The options of `cse aps verify`.
     struct Options: CommandOptions {
         let phraseFile: OptionKey<String>
         let algorithm: OptionKey<String?>

@@ -20,14 +20,12 @@ struct CommandNode: Sendable {
     /// The node's own word (`encrypt`); `cse` for the root.
     var name: String { path[path.count - 1] }
 
-    /// The options that only the root has (the generator options are listed in the manual, but
-    /// completing them is left to `cse --help`).
+    /// The options that only the root has: `cse --help` and the manual list these declarations
+    /// (completing the generator options is left to `cse --help`).
     static let rootOptions: [CommandSpec.Option] = [
         .flag("version", help: "Show the version."),
-        .value(
-            "generate-completion-script", "SHELL",
-            help: "Print a completion script for bash, zsh or fish to standard output."),
-        .flag("generate-manual", help: "Print this manual page (mdoc) to standard output."),
+        .value("generate-completion-script", "SHELL", help: "Print a completion script for bash, zsh or fish."),
+        .flag("generate-manual", help: "Print the manual page (mdoc) for cse."),
     ]
 
     /// The whole tree, from ``CommandTree/children(of:)``.

@@ -96,8 +96,8 @@ enum CommandTree {
 
     /// The help text of a group: its abstract and the entries below it.
     static func helpText(of group: CommandGroup) -> String {
-        var text = "OVERVIEW: \(group.abstract)\n\nUSAGE: cse \(group.name) <subcommand>\n\nOPTIONS:\n"
-        text += "  -h, --help              Show help information.\n\nSUBCOMMANDS:\n"
+        var text = "OVERVIEW: \(group.abstract)\n\nUSAGE: cse \(group.name) <subcommand>\n\n"
+        text += CommandSpec.optionsSection([]) + "\nSUBCOMMANDS:\n"
         text += listing(children(of: group.words))
         text += "\n  See 'cse help \(group.name) <subcommand>' for detailed help.\n"
         return text

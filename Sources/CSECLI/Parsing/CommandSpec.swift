@@ -91,10 +91,17 @@ struct CommandSpec: Sendable {
         if !positionals.isEmpty {
             text += "\nARGUMENTS:\n"
             for positional in positionals {
-                text += "  " + pad("<\(positional.valueName.lowercased())>") + positional.help + "\n"
+                text += "  " + Self.pad("<\(positional.valueName.lowercased())>") + positional.help + "\n"
             }
         }
-        text += "\nOPTIONS:\n"
+        text += "\n" + Self.optionsSection(options)
+        return text
+    }
+
+    /// `OPTIONS:` and one line per option, then `-h, --help`: the section of every help text
+    /// (a command's, a group's with no options, and the top level's with ``CommandNode/rootOptions``).
+    static func optionsSection(_ options: [Option]) -> String {
+        var text = "OPTIONS:\n"
         for option in options {
             var left = option.short.map { "-\($0), " } ?? ""
             left += "--\(option.name)" + (option.valueName.map { " <\($0.lowercased())>" } ?? "")
@@ -104,7 +111,7 @@ struct CommandSpec: Sendable {
         return text
     }
 
-    private func pad(_ text: String) -> String {
+    private static func pad(_ text: String) -> String {
         text.count >= 24 ? text + "\n" + String(repeating: " ", count: 26) : text + String(repeating: " ", count: 24 - text.count)
     }
 }

@@ -40,11 +40,11 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
 
     /// The deepest path a map accepts, counting every component (`a.b.c` is 3), whether it came
     /// from dotted names or nested objects.
-    public static let maximumPathDepth = 32
+    package static let maximumPathDepth = 32
 
     /// The JSON limits for ``init(parsing:)``: room for the canonical form of any map built from a
     /// default-limited document (expanding dotted names at most triples the text, and a
-    /// ``maximumPathDepth``-deep path may hold a 64-deep value), so a map's own
+    /// `maximumPathDepth`-deep path may hold a 64-deep value), so a map's own
     /// ``serializedBytes`` always parse back.
     public static let parsingLimits = JSONLimits(maxBytes: 4 << 20, maxDepth: maximumPathDepth + JSONLimits.default.maxDepth + 1)
 

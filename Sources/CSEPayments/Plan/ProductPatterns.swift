@@ -59,8 +59,8 @@ struct ProductPatterns {
 
     /// The most steps validating one value of a field with `pattern` can take: one search
     /// visits each (instruction, offset) state at most once, and a `limit: 2` count runs at
-    /// most two searches; never more than ``RegexPattern/maximumBuiltinStepsPerSearch``, or on
-    /// the ICU fallback ``RegexPattern/maximumFallbackProgressReports`` × 10,000.
+    /// most two searches; never more than `RegexPattern.maximumBuiltinStepsPerSearch`, or on
+    /// the ICU fallback `RegexPattern.maximumFallbackProgressReports` × 10,000.
     static func worstCaseSteps(_ pattern: RegexPattern) -> Int {
         guard pattern.usesBuiltinEngine else {
             return RegexPattern.maximumFallbackProgressReports * RegexPattern.stepsPerProgressReport

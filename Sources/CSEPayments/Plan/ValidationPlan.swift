@@ -36,7 +36,7 @@ package struct ValidationPlan: Sendable {
 
     /// The most fields of one product whose `regularExpression` rule runs on the ICU fallback
     /// engine (lookaround, back-references…; see `RegexPattern`). Each such value may cost up to
-    /// ``RegexPattern/maximumFallbackProgressReports`` × 10,000 backtracking steps, so this bounds
+    /// `RegexPattern.maximumFallbackProgressReports` × 10,000 backtracking steps, so this bounds
     /// the ICU work of validating one request at 16 × 2.5 M steps (issue #13 F07: a product with
     /// 400 such fields made one request cost about a minute of CPU). Worldline products use the
     /// built-in subset; none has more than a few fallback patterns.
@@ -60,7 +60,7 @@ package struct ValidationPlan: Sendable {
     package let fields: [Field]
     private let indexByID: [String: Int]
     /// Whether the product's `regularExpression` fields could together take more than
-    /// ``RegexPattern/maximumStepsPerRequest`` steps on one request (each at most
+    /// `RegexPattern.maximumStepsPerRequest` steps on one request (each at most
     /// `ProductPatterns.worstCaseSteps`): only then does validation carry a step budget.
     package let needsRegexStepBudget: Bool
 

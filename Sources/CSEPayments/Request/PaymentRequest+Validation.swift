@@ -17,7 +17,7 @@ extension PaymentRequest {
     ///   brand's PAN and CVC lengths (see ``PaymentRequest/cardBrand``).
     ///
     /// - the regular expressions of one request take at most
-    ///   ``RegexPattern/maximumStepsPerRequest`` steps together; past it a field's
+    ///   `RegexPattern.maximumStepsPerRequest` steps together; past it a field's
     ///   `regularExpression` rule fails with `reason: stepLimit`.
     ///
     /// - Parameter context: The clock for expiry checks. Its `fieldValues` are overridden by the

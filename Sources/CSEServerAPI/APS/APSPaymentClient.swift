@@ -271,7 +271,7 @@ public struct APSPaymentClient: Sendable {
             http: HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(
         credentials: APSCredentials, applePayCredentials: APSCredentials? = nil, environment: ServerEnvironment, http: HTTPClient
     ) throws(CSEError) {

@@ -49,7 +49,7 @@ public struct APSSDKTokenClient: Sendable {
             credentials: credentials, environment: environment, http: HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(credentials: APSCredentials, environment: ServerEnvironment, http: HTTPClient) throws(CSEError) {
         self.credentials = credentials
         self.environment = environment

@@ -172,7 +172,7 @@ public struct MastercardSessionClient: Sendable {
             http: HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(
         credentials: MastercardCredentials, environment: ServerEnvironment, apiVersion: Int = defaultAPIVersion, http: HTTPClient
     ) throws(CSEError) {

@@ -225,7 +225,7 @@ public struct PaysafePaymentClient: Sendable {
             credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
         self.environment = environment
         connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)

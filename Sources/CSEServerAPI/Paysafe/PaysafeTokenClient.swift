@@ -97,7 +97,7 @@ public struct PaysafeTokenClient: Sendable {
             credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
         self.credentials = credentials
         self.environment = environment

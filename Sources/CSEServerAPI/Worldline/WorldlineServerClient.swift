@@ -39,7 +39,7 @@ public struct WorldlineServerClient: Sendable {
             credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
     }
 
-    /// Creates a client over an existing ``HTTPClient``.
+    /// Creates a client over an existing `HTTPClient`.
     package init(credentials: WorldlineServerCredentials, environment: ServerEnvironment, http: HTTPClient) {
         self.credentials = credentials
         self.environment = environment

@@ -10,7 +10,7 @@ public import CSECrypto
 /// (RFC 2104, FIPS 180-4) over the UTF-8 bytes under the secret API key, sent as
 /// `Authorization: GCS v1HMAC:<apiKeyId>:<signature>` (the Worldline server SDKs'
 /// `V1HmacAuthenticator`).
-public enum WorldlineSignature {
+package enum WorldlineSignature {
     /// The string to sign.
     /// - Parameters:
     ///   - method: The HTTP method, for example `POST`.
@@ -18,7 +18,7 @@ public enum WorldlineSignature {
     ///   - path: The path as it is sent, for example `/v2/1234/sessions`.
     ///   - query: The query without `?`, if any.
     /// - Returns: The text whose HMAC is the signature.
-    public static func stringToSign(
+    package static func stringToSign(
         method: String, headers: some Sequence<(name: String, value: String)>,
         path: String, query: String? = nil
     ) -> String {
@@ -76,7 +76,7 @@ public enum WorldlineSignature {
     ///   - stringToSign: The text from ``stringToSign(method:headers:path:query:)``.
     ///   - secret: The secret API key's UTF-8 bytes.
     /// - Throws: ``CSEError/Code/serverAPICredentials`` for an empty secret, or a backend error.
-    public static func signature(of stringToSign: String, secret: SecureBytes) throws(CSEError) -> String {
+    package static func signature(of stringToSign: String, secret: SecureBytes) throws(CSEError) -> String {
         guard secret.count > 0 else {
             throw CSEError(.serverAPICredentials, "the secret API key is empty", context: ["member": "secretApiKey"])
         }
@@ -86,7 +86,7 @@ public enum WorldlineSignature {
     }
 
     /// The `Authorization` header value `GCS v1HMAC:<apiKeyId>:<signature>`.
-    public static func authorization(apiKeyID: String, signature: String) -> String {
+    package static func authorization(apiKeyID: String, signature: String) -> String {
         "GCS v1HMAC:" + apiKeyID + ":" + signature
     }
 }

@@ -61,7 +61,7 @@ public struct ValidationContext: Sendable {
     /// The unmasked values of the other fields of the same request, by field id (used by
     /// cross-field rules such as `boletoBancarioRequiredness`).
     public var fieldValues: [String: String]
-    /// The regular-expression work the request may still do (``RegexPattern/maximumStepsPerRequest``),
+    /// The regular-expression work the request may still do (`RegexPattern.maximumStepsPerRequest`),
     /// shared by its fields; `nil` limits each search only. Set by `PaymentRequest.validate`.
     package var regexStepBudget: RegexStepBudget?
 

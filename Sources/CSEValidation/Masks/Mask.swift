@@ -32,12 +32,12 @@ public struct Mask: Hashable, Sendable, CustomStringConvertible {
     /// The longest accepted mask, in Unicode scalars. Real masks are under 60 scalars; every
     /// operation is linear in the mask and the input, and this bound caps what one product
     /// definition can make each format call cost.
-    public static let maximumPatternLength = 65_536
+    package static let maximumPatternLength = 65_536
 
     /// Parses a mask.
     /// - Parameter pattern: The mask text, for example `{{9999}} {{9999}}`.
     /// - Throws: ``CSEError`` with code ``CSEError/Code/maskTooLong`` beyond
-    ///   ``maximumPatternLength`` scalars, ``CSEError/Code/maskInvalidPlaceholder`` or
+    ///   `maximumPatternLength` scalars, ``CSEError/Code/maskInvalidPlaceholder`` or
     ///   ``CSEError/Code/maskInvalidBraces``, with the character `offset` in its context.
     public init(_ pattern: String) throws(CSEError) {
         let length = pattern.unicodeScalars.count

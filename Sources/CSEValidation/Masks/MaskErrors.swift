@@ -8,7 +8,7 @@ extension CSEError.Code {
     /// one, an empty group `{{}}`, or a group that is never closed. The context gives the
     /// `offset` (in characters).
     public static let maskInvalidBraces = Self("mask.invalidBraces")
-    /// A mask is longer than ``Mask/maximumPatternLength`` Unicode scalars. The context gives
+    /// A mask is longer than `Mask.maximumPatternLength` Unicode scalars. The context gives
     /// the `length` and the `limit`.
     public static let maskTooLong = Self("mask.tooLong")
 }

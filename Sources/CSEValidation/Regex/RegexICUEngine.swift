@@ -23,7 +23,7 @@ import CSECore
 /// (the empty group after it, numbered after all of the pattern's groups, so back-references keep
 /// their numbers); the second alternative always matches, so ICU never advances the start
 /// position itself. Then every progress report is 10,000 steps, and one search stops after
-/// ``RegexPattern/maximumFallbackProgressReports`` of them (≈ 2.5 M steps), as documented. Each
+/// `RegexPattern.maximumFallbackProgressReports` of them (≈ 2.5 M steps), as documented. Each
 /// further ICU call of the same search (one per match after the first) is charged one report,
 /// since ICU starts counting afresh on each call. Full matches (`\A(?:pattern)\z`) have a single
 /// start position and are counted directly. A pattern that uses `\G` itself keeps ICU's own
@@ -159,7 +159,7 @@ final class RegexICUEngine: Sendable {
     }
 
     /// The progress reports one search may still take (see the type's discussion): at most
-    /// ``RegexPattern/maximumFallbackProgressReports``, and no more than the request's budget
+    /// `RegexPattern.maximumFallbackProgressReports`, and no more than the request's budget
     /// has steps left for (10,000 a report), which is charged with the reports taken.
     private struct StepBudget {
         var remaining: Int

@@ -17,7 +17,7 @@ import Synchronization
 ///   ICU/Perl leftmost-first priority, so
 ///   match boundaries, and hence match counts, equal ICU's. Time is O(program × input) by
 ///   construction: catastrophic backtracking (`(a+)+$`, `(a|aa)*b`, `(.*a){12}`) cannot happen;
-///   and a search stops after ``maximumBuiltinStepsPerSearch`` steps, so a large program on a
+///   and a search stops after `maximumBuiltinStepsPerSearch` steps, so a large program on a
 ///   long value cannot cost billions of steps either. Programs of more than
 ///   `eagerInstructionLimit` (512) instructions compile on first use.
 ///   The subset: literals; escapes `\d \D \w \W \s \S \n \r \t \f \a \e \uhhhh \Uhhhhhhhh \xhh
@@ -28,7 +28,7 @@ import Synchronization
 ///   backreferences, named groups, `\p{…}`, nested sets, inline flags, possessive quantifiers,
 ///   repeated sub-patterns that can match empty…) runs on ICU's regex engine, called as
 ///   `NSRegularExpression` calls it (`RegexICUEngine`). ICU backtracks,
-///   so this engine only accepts values up to ``maximumFallbackInputLength`` UTF-16 units; with
+///   so this engine only accepts values up to `maximumFallbackInputLength` UTF-16 units; with
 ///   the pattern limit that bounds, but does not make linear, its running time.
 ///
 /// ## Semantics (ICU, default flags)
@@ -42,11 +42,11 @@ import Synchronization
 ///   prefix of the value; that bug is not reproduced.
 public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// The longest accepted pattern, in Unicode scalars.
-    public static let maximumPatternLength = 1_000
+    package static let maximumPatternLength = 1_000
     /// The longest value the built-in engine matches, in UTF-8 bytes.
-    public static let maximumInputLength = 65_536
+    package static let maximumInputLength = 65_536
     /// The longest value the ICU fallback matches, in UTF-16 code units.
-    public static let maximumFallbackInputLength = 1_024
+    package static let maximumFallbackInputLength = 1_024
 
     /// Patterns ICU is known to accept: those of the built-in products (`BuiltinProducts`). A
     /// pattern in this set that the built-in engine also parses is compiled without asking ICU, so
@@ -66,8 +66,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// the per-start-position reports that used to be allowed on top (up to 1,025 more, ≈ 12.75 M
     /// steps in all; issue #13 F07) no longer exist. That is enough for quadratic work on a
     /// maximum-length value (`(a|b)*(?=c)` on 1,024 characters takes about 160 reports).
-    /// The built-in engine's budget is counted in steps too: ``maximumBuiltinStepsPerSearch``.
-    public static let maximumFallbackProgressReports = 250
+    /// The built-in engine's budget is counted in steps too: `maximumBuiltinStepsPerSearch`.
+    package static let maximumFallbackProgressReports = 250
 
     /// The steps ICU does between two progress reports.
     package static let stepsPerProgressReport = 10_000
@@ -77,22 +77,22 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// (instruction, offset) state visited by the backtracker or one instruction added to a
     /// thread list by the Pike VM (checked once per offset, so the Pike VM may pass the limit by
     /// one offset's work, at most one step per instruction); the ASCII DFA takes none (it reads
-    /// each byte once). It is twice the ICU fallback's budget (``maximumFallbackProgressReports``
+    /// each byte once). It is twice the ICU fallback's budget (`maximumFallbackProgressReports`
     /// × 10,000 = 2.5 million ICU steps) because its steps are finer: every instruction counts,
     /// jumps and splits included, where ICU counts only its backtracking steps; so the linear
     /// `(.*a){12}` on a maximum-length value (about 3.2 million steps) still gets its verdict.
     /// Payment patterns stay far below it (`[0-9]{13,19}` on a 64 KiB value: a few hundred
     /// steps); a program of 19,000 instructions on a 64 KiB value would need 1.2 billion.
-    public static let maximumBuiltinStepsPerSearch = 5_000_000
+    package static let maximumBuiltinStepsPerSearch = 5_000_000
 
     /// The most steps all the regular expressions of one request may take together, on both
-    /// engines: 25 million (five built-in searches at ``maximumBuiltinStepsPerSearch``, or ten ICU
+    /// engines: 25 million (five built-in searches at `maximumBuiltinStepsPerSearch`, or ten ICU
     /// searches at their 2.5 million; ICU's steps are charged 10,000 a progress report). A search gets the lesser of
     /// its own limit and what the request has left; once the request's budget is spent, every
     /// further search of the request stops with ``CSEError/Code/regexStepLimitExceeded``
     /// (validator: invalid, `reason: stepLimit`). `PaymentRequest.validate` applies it whenever
     /// its product's patterns could together pass it.
-    public static let maximumStepsPerRequest = 25_000_000
+    package static let maximumStepsPerRequest = 25_000_000
 
     /// The pattern as written.
     public var pattern: String { compiled.pattern }
@@ -140,7 +140,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Compiles `pattern`.
     /// - Parameter pattern: An ICU regular expression.
-    /// - Throws: ``CSEError/Code/regexPatternTooLong`` beyond ``maximumPatternLength`` scalars;
+    /// - Throws: ``CSEError/Code/regexPatternTooLong`` beyond `maximumPatternLength` scalars;
     ///   ``CSEError/Code/regexInvalidPattern`` when ICU rejects the pattern;
     ///   ``CSEError/Code/regexEngineUnavailable`` when the pattern needs ICU and ICU's library
     ///   cannot be loaded.
@@ -161,7 +161,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
             cost: cost)
     }
 
-    /// The length of `pattern` in scalars, within ``maximumPatternLength``.
+    /// The length of `pattern` in scalars, within `maximumPatternLength`.
     private static func checkedLength(_ pattern: String) throws(CSEError) -> Int {
         let length = pattern.unicodeScalars.count
         guard length <= maximumPatternLength else {
@@ -182,7 +182,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Which engine `pattern` would run on, and what compiling it would cost, decided by parsing
     /// alone: nothing is compiled and ICU is not asked (so an invalid pattern may be reported
-    /// as either; compiling it says which). `nil` beyond ``maximumPatternLength``.
+    /// as either; compiling it says which). `nil` beyond `maximumPatternLength`.
     package static func plan(_ pattern: String) -> (usesBuiltinEngine: Bool, cost: RegexCompileCost)? {
         guard let length = try? checkedLength(pattern) else { return nil }
         guard let node = builtinNode(pattern) else { return (false, .zero) }
@@ -212,7 +212,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     ///   - budget: The request's step budget, if any, charged with the steps taken.
     /// - Returns: A count in `0...limit`.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
-    ///   ``CSEError/Code/regexStepLimitExceeded`` past ``maximumBuiltinStepsPerSearch`` or the budget.
+    ///   ``CSEError/Code/regexStepLimitExceeded`` past `maximumBuiltinStepsPerSearch` or the budget.
     package func numberOfMatches(in value: String, limit: Int = .max, budget: RegexStepBudget? = nil) throws(CSEError) -> Int {
         try numberOfMatches(in: value, limit: limit, strategy: .automatic, budget: budget)
     }
@@ -223,7 +223,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     ///   - budget: The request's step budget, if any, charged with the steps taken.
     /// - Returns: The matched range of `value`.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
-    ///   ``CSEError/Code/regexStepLimitExceeded`` past ``maximumBuiltinStepsPerSearch`` or the budget.
+    ///   ``CSEError/Code/regexStepLimitExceeded`` past `maximumBuiltinStepsPerSearch` or the budget.
     package func firstMatch(in value: String, budget: RegexStepBudget? = nil) throws(CSEError) -> Range<String.Index>? {
         try checkLength(value)
         switch engine {
@@ -250,7 +250,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     ///   - value: The text to test.
     ///   - budget: The request's step budget, if any, charged with the steps taken.
     /// - Throws: ``CSEError/Code/regexInputTooLong`` beyond the engine's input limit;
-    ///   ``CSEError/Code/regexStepLimitExceeded`` past ``maximumBuiltinStepsPerSearch`` or the budget.
+    ///   ``CSEError/Code/regexStepLimitExceeded`` past `maximumBuiltinStepsPerSearch` or the budget.
     package func matchesWhole(_ value: String, budget: RegexStepBudget? = nil) throws(CSEError) -> Bool {
         try matchesWhole(value, strategy: .automatic, budget: budget)
     }
@@ -362,7 +362,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Runs the built-in engine with the lesser of ``maximumBuiltinStepsPerSearch`` and what `budget`
+    /// Runs the built-in engine with the lesser of `maximumBuiltinStepsPerSearch` and what `budget`
     /// has left, charging `budget` with the steps taken.
     private static func run(
         _ machine: RegexMachine, on value: String, limit: Int, strategy: Strategy,

@@ -70,7 +70,7 @@ extension RegexProgram {
 }
 
 /// The steps one count or full match of the built-in engine has taken, against its limit (see
-/// ``RegexPattern/maximumBuiltinStepsPerSearch``): a step is one (instruction, offset) state visited by
+/// `RegexPattern.maximumBuiltinStepsPerSearch`): a step is one (instruction, offset) state visited by
 /// the backtracker, or one instruction added to a thread list by the Pike VM.
 struct RegexSteps {
     /// Steps taken so far.

@@ -2,9 +2,9 @@ import CSECore
 import Synchronization
 
 /// The regular-expression work one request may do, in steps, shared by every field of the
-/// request and by both engines (see ``RegexPattern/maximumStepsPerRequest``).
+/// request and by both engines (see `RegexPattern.maximumStepsPerRequest`).
 ///
-/// On the built-in engine a step is the unit of ``RegexPattern/maximumBuiltinStepsPerSearch``
+/// On the built-in engine a step is the unit of `RegexPattern.maximumBuiltinStepsPerSearch`
 /// (one (instruction, offset) state visited by the backtracker, or one instruction added to a
 /// thread list by the Pike VM); on the ICU fallback, one ICU backtracking step, charged 10,000 at
 /// a time as ICU reports them.

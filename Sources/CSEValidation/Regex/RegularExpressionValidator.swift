@@ -11,10 +11,10 @@ import CSECore
 /// is a thrown ``CSEError`` when the validator is created, that is when the definition is loaded.
 /// A value beyond the engine's input limit (see ``RegexPattern``) is reported as invalid with
 /// `reason: inputTooLong`, never matched; a value on which a pattern takes more than
-/// ``RegexPattern/maximumBuiltinStepsPerSearch`` steps on the built-in engine or
-/// ``RegexPattern/maximumFallbackProgressReports`` progress reports on the ICU fallback, or
+/// `RegexPattern.maximumBuiltinStepsPerSearch` steps on the built-in engine or
+/// `RegexPattern.maximumFallbackProgressReports` progress reports on the ICU fallback, or
 /// more than its request has left of
-/// ``RegexPattern/maximumStepsPerRequest`` (or on which ICU passes its backtracking stack) is
+/// `RegexPattern.maximumStepsPerRequest` (or on which ICU passes its backtracking stack) is
 /// invalid with `reason: stepLimit`; if ICU fails while matching (out of memory), the value is
 /// invalid with `reason: engineUnavailable`. A verdict is never "valid" by default.
 public struct RegularExpressionValidator: FieldValidator {

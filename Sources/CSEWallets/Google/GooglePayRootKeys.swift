@@ -26,7 +26,7 @@ public struct GooglePayRootKeys: Sendable {
     }
 
     /// The most keys a document may hold (Google publishes three).
-    public static let maximumKeyCount = 32
+    package static let maximumKeyCount = 32
     /// The largest document accepted, in bytes.
     public static var maximumDocumentByteCount: Int { GooglePayFields.maximumDocumentByteCount }
 
@@ -35,7 +35,7 @@ public struct GooglePayRootKeys: Sendable {
     /// Reads a root-key document in Google's published format.
     /// - Parameter document: The UTF-8 JSON document, at most ``maximumDocumentByteCount`` bytes.
     /// - Throws: `wallet.malformed` when the document is not that format, holds more than
-    ///   ``maximumKeyCount`` keys, a key that is not a P-256 SubjectPublicKeyInfo, or a
+    ///   `maximumKeyCount` keys, a key that is not a P-256 SubjectPublicKeyInfo, or a
     ///   `keyExpiration` that is not a string of milliseconds.
     public init(document: some Collection<UInt8>) throws(CSEError) {
         let root = try GooglePayFields.object(document, what: "root-key document")
