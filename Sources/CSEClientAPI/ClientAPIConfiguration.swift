@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 public import CSEHTTP
 public import CSEPayments
 

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// The `bin` of an IIN lookup (research note §1.4): spaces are stripped (WL-JS), then the first
 /// 8 digits are sent when 8 or more were typed, otherwise the first 6 (WL-Swift, WL-JS).

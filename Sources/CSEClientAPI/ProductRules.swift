@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// A wallet product the host might be able to use: its id and the card networks it names.
 public struct WalletProduct: Hashable, Sendable {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
 
 /// Overwrites `bytes` with zeros with `explicit_bzero`, which the optimiser may not remove even

@@ -1,6 +1,6 @@
-import CSECore
-import CSECrypto
-import CSEPayments
+package import CSECore
+package import CSECrypto
+package import CSEPayments
 
 
 /// The bundled **TEST-ONLY** demo RSA-2048 key pair, so the CLI demo and the tests can seal and

@@ -1,4 +1,4 @@
-public import CSECore
+package import CSECore
 internal import CCurl
 internal import COpenSSL
 internal import Synchronization

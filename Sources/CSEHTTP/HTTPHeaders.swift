@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// Ordered header fields; lookup is case-insensitive (RFC 9110 §5.1).
 ///

@@ -1,5 +1,5 @@
 public import CSECore
-import CSECrypto
+package import CSECrypto
 
 /// A JWE key-management algorithm (the `alg` header, RFC 7518 §4.1). Only RSAES-OAEP is on the
 /// allow-list: `RSA1_5` (RFC 7518 §4.2) is refused because of Bleichenbacher-style padding

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 import CSEGateways
 import CSEValidation
 import Foundation

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("built-in card product: the platform product id of the detected brand (issue #14)")
+@Suite("built-in card product: the platform product id of the detected brand")
 struct PlatformProductIDTests {
     /// One Luhn-valid number per brand with a platform id, and the id the platform gives it.
     static let cards: [(pan: String, productID: String)] = [

@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 extension Tag {
     /// Tests that share keys, plans, tables, encryptors or the batch pipeline across threads. CI runs

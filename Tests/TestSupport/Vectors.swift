@@ -1,5 +1,5 @@
 import CSECore
-import Foundation
+public import Foundation
 
 /// Locates test data for the test targets without bundle machinery.
 public enum TestPaths {

@@ -1,5 +1,5 @@
-import CSECore
-import CSEPayments
+package import CSECore
+package import CSEPayments
 import CSEValidation
 
 extension PaymentProduct {

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 internal import COpenSSL
 internal import CCSEShims
 

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// A JWE content-encryption algorithm: the `enc` header parameter (RFC 7516 §4.1.2), with the
 /// authenticated encryption it names (RFC 7518 §5).

@@ -1,4 +1,4 @@
-public import CSECore
+package import CSECore
 internal import CCSEShims
 
 /// HMAC (RFC 2104) with SHA-256, SHA-384 or SHA-512 (FIPS 180-4), the MACs of JWE's

@@ -1,5 +1,5 @@
 public import CSECore
-import CSECrypto
+package import CSECrypto
 
 /// The SHA types the Amazon Payment Services dashboard offers for request and response
 /// signatures: SHA-256, SHA-512 and "SHA-128", which is SHA-1 (FIPS 180-4 §6.1; a 160-bit digest).

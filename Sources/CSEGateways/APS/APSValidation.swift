@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 import CSEValidation
 
 /// The Amazon Payment Services (PayFort) mobile SDK request checks, driven by

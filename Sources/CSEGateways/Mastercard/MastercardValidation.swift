@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 /// The Mastercard Gateway mobile SDK checks: the update-session payload (`mastercard-update-session.json`)
 /// and the authentication recommendation.

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 import CSECrypto
 
 /// An error in the shape of the Paysafe iOS SDK's `PSError`: a numeric `code`, a

@@ -1,5 +1,5 @@
-import CSECore
-import CSECrypto
+package import CSECore
+package import CSECrypto
 import CSEValidation
 
 /// The Paysafe iOS SDK checks: the setup (API key and environment) and the tokenize options,

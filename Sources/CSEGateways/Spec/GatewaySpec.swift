@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// A document a spec table cites: its title, address and section.
 package struct SpecSource: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 extension GatewaySpec {
     /// Reads a spec table (the JSON format of `Vectors/gateways/`, described in

@@ -1,6 +1,6 @@
 import CSECore
 
-import CSEValidation
+package import CSEValidation
 
 /// The rules for one gateway parameter, as one row of a spec table in `Vectors/gateways/`.
 ///

@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 
 /// The embedded spec tables of `Vectors/gateways/`, parsed once per process.
 ///

@@ -1,5 +1,5 @@
 public import CSECore
-import CSEValidation
+package import CSEValidation
 
 /// The Worldline platform's payment product id of each card brand, so that a request on the
 /// built-in card product (``BuiltinProducts/card``) seals the id the platform expects instead of

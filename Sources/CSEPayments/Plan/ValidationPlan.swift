@@ -1,5 +1,5 @@
 import CSECore
-public import CSEValidation
+package import CSEValidation
 
 /// A payment product compiled for validation: masks parsed, regular expressions compiled and
 /// validators built once, fields in product order. Immutable and `Sendable`, so any number of

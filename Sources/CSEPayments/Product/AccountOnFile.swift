@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 public import CSEValidation
 
 /// Whether a request may change an account-on-file attribute. An open set; the Client API

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 /// The kind of form element a field is shown with (`displayHints.formElement.type`). An open set:
 /// the Client API values are static members, and an unknown value is kept as written.

@@ -1,4 +1,4 @@
-import CSEValidation
+public import CSEValidation
 
 extension PaymentRequest {
     /// The brand used for brand-aware checks: ``cardBrand`` if set, otherwise the brand the

@@ -1,5 +1,5 @@
-import CSECore
-import CSECrypto
+package import CSECore
+package import CSECrypto
 
 /// The deny-list of RSA public keys whose private key is published: ``PaymentRequestSealer``
 /// refuses them unless ``SealingOptions/allowDemoKey`` is set, and `cse encrypt` unless `--demo`.

@@ -1,5 +1,5 @@
-import CSECore
-import CSECrypto
+public import CSECore
+package import CSECrypto
 public import CSEValidation
 
 /// Where the 16 nonce bytes of a sealed payload come from.
@@ -16,8 +16,8 @@ public struct NonceSource: Sendable {
         NonceSource { () throws(CSEError) -> [UInt8] in bytes }
     }
 
-    /// Creates a source from a closure that returns 16 bytes.
-    package init(_ generate: @escaping @Sendable () throws(CSEError) -> [UInt8]) {
+    /// Creates a source from a closure that returns 16 bytes. **Tests only** (a failing source).
+    @_spi(Testing) public init(_ generate: @escaping @Sendable () throws(CSEError) -> [UInt8]) {
         self.generate = generate
     }
 }

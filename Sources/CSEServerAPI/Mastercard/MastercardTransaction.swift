@@ -1,7 +1,7 @@
 public import CSECore
-@_spi(CustomTransport) public import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSECrypto
-import CSEValidation
+public import CSEValidation
 
 extension CSEError.Code {
     /// The Mastercard Gateway declined the transaction: `result` `FAILURE`, or `SUCCESS` with a

@@ -1,5 +1,5 @@
-public import CSECore
-import CSECrypto
+package import CSECore
+package import CSECrypto
 
 /// A credentials file: one flat JSON object (RFC 8259) whose members are all strings, such as
 /// `{"merchantId":"1234","apiKeyId":"…","secretApiKey":"…"}`.

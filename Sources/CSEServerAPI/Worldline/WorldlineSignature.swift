@@ -1,5 +1,5 @@
-public import CSECore
-public import CSECrypto
+package import CSECore
+package import CSECrypto
 
 /// The Worldline (Online Payments / GCS) `v1HMAC` request signature of the server API.
 ///

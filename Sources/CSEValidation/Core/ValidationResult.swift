@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 /// The stable code of a validation failure. The spellings follow the JSON keys of the Worldline
 /// Client API (`luhn`, `expirationDate`, …) so they can be shown to integrators unchanged.

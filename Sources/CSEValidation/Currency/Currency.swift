@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// The currency code is not in ISO 4217 List One.

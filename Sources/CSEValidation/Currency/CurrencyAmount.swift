@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// The amount is not a plain decimal number (`-?[0-9]+(\.[0-9]+)?`).

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// The IBAN's first two characters are not a known country code (ISO 13616-1).

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 #if canImport(Glibc)
 import Glibc
 #endif

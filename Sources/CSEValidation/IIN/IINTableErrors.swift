@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// A row of an IIN CSV file is malformed; the error's context names the 1-based `line` and

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 /// A display mask such as `{{9999}} {{9999}} {{9999}} {{9999}}` or `{{99}}/{{99}}`, parsed once.
 ///

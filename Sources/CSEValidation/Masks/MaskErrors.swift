@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// A mask has a character inside `{{…}}` that is not one of the placeholders `9`, `a`, `A`

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 extension CSEError.Code {
     /// A regular expression could not be compiled: ICU rejects its syntax. The error's reason

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 import Synchronization
 
 /// A compiled ICU-syntax regular expression, immutable and safe to share between threads.

@@ -1,4 +1,4 @@
-import CSECore
+public import CSECore
 
 /// The `regularExpression` rule: the value must match an ICU regular expression.
 ///
