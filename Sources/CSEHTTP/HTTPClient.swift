@@ -154,12 +154,20 @@ package struct HTTPClient: Sendable {
     }
 
     /// Sends `request`, retrying as described above, and returns the final response.
-    /// - Throws: `http.invalidHeader` before any attempt; the last attempt's `http.*` error;
-    ///   `http.timeout` when the deadline passes; `http.cancelled` when the task is cancelled.
+    /// - Returns: The final response; or, when a retry fails in a way that proves it never left
+    ///   (`CSEError.provesRequestNotSent`) after an earlier attempt may have reached the server,
+    ///   that earlier attempt's response.
+    /// - Throws: `http.invalidHeader` before any attempt; the last attempt's `http.*` error (or, as
+    ///   above, the earlier attempt's); `http.timeout` when the deadline passes; `http.cancelled`
+    ///   when the task is cancelled.
     package func send(_ request: HTTPRequest) async throws(CSEError) -> HTTPResponse {
         try request.headers.validate()
         let deadline = environment.now() + configuration.deadline
         var attempt = 0
+        // The latest attempt that may have reached the server (a response, or a failure that does
+        // not prove the request unsent). A later attempt that provably never left must not hide
+        // it: for a call that moves money, "refused before sending" would read as "not processed".
+        var reached: Result<HTTPResponse, CSEError>?
         while true {
             attempt += 1
             guard !Task.isCancelled else { throw CSEError(.httpCancelled, "the task was cancelled", context: context(request)) }
@@ -181,14 +189,24 @@ package struct HTTPClient: Sendable {
                 let delay: Duration
                 if let requested = retryAfter(response) { delay = requested } else { delay = try backoff(before: attempt) }
                 guard environment.now() + delay < deadline else { return response }
+                reached = outcome
                 try await environment.sleep(delay)
             case .failure(let error):
-                guard mayRetry, error.code == .httpConnectionFailed else { throw error }
+                guard mayRetry, error.code == .httpConnectionFailed else { return try Self.finish(error, reached: reached) }
                 let delay = try backoff(before: attempt)
-                guard environment.now() + delay < deadline else { throw error }
+                guard environment.now() + delay < deadline else { return try Self.finish(error, reached: reached) }
+                if !error.provesRequestNotSent { reached = outcome }
                 try await environment.sleep(delay)
             }
         }
+    }
+
+    /// Ends a call whose last attempt failed with `error`: the failure, unless it proves the
+    /// request never left while an earlier attempt may have reached the server; then that
+    /// attempt's response or error, so that "not sent" never hides "maybe processed".
+    private static func finish(_ error: CSEError, reached: Result<HTTPResponse, CSEError>?) throws(CSEError) -> HTTPResponse {
+        guard error.provesRequestNotSent, let reached else { throw error }
+        return try reached.get()
     }
 
     /// The `Retry-After` delay of a 429 or 503, if the field is present and well-formed.

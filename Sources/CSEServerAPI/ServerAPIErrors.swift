@@ -24,6 +24,11 @@ extension CSEError.Code {
     /// answer whose payment's `statusCategory` is `UNSUCCESSFUL` (`REJECTED`, `CANCELLED`, …). The
     /// context gives the payment id and its status (and category when sent).
     public static let worldlinePaymentRejected = Self("worldline.paymentRejected")
+    /// Worldline created the payment but does not know its result yet: a `statusCategory` (or,
+    /// without one, a `status`) the Direct API does not document, or `statusCode` 52 or 92
+    /// ("result not determined"). The cause of an unknown outcome; the context gives the payment
+    /// id, status, category and code. Poll GetPayment until it moves.
+    public static let worldlinePaymentUndetermined = Self("worldline.paymentUndetermined")
     /// A webhook lacks the `X-GCS-Signature` or `X-GCS-KeyId` header, or carries one twice.
     public static let worldlineWebhookHeader = Self("worldline.webhook.header")
     /// A webhook names a key id for which no secret is configured.

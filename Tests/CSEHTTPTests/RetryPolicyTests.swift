@@ -114,6 +114,41 @@ struct RetryPolicyTests {
         #expect(low.sleeps == [.zero, .zero])
     }
 
+    @Test("a retry refused before sending never hides an earlier attempt that may have reached the server")
+    func earlierAttemptThatMayHaveReachedWins() async throws {
+        let refused: Result<HTTPResponse, CSEError> = .failure(
+            CSEError(.httpConnectionFailed, "scripted", context: ["curlCode": "7"]))
+        let reset: Result<HTTPResponse, CSEError> = .failure(CSEError(.httpConnectionFailed, "scripted", context: ["curlCode": "56"]))
+        let post = HTTPRequest(method: .post, url: try HTTPURL("https://example.com/v2/1/payments"), retry: .idempotent)
+        // A 503 was answered, then both retries' connections were refused: the 503 is the answer.
+        let first = VirtualClock()
+        let afterStatus = ScriptedTransport([Self.status(503), refused, refused], clock: first)
+        #expect(try await client(afterStatus, clock: first).send(post).status == 503)
+        // The connection reset after the request was sent, then the retries were refused: the
+        // reset (which may have followed a processed request) is what the caller sees.
+        let second = VirtualClock()
+        let afterReset = ScriptedTransport([reset, refused, refused], clock: second)
+        do {
+            _ = try await client(afterReset, clock: second).send(post)
+            Issue.record("no error")
+        } catch {
+            #expect(error.context["curlCode"] == "56" && !error.provesRequestNotSent && afterReset.calls == 3)
+        }
+        // A refused retry does not stop the retries: the next one reads the replayed answer.
+        let fourth = VirtualClock()
+        let recovers = ScriptedTransport([reset, refused, Self.status(201)], clock: fourth)
+        #expect(try await client(recovers, clock: fourth).send(post).status == 201)
+        // Refused every time: nothing reached the server, and the error says so.
+        let third = VirtualClock()
+        let neverSent = ScriptedTransport([refused, refused, refused], clock: third)
+        do {
+            _ = try await client(neverSent, clock: third).send(post)
+            Issue.record("no error")
+        } catch {
+            #expect(error.provesRequestNotSent && neverSent.calls == 3)
+        }
+    }
+
     @Test("the backoff ceiling is capped by maxBackoff")
     func backoffCap() async throws {
         let clock = VirtualClock()

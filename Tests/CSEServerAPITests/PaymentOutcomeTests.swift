@@ -37,25 +37,57 @@ struct PaymentOutcomeTests {
         }
     }
 
-    @Test("the category wins over the status when both are sent; an unknown category is not a refusal")
+    @Test(
+        "the category wins over the status when both are sent; a category or status the API does not document, or status code 52 or 92, is unknown, never success"
+    )
     func categoryDecides() async throws {
-        let cases: [(String, Bool)] = [
-            (#""status":"REJECTED","statusOutput":{"statusCategory":"UNSUCCESSFUL"}"#, true),
-            (#""status":"SOMETHING_NEW","statusOutput":{"statusCategory":"UNSUCCESSFUL"}"#, true),
-            (#""status":"CANCELLED","statusOutput":{"statusCategory":"PENDING_MERCHANT"}"#, false),
-            (#""status":"REJECTED_CREDIT""#, true),
-            (#""status":"PENDING_CAPTURE""#, false),
-            (#""status":"CREATED","statusOutput":{"statusCategory":"ACCOUNT_VERIFIED"}"#, false),
+        enum Expected { case succeeded, refused, unknown }
+        let cases: [(String, Expected)] = [
+            (#""status":"REJECTED","statusOutput":{"statusCategory":"UNSUCCESSFUL"}"#, .refused),
+            (#""status":"SOMETHING_NEW","statusOutput":{"statusCategory":"UNSUCCESSFUL"}"#, .refused),
+            (#""status":"CANCELLED","statusOutput":{"statusCategory":"PENDING_MERCHANT"}"#, .succeeded),
+            (#""status":"REJECTED_CREDIT""#, .refused),
+            (#""status":"PENDING_CAPTURE""#, .succeeded),
+            (#""status":"CREATED","statusOutput":{"statusCategory":"ACCOUNT_VERIFIED"}"#, .unknown),
+            (#""status":"SOMETHING_NEW""#, .unknown),
+            (#""status":"PENDING_CAPTURE","statusOutput":{"statusCategory":"PENDING_CONNECT_OR_3RD_PARTY","statusCode":52}"#, .unknown),
+            (#""status":"PENDING_CAPTURE","statusOutput":{"statusCategory":"PENDING_MERCHANT","statusCode":92}"#, .unknown),
+            (#""status":"CAPTURED","statusOutput":{"statusCategory":"COMPLETED","statusCode":9}"#, .succeeded),
         ]
-        for (members, refused) in cases {
+        for (members, expected) in cases {
             let transport = RecordingTransport(status: 201, json: #"{"payment":{"id":"1_0",\#(members)}}"#)
             let client = WorldlineServerClient(
                 credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
                 environment: .worldlinePreproduction, http: try client(transport))
-            let error = await thrown { try await client.createPayment(try ServerEmulatorTests.payment()).get() }
-            #expect((error?.code == .worldlinePaymentRejected) == refused, "\(members)")
-            if !refused { #expect(error == nil, "\(members)") }
+            switch try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: IdempotenceKey("order-1")) {
+            case .succeeded: #expect(expected == .succeeded, "\(members)")
+            case .refused(_, let error): #expect(expected == .refused && error.code == .worldlinePaymentRejected, "\(members)")
+            case .unknown(let keys, let error):
+                #expect(expected == .unknown, "\(members)")
+                #expect(keys.paymentID == "1_0" && keys.idempotenceKey?.text == "order-1" && error.code == .serverOutcomeUnknown)
+                #expect(error.underlying?.code == .worldlinePaymentUndetermined)
+            }
         }
+    }
+
+    @Test("a retry refused before sending keeps the outcome unknown when the first attempt may have been processed")
+    func retryRefusedAfterReset() async throws {
+        let reset = CSEError(.httpConnectionFailed, "reset", context: ["curlCode": "56"])
+        let refused = CSEError(.httpConnectionFailed, "refused", context: ["curlCode": "7"])
+        var configuration = HTTPClientConfiguration()
+        configuration.backoffBase = .milliseconds(1)
+        configuration.maxBackoff = .milliseconds(2)
+        let transport = RecordingTransport([.failure(reset), .failure(refused), .failure(refused)])
+        let client = WorldlineServerClient(
+            credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),
+            environment: .worldlinePreproduction, http: try HTTPClient(configuration: configuration, transport: transport))
+        let outcome = try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: IdempotenceKey("order-2"))
+        guard case .unknown(let keys, let error) = outcome else {
+            Issue.record("not unknown: \(outcome)")
+            return
+        }
+        #expect(keys.idempotenceKey?.text == "order-2" && error.underlying?.context["curlCode"] == "56")
+        #expect(transport.requests.count == 3)
     }
 }
 

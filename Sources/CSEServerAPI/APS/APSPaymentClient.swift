@@ -311,7 +311,7 @@ public struct APSPaymentClient: Sendable {
         do {
             verified = try await sender.call(request.parameters)
         } catch {
-            if error.code != .apsResponseSignature && transportErrorProvesNotSent(error) { throw error }
+            if error.code != .apsResponseSignature && error.provesRequestNotSent { throw error }
             return .unknown(keys, outcomeUnknownError("no verified answer was read; the payment may have been taken", keys, cause: error))
         }
         let transaction: APSTransaction

@@ -294,7 +294,7 @@ extension MastercardSessionClient {
                 url: try baseURL.appending(pathSegments: ["order", transaction.orderID, "transaction", transaction.transactionID]),
                 headers: ["Authorization": credentials.basicAuthorization()], body: transaction.json, retry: .idempotent)
         } catch {
-            if transportErrorProvesNotSent(error) { throw error }
+            if error.provesRequestNotSent { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the transaction may have been processed", keys, cause: error))
         }
         let values = transaction.source.secrets.map { SecureBytes($0.utf8) }

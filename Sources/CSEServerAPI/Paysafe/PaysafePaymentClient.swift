@@ -252,7 +252,7 @@ public struct PaysafePaymentClient: Sendable {
         do {
             response = try await connection.send(.post, path: request.path, body: request.json)
         } catch {
-            if transportErrorProvesNotSent(error) { throw error }
+            if error.provesRequestNotSent { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the payment may have been taken", keys, cause: error))
         }
         if response.status == 409 {

@@ -116,23 +116,6 @@ extension CSEError.Code {
     public static let serverOutcomeUnknown = Self("server.outcomeUnknown")
 }
 
-/// Whether a transport error proves that the request never reached the platform, so that the
-/// call is known not to have been processed: the URL, a header or the configuration was refused
-/// before any connection, the host did not resolve, the connection was refused, or TLS failed
-/// (the handshake precedes the request). Anything else (a timeout, a reset, a truncated or
-/// unreadable answer) may have followed a processed request.
-package func transportErrorProvesNotSent(_ error: CSEError) -> Bool {
-    switch error.code {
-    case .httpInvalidURL, .httpInsecureURL, .httpInvalidPathSegment, .httpInvalidHeader, .httpInvalidConfiguration, .httpTLS:
-        return true
-    case .httpConnectionFailed:
-        // libcurl: CURLE_COULDNT_RESOLVE_PROXY 5, CURLE_COULDNT_RESOLVE_HOST 6, CURLE_COULDNT_CONNECT 7.
-        return ["5", "6", "7"].contains(error.context["curlCode"] ?? "")
-    default:
-        return false
-    }
-}
-
 /// `server.outcomeUnknown` naming `reconciliation`, caused by `cause`.
 package func outcomeUnknownError(_ reason: String, _ reconciliation: PaymentReconciliation, cause: CSEError) -> CSEError {
     var context: [String: String] = [:]

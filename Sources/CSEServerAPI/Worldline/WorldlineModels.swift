@@ -162,6 +162,39 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         return Self.unsuccessfulStatuses.contains(status)
     }
 
+    /// The eight `statusCategory` values of the Direct API (research notes §1.7).
+    static let knownCategories: Set<String> = [
+        "CREATED", "UNSUCCESSFUL", "PENDING_PAYMENT", "PENDING_MERCHANT", "PENDING_CONNECT_OR_3RD_PARTY", "COMPLETED", "REVERSED",
+        "REFUNDED",
+    ]
+
+    /// The statuses those categories group, for an answer without a category.
+    static let knownStatuses: Set<String> = [
+        "CREATED", "PENDING_PAYMENT", "REDIRECTED", "PENDING_APPROVAL", "PENDING_COMPLETION", "PENDING_CAPTURE",
+        "PENDING_FRAUD_APPROVAL", "AUTHORIZATION_REQUESTED", "CAPTURE_REQUESTED", "PAYOUT_REQUESTED", "REFUND_REQUESTED", "CAPTURED",
+        "PAID", "ACCOUNT_CREDITED", "CHARGEBACK_NOTIFICATION", "CANCELLED", "REJECTED", "REJECTED_CAPTURE", "REJECTED_CREDIT",
+        "CHARGEBACKED", "REVERSED", "REFUNDED",
+    ]
+
+    /// Whether the answer says how the payment stands: its category (or, without one, its status)
+    /// is one the Direct API documents, and `statusCode` is not 52 ("authorisation not known") or
+    /// 92 ("payment uncertain"), which the platform sends when the result is not determined. A
+    /// payment that is not determined is an unknown outcome: poll GetPayment until it moves
+    /// (research notes §1.7: "decode unknown categories as unknown, never as success").
+    package var isDetermined: Bool {
+        if statusCode == 52 || statusCode == 92 { return false }
+        if let statusCategory { return Self.knownCategories.contains(statusCategory) }
+        return Self.knownStatuses.contains(status)
+    }
+
+    /// The payment id, status, category and code, made safe for an error's context.
+    package var statusContext: [String: String] {
+        var context = ["paymentId": SafeText.identifier(id), "paymentStatus": SafeText.of(status, limit: 64)]
+        if let statusCategory { context["statusCategory"] = SafeText.of(statusCategory, limit: 64) }
+        if let statusCode { context["statusCode"] = String(statusCode) }
+        return context
+    }
+
     /// The fields as JSON, card number masked.
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]

@@ -126,7 +126,7 @@ public struct WorldlineServerClient: Sendable {
         do {
             response = try await send(.post, path: ["payments"], body: body, idempotenceKey: key)
         } catch {
-            if transportErrorProvesNotSent(error) { throw error }
+            if error.provesRequestNotSent { throw error }
             return .unknown(
                 reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
         }
@@ -148,6 +148,18 @@ public struct WorldlineServerClient: Sendable {
                 )
             }
             if payment.isUnsuccessful { return .refused(payment, refusal(payment, status: response.status)) }
+            guard payment.isDetermined else {
+                var keys = reconciliation
+                keys.paymentID = payment.id
+                return .unknown(
+                    keys,
+                    outcomeUnknownError(
+                        "the payment was created but its result is not determined (status category, status or status code "
+                            + "the platform documents as unknown); poll GetPayment with its id", keys,
+                        cause: CSEError(
+                            .worldlinePaymentUndetermined, "the platform does not know the payment's result yet",
+                            context: payment.statusContext)))
+            }
             return .succeeded(payment)
         }
         let error = Self.error(of: response, redactor: redactor)
@@ -198,11 +210,8 @@ public struct WorldlineServerClient: Sendable {
 
     /// `worldline.paymentRejected` for a payment the platform refused, whatever the HTTP status.
     static func refusal(_ payment: WorldlinePayment, status: Int) -> CSEError {
-        var context = [
-            "status": String(status), "paymentId": SafeText.identifier(payment.id),
-            "paymentStatus": SafeText.of(payment.status, limit: 64),
-        ]
-        if let category = payment.statusCategory { context["statusCategory"] = SafeText.of(category, limit: 64) }
+        var context = payment.statusContext
+        context["status"] = String(status)
         return CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context)
     }
 
