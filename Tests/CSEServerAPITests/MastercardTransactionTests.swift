@@ -148,6 +148,49 @@ struct MastercardTransactionTests {
         }
     }
 
+    @Test(
+        "gateway codes UNKNOWN, TIMED_OUT, ACQUIRER_SYSTEM_ERROR, SYSTEM_ERROR and LOCK_FAILURE are unknown, not declines; an ERROR is unknown unless the request was invalid or rejected"
+    )
+    func undeterminedAnswers() async throws {
+        func answer(_ status: Int, _ json: String) -> RecordingTransport { RecordingTransport(status: status, json: json) }
+        let undetermined = ["UNKNOWN", "TIMED_OUT", "ACQUIRER_SYSTEM_ERROR", "SYSTEM_ERROR", "LOCK_FAILURE"].map { code in
+            (
+                code,
+                answer(
+                    200,
+                    #"{"result":"FAILURE","response":{"gatewayCode":"\#(code)"},"order":{"id":"order-1"},"transaction":{"id":"pay-1"}}"#)
+            )
+        }
+        let errors: [(String, RecordingTransport, Bool)] = [
+            ("INVALID_REQUEST", answer(400, #"{"result":"ERROR","error":{"cause":"INVALID_REQUEST","explanation":"x"}}"#), false),
+            ("REQUEST_REJECTED", answer(400, #"{"result":"ERROR","error":{"cause":"REQUEST_REJECTED"}}"#), false),
+            ("a new cause at 500", answer(500, #"{"result":"ERROR","error":{"cause":"SOMETHING_NEW"}}"#), true),
+            ("a new cause at 200", answer(200, #"{"result":"ERROR","error":{"cause":"SOMETHING_NEW"}}"#), true),
+            ("an ERROR without detail", answer(200, #"{"result":"ERROR"}"#), true),
+        ]
+        func client(_ transport: RecordingTransport) throws -> MastercardSessionClient {
+            try MastercardSessionClient(
+                credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
+                environment: .mastercard(.mtf), http: try CSEServerAPITests.client(transport))
+        }
+        for (code, transport) in undetermined {
+            let outcome = try await client(transport).perform(try Self.pay("SESSION0001"))
+            guard case .unknown(let keys, let error) = outcome else {
+                Issue.record("\(code): \(outcome)")
+                continue
+            }
+            #expect(keys.orderID == "order-1" && keys.transactionID == "pay-1" && error.underlying?.context["gatewayCode"] == code)
+        }
+        for (name, transport, unknown) in errors {
+            do {
+                let outcome = try await client(transport).perform(try Self.pay("SESSION0001"))
+                if case .unknown = outcome { #expect(unknown, "\(name)") } else { Issue.record("\(name): \(outcome)") }
+            } catch {
+                #expect(!unknown, "\(name): \(error)")
+            }
+        }
+    }
+
     @Test("a transaction the gateway never received is mastercard.invalidRequest on RETRIEVE (then the same PUT is safe)")
     func retrieveUnknown() async throws {
         try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in

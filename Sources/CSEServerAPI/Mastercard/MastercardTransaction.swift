@@ -217,6 +217,12 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
     static let approvedCodes: Set<String> = ["APPROVED", "APPROVED_AUTO", "APPROVED_PENDING_SETTLEMENT", "PARTIALLY_APPROVED"]
     /// The gateway codes of a transaction submitted whose answer is not in yet.
     static let pendingCodes: Set<String> = ["SUBMITTED", "PENDING"]
+    /// The gateway codes that leave the outcome open: the acquirer's answer did not come
+    /// (`UNKNOWN`, `TIMED_OUT`, `ACQUIRER_SYSTEM_ERROR`, `SYSTEM_ERROR`), or another transaction
+    /// on the order was still running (`LOCK_FAILURE`, which the identical resend of a cut
+    /// request can meet while the first attempt runs). The research notes' table says to retrieve
+    /// the transaction for these (§3.3, §7), not to read them as a decline.
+    static let undeterminedCodes: Set<String> = ["UNKNOWN", "TIMED_OUT", "ACQUIRER_SYSTEM_ERROR", "SYSTEM_ERROR", "LOCK_FAILURE"]
 
     /// Decodes a transaction response.
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `result` is not a string, or a
@@ -264,11 +270,13 @@ extension MastercardSessionClient {
     /// - ``PaymentOutcome/succeeded(_:)``: approved (``MastercardTransaction/isApproved``), or
     ///   submitted and pending (``MastercardTransaction/isPending``);
     /// - ``PaymentOutcome/refused(_:_:)``: `FAILURE`, or `SUCCESS` with another gateway code
-    ///   (`mastercard.transactionDeclined`);
-    /// - ``PaymentOutcome/unknown(_:_:)``: `result` `UNKNOWN`, `ERROR` with `SERVER_BUSY` or
-    ///   `SERVER_FAILED` (the gateway says to resubmit the identical request later; it will not
-    ///   repeat the bank transaction), a 5xx or 2xx that is not a readable transaction, or no answer
-    ///   read after sending. Settle it with ``retrieveTransaction(orderID:transactionID:)`` or by
+    ///   (`mastercard.transactionDeclined`), except the undetermined codes below;
+    /// - ``PaymentOutcome/unknown(_:_:)``: `result` `UNKNOWN`; gateway code `UNKNOWN`,
+    ///   `TIMED_OUT`, `ACQUIRER_SYSTEM_ERROR`, `SYSTEM_ERROR` or `LOCK_FAILURE`; `ERROR` with any
+    ///   cause but `INVALID_REQUEST` and `REQUEST_REJECTED` (`SERVER_BUSY` and `SERVER_FAILED`: the
+    ///   gateway says to resubmit the identical request later; it will not repeat the bank
+    ///   transaction); a 5xx or 2xx that is not a readable transaction; or no answer read after
+    ///   sending. Settle it with ``retrieveTransaction(orderID:transactionID:)`` or by
     ///   sending the identical request again: the ids make it the same transaction.
     ///
     /// The transport may repeat the PUT after a connection failure or a 502, 503 or 504: it is the
@@ -318,12 +326,15 @@ extension MastercardSessionClient {
         }
         if object["result"]?.stringValue == "ERROR" || !response.isSuccess {
             let error = Self.error(of: response, redactor: redactor)
-            if error.code == .mastercardServerBusy || error.code == .mastercardServerFailed
-                || (response.status >= 500 && error.code == .serverAPIUnexpectedStatus)
-            {
-                return .unknown(keys, outcomeUnknownError("the gateway could not complete the transaction", keys, cause: error))
+            // Only a request the gateway refused to take (invalid, or rejected with the
+            // credentials) was certainly not processed; any other ERROR may hide a transaction.
+            let notProcessed: Set<CSEError.Code> = [
+                .mastercardInvalidRequest, .mastercardRequestRejected, .serverAPIAuthenticationFailed,
+            ]
+            if notProcessed.contains(error.code) || ((400..<500).contains(response.status) && error.code == .serverAPIUnexpectedStatus) {
+                throw error
             }
-            throw error
+            return .unknown(keys, outcomeUnknownError("the gateway could not complete the transaction", keys, cause: error))
         }
         let transaction: MastercardTransaction
         do {
@@ -332,6 +343,12 @@ extension MastercardSessionClient {
             return .unknown(keys, outcomeUnknownError("the gateway's answer is not a readable transaction", keys, cause: error))
         }
         if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
+        if let code = transaction.gatewayCode, MastercardTransaction.undeterminedCodes.contains(code) {
+            let cause = CSEError(
+                .mastercardError, "the gateway did not get a final answer for the transaction",
+                context: ["result": redactor.of(transaction.result, limit: 16), "gatewayCode": redactor.of(code, limit: 40)])
+            return .unknown(keys, outcomeUnknownError("the transaction's outcome is not determined yet", keys, cause: cause))
+        }
         if transaction.result == "FAILURE" || transaction.result == "SUCCESS" {
             var context = [
                 "result": redactor.of(transaction.result, limit: 16), "gatewayCode": redactor.of(transaction.gatewayCode ?? "-", limit: 40),
