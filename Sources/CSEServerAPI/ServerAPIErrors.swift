@@ -29,6 +29,10 @@ extension CSEError.Code {
     /// ("result not determined"). The cause of an unknown outcome; the context gives the payment
     /// id, status, category and code. Poll GetPayment until it moves.
     public static let worldlinePaymentUndetermined = Self("worldline.paymentUndetermined")
+    /// Worldline answered 409 `DUPLICATE_REQUEST_IN_PROGRESS` (or `errorCode` 1409) to a call that
+    /// moves no money: the first request with the same idempotence key is still running. Send
+    /// it again later with the same key; the platform then replays the first answer.
+    public static let worldlineRequestInProgress = Self("worldline.requestInProgress")
     /// A webhook lacks the `X-GCS-Signature` or `X-GCS-KeyId` header, or carries one twice.
     public static let worldlineWebhookHeader = Self("worldline.webhook.header")
     /// A webhook names a key id for which no secret is configured.

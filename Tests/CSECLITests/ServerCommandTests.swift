@@ -72,9 +72,15 @@ struct ServerCommandTests {
         let credentials = try Self.worldlineCredentials()
         let session = try CommandRunner.run([
             "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
-            "--token", "tok-1", "--token", "bad-2",
+            "--token", "tok-1", "--token", "bad-2", "--idempotence-key", "session-order-1",
         ])
         #expect(session.status == 0, "\(session.err)")
+        #expect(try server.requests().last?.header("X-GCS-Idempotence-Key") == "session-order-1")
+        let badKey = try CommandRunner.run([
+            "worldline", "create-session", "--credentials", credentials, "--endpoint", server.baseURL,
+            "--idempotence-key", String(repeating: "k", count: 41),
+        ])
+        #expect(badKey.status == 1 && badKey.err.hasPrefix("Error: serverAPI.invalidArgument"), "\(badKey.err)")
         let sessionJSON = try JSONValue.parse(Array(session.stdout))
         let sessionID = try #require(sessionJSON["clientSessionId"]?.stringValue)
         #expect(sessionJSON["invalidTokens"] == .array([.string("bad-2")]))

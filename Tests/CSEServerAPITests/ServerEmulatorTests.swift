@@ -2,7 +2,7 @@ import CSEClientAPI
 import CSECore
 import CSECrypto
 import CSEGateways
-import CSEHTTP
+@_spi(CustomTransport) import CSEHTTP
 import CSEServerAPI
 import Foundation
 import Synchronization
@@ -110,6 +110,30 @@ struct ServerEmulatorTests {
         }
         #expect(diagnostics.all.count == 2)
         for event in diagnostics.all { Canary.check(event) }
+    }
+
+    @Test(
+        "Worldline: CreateSession carries a signed X-GCS-Idempotence-Key; a cut answer is repeated with it and the platform creates one session; 409 in progress is worldline.requestInProgress"
+    )
+    func worldlineSessionIdempotence() async throws {
+        try await withServerEmulator("worldline", Self.worldlineArguments) { server in
+            try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().onPath("/v2/1234/sessions"))
+            let client = try Self.worldline(server)
+            let session = try await client.createSession(idempotenceKey: IdempotenceKey("session-order-7"))
+            #expect(session.customerID == "cf7d7aafd42e4a1cb9e4b0624a5041b1")
+            let log = try server.requests().filter { $0.path == "/v2/1234/sessions" }
+            #expect(log.count == 2 && log.allSatisfy { $0.header("X-GCS-Idempotence-Key") == "session-order-7" })
+            let created = try await HTTPClient().send(
+                HTTPRequest(method: .get, url: try HTTPURL(server.baseURL + "/test/worldline-sessions")))
+            #expect(try JSONValue.parse(created.body)["keys"] == .array([.string("session-order-7")]))
+            // Without a key of the caller's own, every CreateSession still carries a fresh one.
+            _ = try await client.createSession()
+            #expect(try server.requests().last?.header("X-GCS-Idempotence-Key")?.count == 36)
+        }
+        try await withServerEmulator("worldline", Self.worldlineArguments + ["--mode", "session-in-progress"]) { server in
+            let error = await thrown { try await Self.worldline(server).createSession(idempotenceKey: IdempotenceKey("k-1")) }
+            #expect(error?.code == .worldlineRequestInProgress && error?.underlying?.code == .worldlineAPIError)
+        }
     }
 
     @Test("Worldline: a request signed with the wrong secret is refused by the emulator (401 → authenticationFailed)")

@@ -45,6 +45,8 @@ SESSIONS = {}
 COUNTER = [0]
 # Worldline idempotence: key -> (status, body) of the finished first attempt, or None while it runs.
 IDEMPOTENCE = {}
+# Worldline CreateSession: the idempotence key of every session actually created.
+CREATED_SESSIONS = []
 PAYMENTS = {}
 
 
@@ -58,7 +60,7 @@ def args():
 # answers the first attempt's status and body again with X-GCS-Idempotence-Request-Timestamp, and
 # creates nothing; while the first attempt runs, 409 DUPLICATE_REQUEST_IN_PROGRESS. A key longer
 # than 40 characters is a 400. GET /v2/{merchant}/payments/{id} answers a created payment.
-# MODES: normal, reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500),
+# MODES: normal, session-in-progress (CreateSession answers 409 DUPLICATE_REQUEST_IN_PROGRESS), reject (CreatePayment answers 402 with a paymentResult), error500 (HTML 500),
 #        error502 (a 502 error body without retriable), error503-retriable (every error retriable),
 #        2xx-STATUS (CreatePayment answers 201 with that payment status and the statusCategory the
 #        Direct API groups it under, e.g. 2xx-REJECTED, 2xx-CANCELLED), 2xx-STATUS-uncategorised
@@ -139,22 +141,9 @@ def worldline_check_mobile(mobile):
 
 
 def worldline_routes():
-    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/sessions")
-    def sessions(request, match):
-        refused = worldline_check(request, match.group("merchant"))
-        if refused:
-            return refused
-        tokens = request.json().get("tokens", []) if request.body else []
-        return emulator.Response.json({
-            "assetUrl": "https://assets.example/", "clientApiUrl": args().client_api_url,
-            "clientSessionId": "68a4b0b183a34016b4b694b97938f75b", "customerId": "cf7d7aafd42e4a1cb9e4b0624a5041b1",
-            "invalidTokens": [t for t in tokens if t.startswith("bad")]}, 201)
-
-    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments")
-    def payments(request, match):
-        refused = worldline_check(request, match.group("merchant"))
-        if refused:
-            return refused
+    def idempotent(request, create):
+        """Runs create once per X-GCS-Idempotence-Key: a repeat gets the first answer again, or 409
+        while the first still runs (research notes §1.3)."""
         key = request.header("X-GCS-Idempotence-Key")
         if key is not None:
             if len(key) > 40 or not key.isascii():
@@ -171,11 +160,42 @@ def worldline_routes():
                     return emulator.Response.json({"errorId": "e-409", "errors": [
                         {"id": "DUPLICATE_REQUEST_IN_PROGRESS", "httpStatusCode": 409}]}, 409, stamp)
                 return emulator.Response(first[0], first[1], [("Content-Type", "application/json")] + stamp)
-        response = create_payment(request)
+        response = create(request)
         if key is not None:
             with app.lock:
                 IDEMPOTENCE[key] = (response.status, response.body)
         return response
+
+    def create_session(request):
+        tokens = request.json().get("tokens", []) if request.body else []
+        with app.lock:
+            CREATED_SESSIONS.append(request.header("X-GCS-Idempotence-Key"))
+        return emulator.Response.json({
+            "assetUrl": "https://assets.example/", "clientApiUrl": args().client_api_url,
+            "clientSessionId": "68a4b0b183a34016b4b694b97938f75b", "customerId": "cf7d7aafd42e4a1cb9e4b0624a5041b1",
+            "invalidTokens": [t for t in tokens if t.startswith("bad")]}, 201)
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/sessions")
+    def sessions(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        if args().mode == "session-in-progress":
+            return emulator.Response.json({"errorId": "e-409", "errors": [
+                {"id": "DUPLICATE_REQUEST_IN_PROGRESS", "httpStatusCode": 409}]}, 409)
+        return idempotent(request, create_session)
+
+    @app.route("GET", r"/test/worldline-sessions")
+    def created_sessions(request, match):
+        with app.lock:
+            return emulator.Response.json({"created": len(CREATED_SESSIONS), "keys": list(CREATED_SESSIONS)}, 200)
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments")
+    def payments(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        return idempotent(request, create_payment)
 
     @app.route("GET", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)")
     def get_payment(request, match):

@@ -47,13 +47,22 @@ public struct WorldlineServerClient: Sendable {
     }
 
     /// CreateSession: `POST /v2/{merchantId}/sessions` with `{"tokens":[…]}` when tokens are given.
-    /// - Parameter tokens: Stored card tokens to offer as accounts on file.
+    ///
+    /// The request carries an `X-GCS-Idempotence-Key` (signed with the other `X-GCS-*` headers),
+    /// and the transport may repeat it after a connection failure or a 502, 503 or 504 with the
+    /// same key; the platform answers a repeat with the first session.
+    /// - Parameters:
+    ///   - tokens: Stored card tokens to offer as accounts on file.
+    ///   - idempotenceKey: The key that makes repeats of this request one request (pass the key of
+    ///     an earlier attempt to repeat it); a new random key when `nil`.
     /// - Returns: The session for the Client API (``SessionData``, with the refused tokens).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an empty token; a transport error;
+    ///   ``CSEError/Code/worldlineRequestInProgress`` for a 409 while the first request with the
+    ///   key still runs (send it again later with the same key);
     ///   ``CSEError/Code/serverAPIAuthenticationFailed``, ``CSEError/Code/worldlineAPIError`` or
     ///   ``CSEError/Code/serverAPIUnexpectedStatus`` for an error status;
     ///   ``CSEError/Code/clientAPIInvalidSession`` naming the member when the body is not usable session data.
-    public func createSession(tokens: [String] = []) async throws(CSEError) -> SessionData {
+    public func createSession(tokens: [String] = [], idempotenceKey: IdempotenceKey? = nil) async throws(CSEError) -> SessionData {
         for token in tokens where token.isEmpty || token.utf8.count > 512 || token.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             throw CSEError(.serverAPIInvalidArgument, "a token is 1 to 512 printable characters", context: ["argument": "tokens"])
         }
@@ -61,8 +70,18 @@ public struct WorldlineServerClient: Sendable {
             tokens.isEmpty
             ? .object(JSONObject())
             : .object(JSONObject([("tokens", .array(tokens.map(JSONValue.string)))]))
-        let response = try await send(.post, path: ["sessions"], body: body)
-        guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey])) }
+        let key: IdempotenceKey
+        if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
+        let response = try await send(.post, path: ["sessions"], body: body, idempotenceKey: key, retry: .idempotent)
+        guard response.isSuccess else {
+            let error = Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey]))
+            if Self.isInProgress(response) {
+                throw CSEError(
+                    .worldlineRequestInProgress, "the first request with this idempotence key is still running; send it again later",
+                    underlying: error)
+            }
+            throw error
+        }
         return try SessionData(json: response.body)
     }
 
@@ -169,10 +188,7 @@ public struct WorldlineServerClient: Sendable {
         }
         let errors = body?["errors"]?.arrayValue?.compactMap(\.objectValue) ?? []
         if response.status == 409 {
-            let first = errors.first
-            let inProgress =
-                first?["id"]?.stringValue == "DUPLICATE_REQUEST_IN_PROGRESS" || first?["errorCode"]?.stringValue == "1409"
-            guard inProgress else { throw error }
+            guard isInProgress(response) else { throw error }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
@@ -188,6 +204,15 @@ public struct WorldlineServerClient: Sendable {
             )
         }
         throw error
+    }
+
+    /// Whether `response` is the 409 the platform answers while the first request with the same
+    /// idempotence key still runs: the first error's `id` is `DUPLICATE_REQUEST_IN_PROGRESS`, or
+    /// its `errorCode` is 1409 (the sources disagree on which; research notes §1.3).
+    static func isInProgress(_ response: HTTPResponse) -> Bool {
+        guard response.status == 409, let first = ServerResponse.errorObject(response)?["errors"]?.arrayValue?.first?.objectValue
+        else { return false }
+        return first["id"]?.stringValue == "DUPLICATE_REQUEST_IN_PROGRESS" || first["errorCode"]?.stringValue == "1409"
     }
 
     /// GetPayment: `GET /v2/{merchantId}/payments/{paymentId}`, the payment as it stands now

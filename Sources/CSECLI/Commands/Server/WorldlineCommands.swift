@@ -29,7 +29,8 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
         name: "worldline create-session",
         abstract: "Create a Client API session (Worldline CreateSession) and print its JSON.",
         discussion: """
-            POST /v2/{merchantId}/sessions, signed with GCS v1HMAC. Prints
+            POST /v2/{merchantId}/sessions, signed with GCS v1HMAC, with an X-GCS-Idempotence-Key
+            (--idempotence-key, or a new random one) that makes a repeat the same request. Prints
             {"clientSessionId","customerId","clientApiUrl","assetUrl","invalidTokens"}, the session
             file that 'cse session … --session' and 'cse seal --session' read. The output holds the
             session id in full: write it only where the session may go.
@@ -39,25 +40,32 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
     /// The options of `cse worldline create-session`.
     struct Options: CommandOptions {
         let token: OptionKey<[String]>
+        let idempotenceKey: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             token = declare.repeated("token", "T", help: "A stored card token to offer as an account on file (repeatable).")
+            idempotenceKey = declare.value(
+                "idempotence-key", "KEY",
+                help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt repeats it.")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
 
     let options: ServerCallOptions
     let tokens: [String]
+    let idempotenceKey: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         tokens = arguments[\.token]
+        idempotenceKey = arguments[\.idempotenceKey]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let client = try WorldlineCommandSupport.client(options)
-        let session = try await client.createSession(tokens: tokens)
+        let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
+        let session = try await client.createSession(tokens: tokens, idempotenceKey: key)
         JSONLine.write(session.jsonValue)
         return ExitCode.success
     }
