@@ -300,6 +300,21 @@ struct ServerCommandTests {
         #expect(!result.stderr.contains(Self.pan) && !result.stderr.contains(Self.worldlineSecret))
     }
 
+    @Test("the platform answered but the reader of stdout has gone: the ids go to stderr and the exit is 1, not a silent SIGPIPE")
+    func worldlineReaderGone() throws {
+        let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])
+        defer { server.stop() }
+        // The reader closes its end of the pipe at once and stays alive, so every write to it fails with EPIPE.
+        let result = try IOShell.run(
+            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --amount 1 --currency EUR "#
+                + #"--idempotence-key order-10-key --credentials "$CREDENTIALS" --endpoint "$ENDPOINT" | { exec 0<&-; sleep 1; }; "#
+                + #"echo "cse=${PIPESTATUS[1]}" >&2"#,
+            environment: ["CREDENTIALS": try Self.worldlineCredentials(), "ENDPOINT": server.baseURL])
+        #expect(result.stderr.contains("cse=1\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("but standard output failed") && result.stderr.contains("idempotenceKey=order-10-key"))
+        #expect(result.stderr.contains("paymentId=") && result.stderr.contains("cli.brokenPipe"), "\(result.stderr)")
+    }
+
     @Test("worldline sign prints the server SDK's known answers")
     func worldlineSign() throws {
         let text = "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\n/v2/1/tokens/2\n"
@@ -370,6 +385,7 @@ struct ServerCommandTests {
         #expect(
             lost.status == 75 && lost.err.contains("server.outcomeUnknown") && lost.err.contains("merchantReference=ORD-0002"),
             "\(lost.err)")
+        #expect(lost.err.contains("'cse aps check-status --merchant-reference ORD-0002'; do not send the purchase again"))
         let status = try CommandRunner.run(["aps", "check-status", "--merchant-reference", "ORD-0002"] + common)
         #expect(status.status == 0 && status.out.contains("\"transaction_code\":\"14000\""), "\(status.err)")
         // The feedback APS would post for an order, signed by the emulator (Python hashlib).
@@ -488,6 +504,7 @@ struct ServerCommandTests {
         #expect(lost.status == 75 && lost.out.isEmpty, "\(lost.err)")
         #expect(
             lost.err.hasPrefix("Error: server.outcomeUnknown") && lost.err.contains("orderId=order-2, transactionId=auth-1"), "\(lost.err)")
+        #expect(lost.err.contains("'cse mastercard retrieve order-2 auth-1'"), "\(lost.err)")
         let settled = try CommandRunner.run(second + common)
         #expect(settled.status == 0 && settled.out.contains("\"type\":\"AUTHORIZATION\""), "\(settled.err)")
         let transactions = try server.requests().filter { $0.method == "PUT" && $0.path.hasSuffix("/order/order-2/transaction/auth-1") }
@@ -611,6 +628,7 @@ struct ServerCommandTests {
         #expect(
             lost.status == 75 && lost.err.contains("server.outcomeUnknown") && lost.err.contains("merchantReference=order-3"), "\(lost.err)"
         )
+        #expect(lost.err.contains("'cse paysafe lookup --merchant-ref order-3'") && !lost.err.contains("--idempotence-key"))
         let lookup = try CommandRunner.run(["paysafe", "lookup", "--merchant-ref", "order-3"] + common)
         let found = try JSONValue.parse(Array(lookup.stdout))["payments"]?.arrayValue
         #expect(lookup.status == 0 && found?.count == 1 && found?.first?["status"]?.stringValue == "COMPLETED", "\(lookup.err)")

@@ -114,9 +114,10 @@ enum StandardStreams {
     }
 
     /// Prints `error` the way `cse` reports a failed command and returns the exit code: quietly
-    /// ``ExitCode/brokenPipe`` for a reader that has gone, else one `Error:` line and 1.
+    /// ``ExitCode/brokenPipe`` for a reader that has gone (unless
+    /// ``reportBrokenPipeAsFailure()`` was called), else one `Error:` line and 1.
     static func report(_ error: CSEError) -> Int32 {
-        if error.code == .cliBrokenPipe { return ExitCode.brokenPipe }
+        if error.code == .cliBrokenPipe && !brokenPipeIsFailure.withLock({ $0 }) { return ExitCode.brokenPipe }
         err("Error: \(SafeEcho.text(error.description, limit: SafeEcho.errorLineLimit))\n")
         return ExitCode.failure
     }
@@ -129,6 +130,17 @@ enum StandardStreams {
         default: return "file descriptor \(fd)"
         }
     }
+
+    /// Makes a reader of standard output that has gone an ordinary failure for the rest of the
+    /// process: SIGPIPE is ignored, so a write fails with `EPIPE` instead of ending `cse`, and
+    /// ``finish(_:)`` reports it with its `Error:` line and exit 1. For the commands whose output
+    /// is the record of a payment: they must print its ids on stderr when stdout is gone (issue #26).
+    static func reportBrokenPipeAsFailure() {
+        signal(SIGPIPE, SIG_IGN)
+        brokenPipeIsFailure.withLock { $0 = true }
+    }
+
+    private static let brokenPipeIsFailure = ThreadLock(false)
 
     /// Whether a write to standard output has failed since ``prepare()``.
     static var outputFailed: Bool { outputFailure.first != nil }

@@ -7,19 +7,23 @@ import CSEServerAPI
 enum PaymentOutcomeOutput {
     /// Prints `outcome` and returns the exit status:
     /// - succeeded: the payment's JSON (from `json`, with the `idempotenceKey` of `keys` added) on
-    ///   stdout, 0; if stdout cannot be written, one `cse: … created …` line with the payment's id,
-    ///   status and `keys` on stderr first (the exit status is then 1, from ``StandardStreams/finish(_:)``);
+    ///   stdout, 0; if stdout cannot be written (a full disk, a closed stdout, a reader that has
+    ///   gone: SIGPIPE is ignored for this write), one `cse: … created …` line with the payment's
+    ///   id, status and `keys` on stderr first (the exit status is then 1, from
+    ///   ``StandardStreams/finish(_:)``);
     /// - refused: the refusal as an `Error:` line, 1;
     /// - unknown: the `Error: server.outcomeUnknown …` line and a line naming the keys verbatim,
-    ///   ``ExitCode/outcomeUnknown`` (75).
+    ///   ``ExitCode/outcomeUnknown`` (75), with `settle`: how to settle it on this platform.
     static func finish<Payment>(
-        _ outcome: PaymentOutcome<Payment>, keys: PaymentReconciliation, id: (Payment) -> String?, status: (Payment) -> String?,
-        json: (Payment) -> JSONValue
+        _ outcome: PaymentOutcome<Payment>, keys: PaymentReconciliation, settle: String, id: (Payment) -> String?,
+        status: (Payment) -> String?, json: (Payment) -> JSONValue
     ) -> Int32 {
         switch outcome {
         case .succeeded(let payment):
             var object = json(payment).objectValue ?? JSONObject()
             if let key = keys.idempotenceKey { object["idempotenceKey"] = .string(key.text) }
+            // A closed pipe must not end cse before the ids below reach stderr.
+            StandardStreams.reportBrokenPipeAsFailure()
             JSONLine.write(.object(object))
             if StandardStreams.outputFailed {
                 var keys = keys
@@ -32,9 +36,7 @@ enum PaymentOutcomeOutput {
             return StandardStreams.report(error)
         case .unknown(let keys, let error):
             _ = StandardStreams.report(error)
-            StandardStreams.err(
-                "cse: the outcome is unknown; run the same command again (with the same --idempotence-key) to settle it: \(verbatim(keys))\n"
-            )
+            StandardStreams.err("cse: the outcome is unknown; \(settle): \(verbatim(keys))\n")
             return ExitCode.outcomeUnknown
         }
     }

@@ -115,7 +115,10 @@ struct APSPaymentOptions: CommandOptions {
             }
             let outcome = try await APSPaymentSupport.client(options, appleCredentials: appleCredentials).pay(request)
             return PaymentOutcomeOutput.finish(
-                outcome, keys: PaymentReconciliation(merchantReference: reference), id: \.fortID,
+                outcome, keys: PaymentReconciliation(merchantReference: reference),
+                settle:
+                    "settle it with 'cse aps check-status --merchant-reference \(SafeEcho.withoutControls(reference))'; do not send the purchase again",
+                id: \.fortID,
                 status: { $0.responseCode.description }, json: { .object($0.parameters) })
         }
     }

@@ -101,7 +101,10 @@ enum MastercardPaymentSupport {
                 source: try source(), authenticationTransactionID: authenticationTransaction)
             let outcome = try await gateway.client().perform(request)
             return PaymentOutcomeOutput.finish(
-                outcome, keys: PaymentReconciliation(orderID: orderID, transactionID: transactionID), id: \.transactionID,
+                outcome, keys: PaymentReconciliation(orderID: orderID, transactionID: transactionID),
+                settle:
+                    "settle it with 'cse mastercard retrieve \(orderID) \(transactionID)', or run the same command again (the same ids are the same transaction)",
+                id: \.transactionID,
                 status: { $0.gatewayCode ?? $0.result }, json: \.maskedJSON)
         }
     }

@@ -73,6 +73,11 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
 
 /// `cse worldline create-payment`: CreatePayment with the sealed output of `cse seal` on stdin.
 struct WorldlineCreatePaymentCommand: AsyncCLICommand {
+    /// How an unknown outcome is settled on Worldline.
+    static let settle =
+        "settle it by running the same command again with the same --idempotence-key (a finished payment is replayed), "
+        + "or with 'cse worldline get-payment ID' when the keys name a paymentId"
+
     static let spec = CommandSpec(
         name: "worldline create-payment",
         abstract: "Create a payment (Worldline CreatePayment) from the output of 'cse seal' on standard input.",
@@ -179,7 +184,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
                 encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
                 merchantReference: reference, googlePayReturnURL: wallet == .googlePay ? returnURL : nil)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
+            return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         if let wallet {
             guard case .object(let output) = try JSONValue.parse(input) else {
@@ -194,7 +199,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
                 product: product, decrypted: data, amount: Int64(amount), currencyCode: currency, merchantReference: reference,
                 returnURL: returnURL)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
+            return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         let jwe: String
         if input.first == UInt8(ascii: "{") {
@@ -211,7 +216,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
             merchantReference: reference)
         let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-        return PaymentOutcomeOutput.finish(outcome, keys: keys, id: \.id, status: \.status, json: \.json)
+        return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
     }
 }
 
