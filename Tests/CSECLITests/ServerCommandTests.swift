@@ -408,6 +408,19 @@ struct ServerCommandTests {
             ["aps", "feedback-verify", "--credentials", credentials],
             input: form.out.replacingOccurrences(of: "amount=100", with: "amount=1"))
         #expect(tampered.status == 1 && tampered.err.contains("aps.feedback.signature") && tampered.out.isEmpty)
+        #expect(verified.out.hasPrefix(#"{"valid":true,"outcome":"succeeded","#))
+        // Feedback for a declined, an unprocessed and an uncertain transaction: a typed outcome each.
+        for (status, code, outcome, exit) in [
+            ("13", "13666", "refused", Int32(1)), ("00", "00016", "notProcessed", 1), ("15", "15777", "unknown", 75),
+        ] {
+            let other = try IOShell.run(
+                #"python3 -c 'import sys, urllib.request as u; sys.stdout.write(u.build_opener(u.ProxyHandler({})).open(sys.argv[1]).read().decode())' "$URL""#,
+                environment: ["URL": feedbackServer.baseURL + "/test/aps-feedback/FB-1?status=\(status)&response_code=\(code)"])
+            let result = try CommandRunner.run(["aps", "feedback-verify", "--credentials", credentials], input: other.out)
+            #expect(
+                result.status == exit && result.out.hasPrefix(#"{"valid":true,"outcome":"\#(outcome)""#),
+                "\(status): \(result.out) \(result.err)")
+        }
         for result in [paid, repeated, lost, status, verified, tampered] { Self.checkCanaries(result) }
     }
 
@@ -435,6 +448,33 @@ struct ServerCommandTests {
         #expect(!paid.err.contains("CANARY"))
         let missing = try CommandRunner.run(base + ["--wallet", "apple-pay", "--customer-ip", "192.0.2.10"], input: token)
         #expect(missing.status == 64 && missing.err.contains("'--apple-credentials'"))
+        // Each source's apple_header order is sent as signed, and the emulator (which signs the
+        // members as received) accepts each; the default is the .NET SDK's.
+        let orders = [
+            (nil, "ORD-A2", ["apple_ephemeralPublicKey", "apple_publicKeyHash", "apple_transactionId"]),
+            ("php", "ORD-A3", ["apple_transactionId", "apple_publicKeyHash", "apple_ephemeralPublicKey"]),
+            ("integrations", "ORD-A4", ["apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"]),
+        ]
+        for (order, reference, members) in orders {
+            var arguments = base + ["--wallet", "apple-pay", "--apple-credentials", apple, "--customer-ip", "192.0.2.10"]
+            arguments[3] = reference
+            if let order { arguments += ["--apple-header-order", order] }
+            let result = try CommandRunner.run(arguments, input: token)
+            #expect(result.status == 0, "\(order ?? "default"): \(result.err)")
+            let sent = try JSONValue.parse(try #require(server.requests().last).body)
+            #expect(sent["apple_header"]?.objectValue?.keys == members, "\(order ?? "default")")
+        }
+        let badOrder = try CommandRunner.run(base + ["--token-name", "T", "--apple-header-order", "php"])
+        #expect(badOrder.status == 64 && badOrder.err.contains("'--apple-header-order' goes with '--wallet apple-pay'"))
+        // A wrong Apple phrase: the emulator refuses the signature, and neither phrase reaches stderr.
+        let wrong = try Self.file(
+            #"{"access_code":"AppleAccessCode01","merchant_identifier":"CycHZxVj","sha_request_phrase":"CANARY-cli-apple-wrong","sha_response_phrase":"CANARY-cli-apple-resp"}"#
+        )
+        var refused = base + ["--wallet", "apple-pay", "--apple-credentials", wrong, "--customer-ip", "192.0.2.10"]
+        refused[3] = "ORD-A5"
+        let failed = try CommandRunner.run(refused, input: token)
+        #expect(
+            failed.status != 0 && !failed.err.isEmpty && !failed.err.contains("CANARY") && !failed.out.contains("CANARY"), "\(failed.err)")
     }
 
     @Test(

@@ -145,25 +145,44 @@ struct APSPaymentTests {
                 .utf8)
     ).objectValue!
 
-    static func applePurchase(_ token: JSONObject = appleToken) throws -> APSPaymentRequest {
+    static func applePurchase(
+        _ token: JSONObject = appleToken, order: APSPaymentRequest.ApplePayHeaderOrder = .dotNetSDK
+    ) throws -> APSPaymentRequest {
         try APSPaymentRequest(
             applePay: .purchase, merchantReference: "ORD-0001", amount: 1000, currency: Currency(code: "AED")!,
-            customerEmail: "payer@example.com", customerIP: "192.0.2.10", token: token)
+            customerEmail: "payer@example.com", customerIP: "192.0.2.10", token: token, headerOrder: order)
     }
 
-    /// The research notes' derived Apple Pay vector (§2.2; Python and openssl agree): the nested
-    /// members in the order apple_transactionId, apple_ephemeralPublicKey, apple_publicKeyHash and
-    /// apple_displayName, apple_network, apple_type, whatever order the token holds them in.
-    @Test("an Apple Pay request is signed as the derived vector: 4aa5477f…")
-    func appleVector() throws {
+    /// The research notes' derived Apple Pay vector (§2.2; Python and openssl agree) in the
+    /// integrations' order, and the same request in the two SDKs' orders (SHA-256 computed with
+    /// Python's hashlib over the strings of §2.2 with the `apple_header` members reordered):
+    /// apple_displayName, apple_network, apple_type in every case, whatever order the token holds them in.
+    @Test(
+        "an Apple Pay request is signed in each source's apple_header order: .NET SDK (default) 94cd4ea1…, PHP SDK 18f64be9…, integrations 4aa5477f… (the derived vector)",
+        arguments: [
+            (
+                APSPaymentRequest.ApplePayHeaderOrder.dotNetSDK, "94cd4ea1fb75414637461a04b1a9e62a85b6af1081fcba705ee4c4c94b1a136a",
+                ["apple_ephemeralPublicKey", "apple_publicKeyHash", "apple_transactionId"]
+            ),
+            (
+                .phpSDK, "18f64be96ce880f22fe12fdd358a54c73b4eccf9cd5d625b93c3150327993b88",
+                ["apple_transactionId", "apple_publicKeyHash", "apple_ephemeralPublicKey"]
+            ),
+            (
+                .integrations, "4aa5477f5b5a9e007806a916154bcaf026d1f22062a9fc07c43aae7a9b1093e3",
+                ["apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"]
+            ),
+        ])
+    func appleVector(order: APSPaymentRequest.ApplePayHeaderOrder, signature: String, members: [String]) throws {
         let credentials = try APSCredentials(
             accessCode: "AppleAccessCode01", merchantIdentifier: "MerchId1", requestPhrase: secret("ApplePhrase"),
             responsePhrase: secret("x"))
         let connection = APSConnection(
             credentials: credentials, url: try APSConnection.url(.apsTest), http: try realClient())
-        let signed = try connection.signed(try Self.applePurchase().parameters)
-        #expect(signed["signature"]?.stringValue == "4aa5477f5b5a9e007806a916154bcaf026d1f22062a9fc07c43aae7a9b1093e3")
-        #expect(signed["apple_header"]?.objectValue?.keys == ["apple_transactionId", "apple_ephemeralPublicKey", "apple_publicKeyHash"])
+        let signed = try connection.signed(try Self.applePurchase(order: order).parameters)
+        #expect(signed["signature"]?.stringValue == signature)
+        #expect(signed["apple_header"]?.objectValue?.keys == members)
+        #expect(signed["apple_paymentMethod"]?.objectValue?.keys == ["apple_displayName", "apple_network", "apple_type"])
     }
 
     @Test("an Apple Pay purchase goes with the Apple credential set, which the emulator checks; without it nothing is sent")

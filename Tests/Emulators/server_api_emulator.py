@@ -351,13 +351,18 @@ def aps_routes():
     @app.route("GET", r"/test/aps-feedback/(?P<ref>[^/]+)")
     def feedback(request, match):
         """The transaction feedback APS would post for an order, signed here with the response
-        phrase (Python hashlib): form-encoded, or JSON with ?format=json."""
+        phrase (Python hashlib): form-encoded, or JSON with ?format=json; ?status=NN&response_code=NNNNN
+        posts the order with another status, as APS does when it settles later."""
         order = APS_ORDERS.get(match.group("ref"))
         if order is None:
             return emulator.Response.json({"error": "no such order"}, 404)
         params = {k: v for k, v in order.items() if k != "signature"}
+        query = dict(request.query_items())
+        for name in ("status", "response_code"):
+            if name in query:
+                params[name] = query[name]
         params["signature"] = aps_signature(params, args().response_phrase)
-        if dict(request.query_items()).get("format") == "json":
+        if query.get("format") == "json":
             return emulator.Response.json(params)
         from urllib.parse import urlencode
         return emulator.Response(200, urlencode(params).encode(), [("Content-Type", "application/x-www-form-urlencoded")])

@@ -68,6 +68,27 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     /// Declined: status 13 or 03.
     public var isDeclined: Bool { ["13", "03"].contains(responseCode.status) }
 
+    /// How a verified answer or feedback stands (research notes §2.5, §2.7).
+    package enum Standing: String, Sendable {
+        /// Approved, or processed with the outcome later (``isApproved``, ``isPending``).
+        case succeeded
+        /// Declined (``isDeclined``).
+        case refused
+        /// Refused before processing: status 00 with any message but 006, 051 and 071.
+        case notProcessed
+        /// Anything else (status 15 "uncertain", 10, messages 006, 051, 071, an undocumented
+        /// status): settle it with CHECK_STATUS.
+        case unknown
+    }
+
+    /// How this transaction stands.
+    package var standing: Standing {
+        if isApproved || isPending { return .succeeded }
+        if isDeclined { return .refused }
+        if responseCode.status == "00" && !["006", "051", "071"].contains(responseCode.message) { return .notProcessed }
+        return .unknown
+    }
+
     /// Code, reference and order id.
     public var description: String {
         "APSTransaction(response_code: \(responseCode), merchant_reference: \(merchantReference ?? "-"), fort_id: \(fortID ?? "-"))"
@@ -123,21 +144,37 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
             isApplePay: false)
     }
 
+    /// The order of the three `apple_header` members, which APS signs as written (`{k=v, k=v, k=v}`)
+    /// and on which the sources disagree (research notes §2.2). The JSON body is sent in the same
+    /// order it is signed, so APS, which most likely signs the members as received, agrees with
+    /// any of them; the default follows the newest official SDK.
+    public enum ApplePayHeaderOrder: Sendable, CaseIterable {
+        /// `apple_ephemeralPublicKey`, `apple_publicKeyHash`, `apple_transactionId`: the APS .NET
+        /// SDK (2025-11), the newest official source. The default.
+        case dotNetSDK
+        /// `apple_transactionId`, `apple_publicKeyHash`, `apple_ephemeralPublicKey`: the APS PHP SDK.
+        case phpSDK
+        /// `apple_transactionId`, `apple_ephemeralPublicKey`, `apple_publicKeyHash`: two
+        /// independent integrations, and the research notes' derived vector.
+        case integrations
+    }
+
     /// An Apple Pay PURCHASE or AUTHORIZATION that APS decrypts (`digital_wallet` `APPLE_PAY`,
     /// research notes §2.4): `apple_data` and `apple_signature` from `paymentData`, `apple_header`
-    /// with exactly `apple_transactionId`, `apple_ephemeralPublicKey` and `apple_publicKeyHash`, and
-    /// `apple_paymentMethod` with `apple_displayName`, `apple_network` and `apple_type`, sent and
-    /// signed in that order (the order of two independent integrations; the SDKs disagree, §2.2).
+    /// with exactly `apple_transactionId`, `apple_ephemeralPublicKey` and `apple_publicKeyHash` (in
+    /// `headerOrder`), and `apple_paymentMethod` with `apple_displayName`, `apple_network` and
+    /// `apple_type` (the order of every source), sent and signed in that order.
     /// It is signed with the Apple Pay credential set (``APSPaymentClient/init(credentials:applePayCredentials:environment:configuration:transport:)``).
     /// - Parameters:
     ///   - token: A `PKPaymentToken` (`{"paymentData","paymentMethod","transactionIdentifier"}`),
     ///     or `{"token":{…}}` as Apple Pay JS delivers it.
     ///   - customerIP: The payer's IP address (required for Apple Pay).
+    ///   - headerOrder: The order of the `apple_header` members (``ApplePayHeaderOrder/dotNetSDK`` by default).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for the rules of the card request, a
     ///   token that is not `EC_v1` (APS has no field for `RSA_v1`) or lacks one of the members.
     public init(
         applePay command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String,
-        customerIP: String, token: JSONObject, language: String = "en"
+        customerIP: String, token: JSONObject, language: String = "en", headerOrder: ApplePayHeaderOrder = .dotNetSDK
     ) throws(CSEError) {
         func missing(_ member: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, "the Apple Pay token lacks a member", context: ["argument": member])
@@ -153,18 +190,22 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
         }
         let header = data["header"]?.objectValue
         let method = whole["paymentMethod"]?.objectValue
+        let transactionID = ("apple_transactionId", try text(header, "transactionId", "paymentData.header.transactionId"))
+        let ephemeralKey = ("apple_ephemeralPublicKey", try text(header, "ephemeralPublicKey", "paymentData.header.ephemeralPublicKey"))
+        let keyHash = ("apple_publicKeyHash", try text(header, "publicKeyHash", "paymentData.header.publicKeyHash"))
+        let headerMembers: [(String, JSONValue)] =
+            switch headerOrder {
+            case .dotNetSDK: [ephemeralKey, keyHash, transactionID]
+            case .phpSDK: [transactionID, keyHash, ephemeralKey]
+            case .integrations: [transactionID, ephemeralKey, keyHash]
+            }
         let apple: [(String, JSONValue)] = [
             ("digital_wallet", .string("APPLE_PAY")),
             ("apple_data", try text(data, "data", "paymentData.data")),
             ("apple_signature", try text(data, "signature", "paymentData.signature")),
             (
                 "apple_header",
-                .object(
-                    JSONObject([
-                        ("apple_transactionId", try text(header, "transactionId", "paymentData.header.transactionId")),
-                        ("apple_ephemeralPublicKey", try text(header, "ephemeralPublicKey", "paymentData.header.ephemeralPublicKey")),
-                        ("apple_publicKeyHash", try text(header, "publicKeyHash", "paymentData.header.publicKeyHash")),
-                    ]))
+                .object(JSONObject(headerMembers))
             ),
             (
                 "apple_paymentMethod",
@@ -330,7 +371,7 @@ public struct APSPaymentClient: Sendable {
                 keys, outcomeUnknownError("the merchant reference was used before; its order is not settled", keys, cause: error(code)))
         }
         if let outcome = Self.outcome(of: transaction, keys: keys) { return outcome }
-        if code.status == "00" && !["006", "051", "071"].contains(code.message) { throw error(code) }
+        if transaction.standing == .notProcessed { throw error(code) }
         return .unknown(keys, unknownError(transaction, keys))
     }
 

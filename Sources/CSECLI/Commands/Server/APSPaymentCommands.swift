@@ -39,6 +39,7 @@ struct APSPaymentOptions: CommandOptions {
     let tokenName: OptionKey<String?>
     let wallet: OptionKey<String?>
     let appleCredentials: OptionKey<String?>
+    let appleHeaderOrder: OptionKey<String?>
     let reference: OptionKey<String>
     let amount: OptionKey<String>
     let currency: OptionKey<String>
@@ -52,6 +53,9 @@ struct APSPaymentOptions: CommandOptions {
         wallet = declare.value("wallet", "NAME", help: "apple-pay: the PKPaymentToken on standard input, decrypted by APS.")
         appleCredentials = declare.value(
             "apple-credentials", "FILE", help: "The Apple Pay credential set (same members as --credentials), for --wallet apple-pay.")
+        appleHeaderOrder = declare.value(
+            "apple-header-order", "ORDER",
+            help: "The order apple_header is signed in: dotnet (default: the .NET SDK), php (the PHP SDK) or integrations.")
         reference = declare.required(
             "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
         amount = declare.required("amount", "MINOR", help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
@@ -67,6 +71,7 @@ struct APSPaymentOptions: CommandOptions {
         let options: ServerCallOptions
         let tokenName: String?
         let appleCredentials: String?
+        let appleHeaderOrder: APSPaymentRequest.ApplePayHeaderOrder
         let reference: String
         let amount: Int
         let currency: Currency
@@ -90,6 +95,15 @@ struct APSPaymentOptions: CommandOptions {
             default:
                 throw UsageError("The value for '--wallet' must be apple-pay.")
             }
+            switch arguments[\.appleHeaderOrder] {
+            case nil, "dotnet": appleHeaderOrder = .dotNetSDK
+            case "php": appleHeaderOrder = .phpSDK
+            case "integrations": appleHeaderOrder = .integrations
+            default: throw UsageError("The value for '--apple-header-order' must be dotnet, php or integrations.")
+            }
+            guard arguments[\.appleHeaderOrder] == nil || appleCredentials != nil else {
+                throw UsageError("'--apple-header-order' goes with '--wallet apple-pay'.")
+            }
             reference = arguments[\.reference]
             amount = try arguments.integer(\.amount)
             currency = try arguments.currency(\.currency, example: "AED")
@@ -111,7 +125,7 @@ struct APSPaymentOptions: CommandOptions {
                 }
                 request = try APSPaymentRequest(
                     applePay: command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
-                    customerIP: customerIP ?? "", token: token, language: language)
+                    customerIP: customerIP ?? "", token: token, language: language, headerOrder: appleHeaderOrder)
             }
             let outcome = try await APSPaymentSupport.client(options, appleCredentials: appleCredentials).pay(request)
             return PaymentOutcomeOutput.finish(
@@ -215,10 +229,11 @@ struct APSFeedbackVerifyCommand: CLICommand {
             Reads the body exactly as APS posted it (form-encoded by default, or JSON; detected by
             content, or forced with --format) and checks its signature over every received
             parameter but 'signature' with the SHA response phrase, in constant time, before
-            reading anything else. Prints {"valid":true,"transaction":{…}} and exits 0 for an
-            approved or pending transaction, 1 for a declined one; a wrong or missing signature is
-            the error aps.feedback.signature (exit 1) and nothing is printed on stdout. XML
-            feedback is not read.
+            reading anything else. Prints {"valid":true,"outcome":…,"transaction":{…}} with the
+            outcome succeeded (approved or pending: exit 0), refused (declined: 1), notProcessed
+            (status 00: 1) or unknown (status 15 uncertain, 10, or a status APS does not document:
+            75, settle it with 'cse aps check-status'); a wrong or missing signature is the error
+            aps.feedback.signature (exit 1) and nothing is printed on stdout. XML feedback is not read.
             """,
         options: Options.self)
 
@@ -250,7 +265,16 @@ struct APSFeedbackVerifyCommand: CLICommand {
         let body = try Files.readStandardInput(limit: 1 << 20)
         let credentials = try APSCredentials(document: try ServerCallOptions.credentials(credentialsSpec))
         let transaction = try APSPaymentClient.verifyFeedback(body, format: format, credentials: credentials)
-        JSONLine.write(.object(JSONObject([("valid", .bool(true)), ("transaction", .object(transaction.parameters))])))
-        return transaction.isDeclined ? ExitCode.failure : ExitCode.success
+        let standing = transaction.standing
+        JSONLine.write(
+            .object(
+                JSONObject([
+                    ("valid", .bool(true)), ("outcome", .string(standing.rawValue)), ("transaction", .object(transaction.parameters)),
+                ])))
+        switch standing {
+        case .succeeded: return ExitCode.success
+        case .refused, .notProcessed: return ExitCode.failure
+        case .unknown: return ExitCode.outcomeUnknown
+        }
     }
 }

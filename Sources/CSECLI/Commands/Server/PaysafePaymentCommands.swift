@@ -173,7 +173,7 @@ struct PaysafeWalletTokenCommand: AsyncCLICommand {
         isApplePay = try arguments.wallet(\.wallet) == .applePay
         decrypted = arguments[\.decrypted]
         if decrypted && !isApplePay {
-            throw UsageError("'--decrypted' is for Apple Pay only: Paysafe documents no decrypted Google Pay token.")
+            throw UsageError("'--decrypted' is for Apple Pay only: Paysafe's Customer Vault has no decrypted Google Pay token.")
         }
     }
 
