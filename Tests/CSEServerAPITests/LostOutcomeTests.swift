@@ -6,15 +6,21 @@ import Testing
 import TestSupport
 
 /// Issue #26, "Proof": on every platform, the faults that lose an outcome after the platform
-/// processed the request — the connection cut once the request was read, and a 2xx whose body
-/// cannot be read — leave an outcome that is either settled by the platform's own safe retry or
+/// processed the request — the connection cut once the request was read, a 2xx whose body
+/// cannot be read, and a 500 — leave an outcome that is either settled by the platform's own safe retry or
 /// `unknown` with the keys that settle it; and settling it creates nothing twice.
 @Suite("A lost answer on every platform: unknown with its keys, or settled by a safe retry; never a second payment")
 struct LostOutcomeTests {
-    enum Fault: String, CaseIterable { case cut, unreadable }
+    enum Fault: String, CaseIterable { case cut, unreadable, serverError }
 
     static func fault(_ fault: Fault, path: String) -> LoopbackEmulator.Fault {
-        (fault == .cut ? LoopbackEmulator.Fault.drop : .malformedBody).afterRoute().onPath(path)
+        let answer: LoopbackEmulator.Fault =
+            switch fault {
+            case .cut: .drop
+            case .unreadable: .malformedBody
+            case .serverError: .status(500, body: "<html>internal error</html>")
+            }
+        return answer.afterRoute().onPath(path)
     }
 
     @Test(
@@ -29,8 +35,9 @@ struct LostOutcomeTests {
             switch (fault, outcome) {
             case (.cut, .succeeded(let transaction)):
                 #expect(transaction.isApproved)
-            case (.unreadable, .unknown(let keys, let error)):
-                #expect(keys.orderID == "order-1" && keys.transactionID == "pay-1" && error.underlying?.code == .serverAPIInvalidResponse)
+            case (.unreadable, .unknown(let keys, let error)), (.serverError, .unknown(let keys, let error)):
+                let cause: CSEError.Code = fault == .unreadable ? .serverAPIInvalidResponse : .serverAPIUnexpectedStatus
+                #expect(keys.orderID == "order-1" && keys.transactionID == "pay-1" && error.underlying?.code == cause)
                 #expect(try await client.retrieveTransaction(orderID: "order-1", transactionID: "pay-1").isApproved)
             default:
                 Issue.record("\(fault): \(outcome)")
@@ -85,7 +92,7 @@ struct LostOutcomeTests {
             switch (fault, outcome) {
             case (.cut, .succeeded(let payment)):
                 #expect(payment.id == "3066019701_0")
-            case (.unreadable, .unknown(let keys, _)):
+            case (.unreadable, .unknown(let keys, _)), (.serverError, .unknown(let keys, _)):
                 #expect(keys.idempotenceKey == key)
                 #expect(try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: key).get().id == "3066019701_0")
             default:
