@@ -59,10 +59,13 @@ struct CLIWalletCommandTests {
         let dpan = try #require(data?["dpan"]?.stringValue)
         #expect(data?["expiryDate"]?.stringValue?.count == 4 && data?["cryptogram"]?.stringValue != nil)
         #expect(!paid.out.contains(dpan) && !paid.err.contains(dpan) && paid.out.contains(String(dpan.suffix(4))))
+        let cryptogram = try #require(data?["cryptogram"]?.stringValue)
+        #expect(!paid.out.contains(cryptogram) && !paid.err.contains(cryptogram))
         let wrongWallet = try CommandRunner.run(
             ["worldline", "create-payment", "--wallet", "google-pay", "--decrypted", "--return-url", "https://shop.example/3ds"]
                 + Array(pay[5...]), stdin: decrypted.stdout)
         #expect(wrongWallet.status == 1 && wrongWallet.err.contains("serverAPI.invalidArgument") && !wrongWallet.err.contains(dpan))
+        #expect(!wrongWallet.err.contains(cryptogram))
         let usage = try CommandRunner.run(Array(pay.prefix(4)) + Array(pay[5...]), stdin: decrypted.stdout)
         #expect(usage.status == 64 && usage.err.contains("'--decrypted'"))
     }
@@ -88,6 +91,9 @@ struct CLIWalletCommandTests {
         let dpan = try #require(sent["sourceOfFunds"]?["provided"]?["card"]?["number"]?.stringValue)
         #expect(sent["order"]?["walletProvider"]?.stringValue == "APPLE_PAY")
         #expect(!paid.out.contains(dpan) && !paid.err.contains(dpan))
+        let cryptogram = try #require(
+            sent["sourceOfFunds"]?["provided"]?["card"]?["devicePayment"]?["onlinePaymentCryptogram"]?.stringValue)
+        #expect(!paid.out.contains(cryptogram) && !paid.err.contains(cryptogram), "\(paid.out)")
         let usage = try CommandRunner.run(
             [
                 "mastercard", "pay", "--decrypted", "--session", "S1", "--order", "o", "--transaction", "t", "--amount", "1", "--currency",
