@@ -1,5 +1,6 @@
 /// Typed reads of JSON object members for the strict decoders of product definitions
-/// (CSEPayments) and Client API responses (CSEClientAPI): `null` counts as absent, a member of
+/// (CSEPayments), Client API responses (CSEClientAPI) and merchant-server responses
+/// (CSEServerAPI): `null` counts as absent, a member of
 /// the wrong JSON type is the conformer's ``malformed(_:member:)`` error, which names the member
 /// and never quotes a value.
 package protocol JSONMemberReader {
@@ -62,6 +63,32 @@ extension JSONMemberReader {
         guard let value = object[key], !value.isNull else { return nil }
         guard let int = value.intValue else { throw malformed("\(key) is not an integer", member: key) }
         return int
+    }
+
+    /// A required string member that is not empty (a payment id, a status, a token).
+    package func nonEmptyString(_ object: JSONObject, _ key: String) throws(CSEError) -> String {
+        let string = try self.string(object, key)
+        guard !string.isEmpty else { throw malformed("\(key) is empty", member: key) }
+        return string
+    }
+
+    /// An optional integer member that fits `Int64` (an amount in minor units); integers written
+    /// as `10.0` or beyond `Int64` are rejected.
+    package func optionalInt64(_ object: JSONObject, _ key: String) throws(CSEError) -> Int64? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard case .number(let text) = value, let int = Int64(text) else { throw malformed("\(key) is not an integer", member: key) }
+        return int
+    }
+
+    /// An optional member a platform writes as a string or a number (APS parameters, which are
+    /// signed as their text; card digits), as a string verbatim or a number's exact JSON text.
+    /// A Boolean, an array or an object is the wrong type.
+    package func optionalScalarText(_ object: JSONObject, _ key: String) throws(CSEError) -> String? {
+        guard let value = object[key], !value.isNull else { return nil }
+        switch value {
+        case .string(let text), .number(let text): return text
+        default: throw malformed("\(key) is neither a string nor a number", member: key)
+        }
     }
 
     /// An optional integer member with a default.

@@ -37,19 +37,23 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     public let parameters: JSONObject
 
     /// Reads verified parameters; `codeMember` names the member with the transaction's code.
+    /// Parameters are strings or numbers (APS signs them as their text).
+    /// - Throws: ``CSEError/Code/apsResponseMalformed`` when the code is missing or not five
+    ///   digits; ``CSEError/Code/serverAPIInvalidResponse`` naming a parameter read that is neither
+    ///   a string nor a number.
     init(verified: JSONObject, codeMember: String = "response_code") throws(CSEError) {
-        guard let text = verified[codeMember]?.scalarText else {
+        let reader = ServerResponseReader(platform: "aps")
+        guard let text = try reader.optionalScalarText(verified, codeMember) else {
             throw CSEError(.apsResponseMalformed, "the signed parameters have no \(codeMember)", context: ["parameter": codeMember])
         }
         do throws(CSEError) { responseCode = try APSResponseCode(text) } catch {
             throw CSEError(.apsResponseMalformed, "the \(codeMember) is not five digits", context: ["parameter": codeMember])
         }
-        func member(_ name: String) -> String? { verified[name]?.scalarText }
-        merchantReference = member("merchant_reference")
-        fortID = member("fort_id")
-        command = member("command")
-        authorizationCode = member("authorization_code")
-        threeDSURL = member("3ds_url")
+        merchantReference = try reader.optionalScalarText(verified, "merchant_reference")
+        fortID = try reader.optionalScalarText(verified, "fort_id")
+        command = try reader.optionalScalarText(verified, "command")
+        authorizationCode = try reader.optionalScalarText(verified, "authorization_code")
+        threeDSURL = try reader.optionalScalarText(verified, "3ds_url")
         var shown: [(String, JSONValue)] = []
         for (name, value) in verified where name != "signature" && name != "card_security_code" {
             if name == "card_number", let number = value.scalarText, number.allSatisfy(\.isNumber) {

@@ -123,25 +123,35 @@ public struct APSSDKTokenClient: Sendable {
         }
         var context = ["response_code": status.code.description, "status": status.code.status]
         if let text = status.code.statusDescription { context["statusDescription"] = text }
-        if let message = response["response_message"]?.stringValue {
+        // A response_message of the wrong type is an error; on a refusal, the cause of APS's own error.
+        var message: String?
+        var messageError: CSEError?
+        do { message = try ServerResponseReader(platform: "aps").optionalString(response, "response_message") } catch {
+            messageError = error
+        }
+        if let message {
             context["response_message"] = SafeText(secrets: [credentials.requestPhrase, credentials.responsePhrase]).of(message, limit: 100)
         }
         guard status.code.status == "22", status.code.message == "000" else {
             guard let description = status.code.messageDescription else {
-                throw CSEError(.apsUndocumentedMessage, "APS refused the request with an undocumented message code", context: context)
+                throw CSEError(
+                    .apsUndocumentedMessage, "APS refused the request with an undocumented message code", context: context,
+                    underlying: messageError)
             }
-            throw CSEError(.apsMessage(status.code.message), "APS refused the request: \(description)", context: context)
+            throw CSEError(
+                .apsMessage(status.code.message), "APS refused the request: \(description)", context: context, underlying: messageError)
         }
         guard verification.missingParameters.isEmpty, verification.changedParameters.isEmpty else {
             throw CSEError(
                 .apsResponseMismatch, "the signed response does not echo the request",
                 context: ["parameters": (verification.missingParameters + verification.changedParameters).joined(separator: ",")])
         }
+        if let messageError { throw messageError }
         guard let token = response["sdk_token"]?.stringValue, !token.isEmpty, token.utf8.count <= 100,
             token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
         else {
             throw CSEError(.apsResponseMalformed, "the successful response has no usable sdk_token")
         }
-        return APSSDKToken(token: token, responseCode: status.code, responseMessage: response["response_message"]?.stringValue)
+        return APSSDKToken(token: token, responseCode: status.code, responseMessage: message)
     }
 }

@@ -55,15 +55,19 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
     public let json: JSONValue
 
     /// Decodes a response.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `session.id` is missing.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `session.id`
+    ///   is missing or empty, or a member read has the wrong JSON type (`session.updateStatus` and
+    ///   `session.version` are strings, `session.authenticationLimit` an integer).
     package init(response: JSONObject) throws(CSEError) {
-        guard let session = response["session"]?.objectValue, let id = session["id"]?.stringValue, !id.isEmpty else {
-            throw ServerJSON.missing("session.id", platform: "mastercard")
+        let reader = ServerResponseReader(platform: "mastercard")
+        guard let session = try reader.optionalObject(response, "session") else {
+            throw reader.malformed("session.id is missing", member: "session.id")
         }
-        self.id = id
-        updateStatus = session["updateStatus"]?.stringValue
-        version = session["version"]?.stringValue
-        authenticationLimit = session["authenticationLimit"]?.intValue
+        let members = reader.under("session")
+        id = try members.nonEmptyString(session, "id")
+        updateStatus = try members.optionalString(session, "updateStatus")
+        version = try members.optionalString(session, "version")
+        authenticationLimit = try members.optionalInt(session, "authenticationLimit")
         json = .object(response)
     }
 
@@ -257,24 +261,38 @@ public struct MastercardSessionClient: Sendable {
             body: body, retry: retry)
         guard response.isSuccess else { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiPassword])) }
         let object = try ServerResponse.object(response, platform: "mastercard")
-        if object["result"]?.stringValue == "ERROR" {
-            throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiPassword]))
-        }
+        if try Self.isError(object) { throw Self.error(of: response, redactor: SafeText(secrets: [credentials.apiPassword])) }
         return try MastercardSession(response: object)
     }
 
-    /// The typed error of a `result: ERROR` body or a non-2xx status.
+    /// Whether a body is `result` `ERROR`.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `result` is not a string.
+    static func isError(_ object: JSONObject) throws(CSEError) -> Bool {
+        try ServerResponseReader(platform: "mastercard").optionalString(object, "result") == "ERROR"
+    }
+
+    /// The typed error of a `result: ERROR` body or a non-2xx status. An `error` member of the
+    /// wrong shape (a member of the wrong JSON type) is ``CSEError/Code/serverAPIInvalidResponse``
+    /// naming the member for a 2xx answer; for an error status, ``CSEError/Code/serverAPIUnexpectedStatus``
+    /// (or ``CSEError/Code/serverAPIAuthenticationFailed`` for 401/403) with the status, caused by it.
     /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
     static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
-        guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
+        guard let body = ServerResponse.errorObject(response) else {
             return ServerResponse.statusError(response, platform: "mastercard")
         }
+        let detail: MastercardErrorDetail
+        do {
+            guard let read = try MastercardErrorDetail(body) else { return ServerResponse.statusError(response, platform: "mastercard") }
+            detail = read
+        } catch {
+            return response.isSuccess ? error : ServerResponse.statusError(response, platform: "mastercard", cause: error)
+        }
         var context: [String: String] = ["status": String(response.status)]
-        let cause = error["cause"]?.stringValue
+        let cause = detail.cause
         if let cause { context["cause"] = redactor.of(cause, limit: 40) }
-        if let explanation = error["explanation"]?.stringValue { context["explanation"] = redactor.of(explanation) }
-        if let field = error["field"]?.stringValue { context["field"] = redactor.of(field, limit: 100) }
-        if let type = error["validationType"]?.stringValue { context["validationType"] = redactor.of(type, limit: 40) }
+        if let explanation = detail.explanation { context["explanation"] = redactor.of(explanation) }
+        if let field = detail.field { context["field"] = redactor.of(field, limit: 100) }
+        if let type = detail.validationType { context["validationType"] = redactor.of(type, limit: 40) }
         if response.status == 401 || response.status == 403 {
             return ServerResponse.statusError(response, platform: "mastercard", details: context)
         }

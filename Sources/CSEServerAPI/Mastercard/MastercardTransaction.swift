@@ -225,24 +225,20 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
     static let undeterminedCodes: Set<String> = ["UNKNOWN", "TIMED_OUT", "ACQUIRER_SYSTEM_ERROR", "SYSTEM_ERROR", "LOCK_FAILURE"]
 
     /// Decodes a transaction response.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `result` is not a string, or a
-    ///   member read below has another type.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `result` is
+    ///   missing, empty or not a string, or a member read below has the wrong JSON type.
     package init(response: JSONObject) throws(CSEError) {
-        guard let result = response["result"]?.stringValue, !result.isEmpty else {
-            throw ServerJSON.missing("result", platform: "mastercard")
-        }
-        self.result = result
-        func text(_ value: JSONValue?, _ name: String) throws(CSEError) -> String? {
-            guard let value, value != .null else { return nil }
-            guard let text = value.stringValue else { throw ServerJSON.missing(name, platform: "mastercard") }
-            return text
-        }
-        gatewayCode = try text(response["response"]?["gatewayCode"], "response.gatewayCode")
-        orderID = try text(response["order"]?["id"], "order.id")
-        orderStatus = try text(response["order"]?["status"], "order.status")
-        transactionID = try text(response["transaction"]?["id"], "transaction.id")
-        transactionType = try text(response["transaction"]?["type"], "transaction.type")
-        authorizationCode = try text(response["transaction"]?["authorizationCode"], "transaction.authorizationCode")
+        let reader = ServerResponseReader(platform: "mastercard")
+        result = try reader.nonEmptyString(response, "result")
+        let (gateway, gatewayReader) = try reader.child(response, "response")
+        gatewayCode = try gatewayReader.optionalString(gateway, "gatewayCode")
+        let (order, orderReader) = try reader.child(response, "order")
+        orderID = try orderReader.optionalString(order, "id")
+        orderStatus = try orderReader.optionalString(order, "status")
+        let (transaction, transactionReader) = try reader.child(response, "transaction")
+        transactionID = try transactionReader.optionalString(transaction, "id")
+        transactionType = try transactionReader.optionalString(transaction, "type")
+        authorizationCode = try transactionReader.optionalString(transaction, "authorizationCode")
         json = .object(response)
     }
 
@@ -324,7 +320,13 @@ extension MastercardSessionClient {
             }
             throw error
         }
-        if object["result"]?.stringValue == "ERROR" || !response.isSuccess {
+        var isError = !response.isSuccess
+        if !isError {
+            do { isError = try Self.isError(object) } catch {
+                return .unknown(keys, outcomeUnknownError("the gateway's answer is not a readable transaction", keys, cause: error))
+            }
+        }
+        if isError {
             let error = Self.error(of: response, redactor: redactor)
             // Only a request the gateway refused to take (invalid, or rejected with the
             // credentials) was certainly not processed; any other ERROR may hide a transaction.
@@ -387,7 +389,7 @@ extension MastercardSessionClient {
         let redactor = SafeText(secrets: [credentials.apiPassword])
         guard response.isSuccess else { throw Self.error(of: response, redactor: redactor) }
         let object = try ServerResponse.object(response, platform: "mastercard")
-        if object["result"]?.stringValue == "ERROR" { throw Self.error(of: response, redactor: redactor) }
+        if try Self.isError(object) { throw Self.error(of: response, redactor: redactor) }
         return object
     }
 }

@@ -31,26 +31,26 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
 
     /// Decodes a payment.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `id` or `status` is missing or not
-    ///   a string, or a member read has another type.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `id` or
+    ///   `status` is missing, empty or not a string, or a member read has the wrong JSON type (for
+    ///   example an `amount` that is not an integer).
     package init(response: JSONObject) throws(CSEError) {
-        id = try ServerJSON.string(response, "id", platform: "paysafe")
-        status = try ServerJSON.string(response, "status", platform: "paysafe")
-        func optional(_ value: JSONValue?, _ name: String) throws(CSEError) -> String? {
-            guard let value, value != .null else { return nil }
-            guard let text = value.stringValue else { throw ServerJSON.missing(name, platform: "paysafe") }
-            return text
-        }
-        merchantReference = try optional(response["merchantRefNum"], "merchantRefNum")
-        currencyCode = try optional(response["currencyCode"], "currencyCode")
-        if let amount = response["amount"], amount != .null {
-            guard let value = amount.intValue else { throw ServerJSON.missing("amount", platform: "paysafe") }
-            self.amount = Int64(value)
-        } else {
-            amount = nil
-        }
-        lastDigits = try optional(response["card"]?["lastDigits"], "card.lastDigits").map { String($0.suffix(4)) }
-        authorizationCode = try optional(response["gatewayResponse"]?["authCode"] ?? response["authCode"], "authCode")
+        try self.init(response: response, reader: ServerResponseReader(platform: "paysafe"))
+    }
+
+    /// Decodes a payment with `reader` naming the members (under `payments[n].` in a list).
+    init(response: JSONObject, reader: ServerResponseReader) throws(CSEError) {
+        id = try reader.nonEmptyString(response, "id")
+        status = try reader.nonEmptyString(response, "status")
+        merchantReference = try reader.optionalString(response, "merchantRefNum")
+        currencyCode = try reader.optionalString(response, "currencyCode")
+        amount = try reader.optionalInt64(response, "amount")
+        let (card, cardReader) = try reader.child(response, "card")
+        lastDigits = try cardReader.optionalString(card, "lastDigits").map { String($0.suffix(4)) }
+        let (gateway, gatewayReader) = try reader.child(response, "gatewayResponse")
+        var authorizationCode = try gatewayReader.optionalString(gateway, "authCode")
+        if authorizationCode == nil { authorizationCode = try reader.optionalString(response, "authCode") }
+        self.authorizationCode = authorizationCode
     }
 
     /// Whether the payment was refused for good (`FAILED`, `CANCELLED`, `EXPIRED`).
@@ -266,8 +266,17 @@ public struct PaysafePaymentClient: Sendable {
             }
             return Self.outcome(of: first, keys: keys, redactor: redactor)
         }
-        if response.status == 402, let object = ServerResponse.errorObject(response), let payment = try? PaysafePayment(response: object) {
-            return .refused(payment, Self.declined(payment, keys: keys, response: object, redactor: redactor))
+        // A 402 body with an `id` is the declined payment; without one, an error body (below).
+        if response.status == 402, let object = ServerResponse.errorObject(response), object["id"] != nil {
+            let payment: PaysafePayment
+            let detail: PaysafeErrorDetail?
+            do {
+                payment = try PaysafePayment(response: object)
+                detail = try PaysafeErrorDetail(object)
+            } catch {
+                throw ServerResponse.statusError(response, platform: "paysafe", cause: error)
+            }
+            return .refused(payment, Self.declined(payment, keys: keys, code: detail?.code, redactor: redactor))
         }
         guard response.isSuccess else {
             let error = PaysafeTokenClient.error(of: response, redactor: redactor)
@@ -287,12 +296,13 @@ public struct PaysafePaymentClient: Sendable {
 
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
         guard payment.isDeclined else { return .succeeded(payment) }
-        return .refused(payment, declined(payment, keys: keys, response: nil, redactor: redactor))
+        return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor))
     }
 
-    static func declined(_ payment: PaysafePayment, keys: PaymentReconciliation, response: JSONObject?, redactor: SafeText) -> CSEError {
+    /// `paysafe.paymentDeclined` for a refused payment, with Paysafe's `error.code` when the body had one.
+    static func declined(_ payment: PaysafePayment, keys: PaymentReconciliation, code: String?, redactor: SafeText) -> CSEError {
         var context = ["paymentId": redactor.of(payment.id, limit: 64), "paymentStatus": redactor.of(payment.status, limit: 32)]
-        if let code = response?["error"]?["code"]?.scalarText { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        if let code { context["paysafeCode"] = redactor.of(code, limit: 16) }
         for (name, value) in keys.members { context[name] = value }
         return CSEError(.paysafePaymentDeclined, "Paysafe declined the payment", context: context)
     }
@@ -311,11 +321,12 @@ public struct PaysafePaymentClient: Sendable {
         guard response.isSuccess else { throw PaysafeTokenClient.error(of: response, redactor: connection.redactor) }
         let object = try ServerResponse.object(response, platform: "paysafe")
         let list = accountID == nil ? "payments" : "auths"
-        guard let entries = object[list]?.arrayValue else { throw ServerJSON.missing(list, platform: "paysafe") }
+        let reader = ServerResponseReader(platform: "paysafe")
+        guard let entries = try reader.optionalArray(object, list) else { throw reader.malformed("\(list) is missing", member: list) }
         var payments: [PaysafePayment] = []
-        for entry in entries {
-            guard let payment = entry.objectValue else { throw ServerJSON.missing(list, platform: "paysafe") }
-            payments.append(try PaysafePayment(response: payment))
+        for (index, entry) in entries.enumerated() {
+            let name = "\(list)[\(index)]"
+            payments.append(try PaysafePayment(response: try reader.object(entry, member: name), reader: reader.under(name)))
         }
         return payments
     }

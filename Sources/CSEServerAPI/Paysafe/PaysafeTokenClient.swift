@@ -23,22 +23,25 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
     public let expiryYear: Int?
 
     /// Decodes a response.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `paymentToken` or
-    ///   `timeToLiveSeconds` is missing.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `paymentToken`
+    ///   or `timeToLiveSeconds` is missing, or a member read has the wrong JSON type (`card.cardBin`
+    ///   and `card.lastDigits` may be strings or numbers).
     package init(response: JSONObject) throws(CSEError) {
-        paymentToken = try ServerJSON.string(response, "paymentToken", platform: "paysafe")
-        guard let ttl = response["timeToLiveSeconds"]?.intValue, ttl >= 0 else {
-            throw ServerJSON.missing("timeToLiveSeconds", platform: "paysafe")
+        let reader = ServerResponseReader(platform: "paysafe")
+        paymentToken = try reader.nonEmptyString(response, "paymentToken")
+        guard let ttl = try reader.optionalInt(response, "timeToLiveSeconds"), ttl >= 0 else {
+            throw reader.malformed("timeToLiveSeconds is missing or negative", member: "timeToLiveSeconds")
         }
         timeToLiveSeconds = ttl
-        id = response["id"]?.stringValue
-        let card = response["card"]?.objectValue
+        id = try reader.optionalString(response, "id")
+        let (card, cardReader) = try reader.child(response, "card")
         // The BIN and last digits are what Paysafe masks to; keep at most 6 and 4 digits anyway.
-        cardBin = card?["cardBin"]?.scalarText.map { String($0.prefix(6)) }
-        lastDigits = card?["lastDigits"]?.scalarText.map { String($0.suffix(4)) }
-        cardType = card?["cardType"]?.stringValue
-        expiryMonth = card?["cardExpiry"]?["month"]?.intValue
-        expiryYear = card?["cardExpiry"]?["year"]?.intValue
+        cardBin = try cardReader.optionalScalarText(card, "cardBin").map { String($0.prefix(6)) }
+        lastDigits = try cardReader.optionalScalarText(card, "lastDigits").map { String($0.suffix(4)) }
+        cardType = try cardReader.optionalString(card, "cardType")
+        let (expiry, expiryReader) = try cardReader.child(card, "cardExpiry")
+        expiryMonth = try expiryReader.optionalInt(expiry, "month")
+        expiryYear = try expiryReader.optionalInt(expiry, "year")
     }
 
     /// The card as `BIN******LAST4` (or `****LAST4` without a BIN), or `nil` without last digits.
@@ -128,16 +131,25 @@ public struct PaysafeTokenClient: Sendable {
     }
 
     /// The typed error of a non-2xx response: Paysafe's `{"error":{"code","message","fieldErrors"}}`.
+    /// An `error` with a member of the wrong JSON type is not that shape:
+    /// ``CSEError/Code/serverAPIUnexpectedStatus`` (or ``CSEError/Code/serverAPIAuthenticationFailed``
+    /// for 401/403) with the status, caused by ``CSEError/Code/serverAPIInvalidResponse`` naming the member.
     /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
     static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
-        guard let body = ServerResponse.errorObject(response), let error = body["error"]?.objectValue else {
+        guard let body = ServerResponse.errorObject(response) else {
             return ServerResponse.statusError(response, platform: "paysafe")
         }
+        let detail: PaysafeErrorDetail
+        do {
+            guard let read = try PaysafeErrorDetail(body) else { return ServerResponse.statusError(response, platform: "paysafe") }
+            detail = read
+        } catch {
+            return ServerResponse.statusError(response, platform: "paysafe", cause: error)
+        }
         var context: [String: String] = ["status": String(response.status)]
-        if let code = error["code"]?.scalarText { context["paysafeCode"] = redactor.of(code, limit: 16) }
-        if let message = error["message"]?.stringValue { context["message"] = redactor.of(message) }
-        let fields = (error["fieldErrors"]?.arrayValue ?? []).compactMap { $0["field"]?.stringValue }
-        if !fields.isEmpty { context["fields"] = redactor.of(fields.joined(separator: ","), limit: 200) }
+        if let code = detail.code { context["paysafeCode"] = redactor.of(code, limit: 16) }
+        if let message = detail.message { context["message"] = redactor.of(message) }
+        if !detail.fields.isEmpty { context["fields"] = redactor.of(detail.fields.joined(separator: ","), limit: 200) }
         if response.status == 401 || response.status == 403 {
             return ServerResponse.statusError(response, platform: "paysafe", details: context)
         }

@@ -31,14 +31,17 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
     /// `paymentData.eciIndicator` and `cardholderName`; Google Pay's `paymentMethodDetails.pan`,
     /// `expirationMonth`/`expirationYear`, and, for `CRYPTOGRAM_3DS` only, `cryptogram` (ECv2;
     /// ECv1 `3dsCryptogram`) and `eciIndicator`.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing,
+    ///   malformed or of the wrong JSON type (an optional member too: a cryptogram or a name that
+    ///   is not a string is an error, never left out).
     public init(walletDecryption output: JSONObject) throws(CSEError) {
         func missing(_ member: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, "the decrypted wallet data lacks a member", context: ["argument": member])
         }
+        let reader = WalletDecryptionReader()
         guard let data = output["paymentData"]?.objectValue else { throw missing("paymentData") }
         func eciNumber(_ value: JSONValue?) throws(CSEError) -> Int? {
-            guard let value else { return nil }
+            guard let value, !value.isNull else { return nil }
             if let number = value.intValue { return number }
             guard let text = value.stringValue, let number = Int(text) else { throw missing("eciIndicator") }
             return number
@@ -50,21 +53,25 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
                 expiry.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let yy = Int(expiry.prefix(2)),
                 let mm = Int(expiry.dropFirst(2).prefix(2))
             else { throw missing("applicationExpirationDate") }
-            let inner = data["paymentData"]?.objectValue
+            let inner = try reader.optionalObject(data, "paymentData") ?? JSONObject()
             try self.init(
                 wallet: .applePay, dpan: dpan, expiryMonth: mm, expiryYear: 2000 + yy,
-                cryptogram: inner?["onlinePaymentCryptogram"]?.stringValue, eci: try eciNumber(inner?["eciIndicator"]),
-                cardholderName: data["cardholderName"]?.stringValue)
+                cryptogram: try reader.optionalString(inner, "onlinePaymentCryptogram"), eci: try eciNumber(inner["eciIndicator"]),
+                cardholderName: try reader.optionalString(data, "cardholderName"))
         case "google-pay":
             guard let details = data["paymentMethodDetails"]?.objectValue else { throw missing("paymentMethodDetails") }
             guard let pan = details["pan"]?.stringValue else { throw missing("paymentMethodDetails.pan") }
             guard let month = details["expirationMonth"]?.intValue, let year = details["expirationYear"]?.intValue, year >= 0 else {
                 throw missing("paymentMethodDetails.expiration")
             }
-            let tokenized = details["authMethod"]?.stringValue == "CRYPTOGRAM_3DS"
+            let tokenized = try reader.optionalString(details, "authMethod") == "CRYPTOGRAM_3DS"
+            var cryptogram: String?
+            if tokenized {
+                cryptogram = try reader.optionalString(details, "cryptogram")
+                if cryptogram == nil { cryptogram = try reader.optionalString(details, "3dsCryptogram") }
+            }
             try self.init(
-                wallet: .googlePay, dpan: pan, expiryMonth: month, expiryYear: year < 100 ? 2000 + year : year,
-                cryptogram: tokenized ? (details["cryptogram"] ?? details["3dsCryptogram"])?.stringValue : nil,
+                wallet: .googlePay, dpan: pan, expiryMonth: month, expiryYear: year < 100 ? 2000 + year : year, cryptogram: cryptogram,
                 eci: tokenized ? try eciNumber(details["eciIndicator"]) : nil, cardholderName: nil)
         default:
             throw missing("wallet")
@@ -113,5 +120,15 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
     /// The DPAN masked; never the cryptogram or the name.
     public var description: String {
         "DecryptedWalletCard(\(wallet), dpan: \(SecretMasking.maskPAN(dpan)), cryptogram: \(cryptogram == nil ? "none" : "<redacted>"))"
+    }
+}
+
+/// Reads the optional members of `cse wallet decrypt`'s output strictly: `null` counts as absent,
+/// a member of the wrong type is ``CSEError/Code/serverAPIInvalidArgument`` naming it (the output
+/// is the caller's argument, not a platform's response).
+private struct WalletDecryptionReader: JSONMemberReader {
+    /// ``CSEError/Code/serverAPIInvalidArgument`` naming the member as the argument.
+    func malformed(_ reason: String, member: String) -> CSEError {
+        CSEError(.serverAPIInvalidArgument, reason, context: ["argument": member])
     }
 }

@@ -24,13 +24,19 @@ enum ServerResponse {
     }
 
     /// The error for a non-2xx status whose body is not the platform's error shape, or for 401/403.
-    static func statusError(_ response: HTTPResponse, platform: String, details: [String: String] = [:]) -> CSEError {
+    /// - Parameters:
+    ///   - details: The platform's error detail read from the body, for the context.
+    ///   - cause: Why the body is not the platform's error shape, when it is JSON (a member of the
+    ///     wrong type: ``CSEError/Code/serverAPIInvalidResponse`` naming it); the status is kept.
+    static func statusError(
+        _ response: HTTPResponse, platform: String, details: [String: String] = [:], cause: CSEError? = nil
+    ) -> CSEError {
         var context = details
         context["platform"] = platform
         context["status"] = String(response.status)
         if response.status == 401 || response.status == 403 {
-            return CSEError(.serverAPIAuthenticationFailed, "the platform refused the credentials", context: context)
+            return CSEError(.serverAPIAuthenticationFailed, "the platform refused the credentials", context: context, underlying: cause)
         }
-        return CSEError(.serverAPIUnexpectedStatus, "the platform answered an error status", context: context)
+        return CSEError(.serverAPIUnexpectedStatus, "the platform answered an error status", context: context, underlying: cause)
     }
 }

@@ -124,29 +124,44 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
     public let merchantActionType: String?
 
     /// Decodes a `CreatePaymentResponse` (or a `paymentResult` of an error body).
-    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` when `payment.id` or `payment.status`
-    ///   is missing.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `payment.id`
+    ///   or `payment.status` is missing or empty, or a member read has the wrong JSON type (for
+    ///   example `statusOutput.isAuthorized` that is not a Boolean).
     package init(response: JSONObject) throws(CSEError) {
-        guard let payment = response["payment"]?.objectValue else { throw ServerJSON.missing("payment", platform: "worldline") }
-        guard let id = payment["id"]?.stringValue, !id.isEmpty else { throw ServerJSON.missing("payment.id", platform: "worldline") }
-        guard let status = payment["status"]?.stringValue, !status.isEmpty else {
-            throw ServerJSON.missing("payment.status", platform: "worldline")
-        }
-        self.id = id
-        self.status = status
-        let statusOutput = payment["statusOutput"]?.objectValue
-        statusCategory = statusOutput?["statusCategory"]?.stringValue
-        statusCode = statusOutput?["statusCode"]?.intValue
-        isAuthorized = statusOutput?["isAuthorized"]?.boolValue
-        let output = payment["paymentOutput"]?.objectValue
-        let money = output?["amountOfMoney"]?.objectValue
-        amount = money?["amount"]?.intValue.map(Int64.init)
-        currencyCode = money?["currencyCode"]?.stringValue
-        merchantReference = output?["references"]?["merchantReference"]?.stringValue
-        maskedCardNumber =
-            (output?["cardPaymentMethodSpecificOutput"]?["card"]?["cardNumber"]
-            ?? output?["mobilePaymentMethodSpecificOutput"]?["paymentData"]?["dpan"])?.stringValue.map(SecretMasking.maskPAN)
-        merchantActionType = response["merchantAction"]?["actionType"]?.stringValue
+        try self.init(response: response, reader: ServerResponseReader(platform: "worldline"))
+    }
+
+    /// Decodes a `CreatePaymentResponse` with `reader` naming the members (under `paymentResult.`
+    /// for the payment of an error body).
+    init(response: JSONObject, reader: ServerResponseReader) throws(CSEError) {
+        let payment = try reader.requiredObject(response, "payment")
+        let members = reader.under("payment")
+        id = try members.nonEmptyString(payment, "id")
+        status = try members.nonEmptyString(payment, "status")
+        let (statusOutput, statusReader) = try members.child(payment, "statusOutput")
+        statusCategory = try statusReader.optionalString(statusOutput, "statusCategory")
+        statusCode = try statusReader.optionalInt(statusOutput, "statusCode")
+        isAuthorized = try statusReader.optionalBool(statusOutput, "isAuthorized")
+        let (output, outputReader) = try members.child(payment, "paymentOutput")
+        let (money, moneyReader) = try outputReader.child(output, "amountOfMoney")
+        amount = try moneyReader.optionalInt64(money, "amount")
+        currencyCode = try moneyReader.optionalString(money, "currencyCode")
+        let (references, referencesReader) = try outputReader.child(output, "references")
+        merchantReference = try referencesReader.optionalString(references, "merchantReference")
+        maskedCardNumber = try Self.cardNumber(output, outputReader).map(SecretMasking.maskPAN)
+        let (action, actionReader) = try reader.child(response, "merchantAction")
+        merchantActionType = try actionReader.optionalString(action, "actionType")
+    }
+
+    /// The card number the platform echoes, unmasked: `cardPaymentMethodSpecificOutput.card.cardNumber`,
+    /// else a wallet's `mobilePaymentMethodSpecificOutput.paymentData.dpan`.
+    private static func cardNumber(_ output: JSONObject, _ reader: ServerResponseReader) throws(CSEError) -> String? {
+        let (cardOutput, cardOutputReader) = try reader.child(output, "cardPaymentMethodSpecificOutput")
+        let (card, cardReader) = try cardOutputReader.child(cardOutput, "card")
+        if let number = try cardReader.optionalString(card, "cardNumber") { return number }
+        let (mobile, mobileReader) = try reader.child(output, "mobilePaymentMethodSpecificOutput")
+        let (data, dataReader) = try mobileReader.child(mobile, "paymentData")
+        return try dataReader.optionalString(data, "dpan")
     }
 
     /// The statuses `statusOutput.statusCategory` `UNSUCCESSFUL` groups (the Direct API's

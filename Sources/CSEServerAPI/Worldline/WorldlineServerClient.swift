@@ -74,8 +74,8 @@ public struct WorldlineServerClient: Sendable {
         if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
         let response = try await send(.post, path: ["sessions"], body: body, idempotenceKey: key, retry: .idempotent)
         guard response.isSuccess else {
-            let error = Self.error(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey]))
-            if Self.isInProgress(response) {
+            let (error, errorBody) = Self.failure(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey]))
+            if response.status == 409, errorBody?.isRequestInProgress == true {
                 throw CSEError(
                     .worldlineRequestInProgress, "the first request with this idempotence key is still running; send it again later",
                     underlying: error)
@@ -97,7 +97,8 @@ public struct WorldlineServerClient: Sendable {
     /// - ``PaymentOutcome/unknown(_:_:)``: the request may have been processed but no answer was
     ///   read: a timeout or a connection lost after sending, a 2xx that is not a readable payment,
     ///   a 5xx unless every error in it is `retriable` (then nothing was processed), or a 409
-    ///   `DUPLICATE_REQUEST_IN_PROGRESS` (the first attempt with this key still runs). Call again
+    ///   `DUPLICATE_REQUEST_IN_PROGRESS` (the first attempt with this key still runs), or a 409 whose
+    ///   errors have a member of the wrong type (they cannot say it is not running). Call again
     ///   with the same key: the platform replays a finished first attempt (keys are kept at least
     ///   24 hours), so nothing is charged twice.
     ///
@@ -181,14 +182,14 @@ public struct WorldlineServerClient: Sendable {
             }
             return .succeeded(payment)
         }
-        let error = Self.error(of: response, redactor: redactor)
-        let body = ServerResponse.errorObject(response)
-        if error.code == .worldlinePaymentRejected, let result = body?["paymentResult"]?.objectValue {
-            return .refused(try? WorldlinePayment(response: result), error)
+        let (error, body) = Self.failure(of: response, redactor: redactor)
+        if error.code == .worldlinePaymentRejected, let payment = body?.paymentResult {
+            return .refused(payment, error)
         }
-        let errors = body?["errors"]?.arrayValue?.compactMap(\.objectValue) ?? []
         if response.status == 409 {
-            guard isInProgress(response) else { throw error }
+            // An error body of the wrong shape cannot say that the first attempt is not running.
+            let unreadable = body == nil && error.underlying?.code == .serverAPIInvalidResponse
+            guard unreadable || body?.isRequestInProgress == true else { throw error }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
@@ -196,23 +197,13 @@ public struct WorldlineServerClient: Sendable {
         if response.status >= 500 {
             // "retriable: a technical error happened and the same request can safely be sent again
             // with a new idempotence key": only then was nothing processed.
-            let allRetriable = !errors.isEmpty && errors.allSatisfy { $0["retriable"]?.boolValue == true }
-            if allRetriable { throw error }
+            if body?.isRetriable == true { throw error }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
             )
         }
         throw error
-    }
-
-    /// Whether `response` is the 409 the platform answers while the first request with the same
-    /// idempotence key still runs: the first error's `id` is `DUPLICATE_REQUEST_IN_PROGRESS`, or
-    /// its `errorCode` is 1409 (the sources disagree on which; research notes §1.3).
-    static func isInProgress(_ response: HTTPResponse) -> Bool {
-        guard response.status == 409, let first = ServerResponse.errorObject(response)?["errors"]?.arrayValue?.first?.objectValue
-        else { return false }
-        return first["id"]?.stringValue == "DUPLICATE_REQUEST_IN_PROGRESS" || first["errorCode"]?.stringValue == "1409"
     }
 
     /// GetPayment: `GET /v2/{merchantId}/payments/{paymentId}`, the payment as it stands now
@@ -276,30 +267,41 @@ public struct WorldlineServerClient: Sendable {
     /// The typed error of a non-2xx response.
     /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
     static func error(of response: HTTPResponse, redactor: SafeText = .shapesOnly) -> CSEError {
-        guard let body = ServerResponse.errorObject(response) else {
-            return ServerResponse.statusError(response, platform: "worldline")
+        failure(of: response, redactor: redactor).error
+    }
+
+    /// The typed error of a non-2xx response, and its body when it is Worldline's error shape.
+    /// A JSON body with a member of the wrong type is not that shape: the error is then
+    /// ``CSEError/Code/serverAPIUnexpectedStatus`` (or ``CSEError/Code/serverAPIAuthenticationFailed``
+    /// for 401/403) with the status, caused by ``CSEError/Code/serverAPIInvalidResponse`` naming the member.
+    /// - Parameter redactor: Redacts the platform's text, with the caller's secrets by value.
+    static func failure(of response: HTTPResponse, redactor: SafeText) -> (error: CSEError, body: WorldlineErrorBody?) {
+        guard let object = ServerResponse.errorObject(response) else {
+            return (ServerResponse.statusError(response, platform: "worldline"), nil)
+        }
+        let body: WorldlineErrorBody
+        do { body = try WorldlineErrorBody(object) } catch {
+            return (ServerResponse.statusError(response, platform: "worldline", cause: error), nil)
         }
         var context: [String: String] = ["status": String(response.status)]
-        if let errorID = body["errorId"]?.stringValue { context["errorId"] = redactor.of(errorID, limit: 64) }
-        if let first = body["errors"]?.arrayValue?.first?.objectValue {
-            if let id = first["id"]?.stringValue { context["id"] = redactor.of(id, limit: 64) }
-            if let code = first["errorCode"] ?? first["code"] {
-                context["code"] = redactor.of(code.stringValue ?? (code.intValue.map(String.init) ?? ""), limit: 16)
-            }
-            if let property = first["propertyName"]?.stringValue { context["propertyName"] = redactor.of(property, limit: 64) }
-            if let message = first["message"]?.stringValue { context["message"] = redactor.of(message) }
+        if let errorID = body.errorID { context["errorId"] = redactor.of(errorID, limit: 64) }
+        if let first = body.errors?.first {
+            if let id = first.id { context["id"] = redactor.of(id, limit: 64) }
+            if let code = first.code { context["code"] = redactor.of(code, limit: 16) }
+            if let property = first.propertyName { context["propertyName"] = redactor.of(property, limit: 64) }
+            if let message = first.message { context["message"] = redactor.of(message) }
         }
-        if let result = body["paymentResult"]?.objectValue, let payment = try? WorldlinePayment(response: result) {
+        if let payment = body.paymentResult {
             context["paymentId"] = SafeText.identifier(payment.id)
             context["paymentStatus"] = redactor.of(payment.status, limit: 64)
-            return CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context)
+            return (CSEError(.worldlinePaymentRejected, "the platform refused the payment", context: context), body)
         }
         if response.status == 401 || response.status == 403 {
-            return ServerResponse.statusError(response, platform: "worldline", details: context)
+            return (ServerResponse.statusError(response, platform: "worldline", details: context), body)
         }
-        guard body["errors"] != nil || body["errorId"] != nil else {
-            return ServerResponse.statusError(response, platform: "worldline")
+        guard body.errors != nil || body.errorID != nil else {
+            return (ServerResponse.statusError(response, platform: "worldline"), body)
         }
-        return CSEError(.worldlineAPIError, "the platform returned an error", context: context)
+        return (CSEError(.worldlineAPIError, "the platform returned an error", context: context), body)
     }
 }

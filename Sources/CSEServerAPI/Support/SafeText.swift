@@ -1,25 +1,6 @@
 import CSECore
 import CSECrypto
 
-/// Reading members of platform JSON bodies.
-enum ServerJSON {
-    /// A required string member of a 2xx body.
-    static func string(_ object: JSONObject, _ name: String, platform: String) throws(CSEError) -> String {
-        guard let value = object[name]?.stringValue, !value.isEmpty else {
-            throw missing(name, platform: platform)
-        }
-        return value
-    }
-
-    /// The error for a missing or malformed response member.
-    static func missing(_ member: String, platform: String) -> CSEError {
-        CSEError(
-            .serverAPIInvalidResponse, "the response lacks a member or has the wrong type",
-            context: ["platform": platform, "member": member])
-    }
-
-}
-
 /// Makes text from a platform response safe for an error or a log line (issue #24, point 9): the
 /// caller's own secrets (``secrets``) and any `Basic`/`Bearer` credential become `<redacted>`
 /// (``SecretMasking/redactingSecrets(_:secrets:)``); then printable ASCII only, at most `limit`
