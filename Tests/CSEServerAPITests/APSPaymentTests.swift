@@ -185,6 +185,22 @@ struct APSPaymentTests {
         #expect(signed["apple_paymentMethod"]?.objectValue?.keys == ["apple_displayName", "apple_network", "apple_type"])
     }
 
+    /// The research notes' derived CHECK_STATUS vector (§2.2; Python and openssl agree), on the
+    /// request `checkStatus(merchantReference:)` actually sends.
+    @Test("CHECK_STATUS is signed as the derived vector: 8b86c5d2…")
+    func checkStatusVector() async throws {
+        let transport = RecordingTransport(status: 200, json: "{}")
+        let aps = try APSPaymentClient(
+            credentials: try APSCredentials(
+                accessCode: "AccessCode01", merchantIdentifier: "MerchId1", requestPhrase: secret("ReqPhrase"),
+                responsePhrase: secret("RespPhrase")),
+            environment: .apsTest, http: try CSEServerAPITests.client(transport))
+        _ = try? await aps.checkStatus(merchantReference: "ORD-0001")
+        let sent = try JSONValue.parse(try #require(transport.requests.first).body)
+        #expect(sent["signature"]?.stringValue == "8b86c5d2807cc8f671a74aa551419f36df6e0347804ff4d6ca29a287c61abffa")
+        #expect(sent["query_command"]?.stringValue == "CHECK_STATUS" && sent["merchant_reference"]?.stringValue == "ORD-0001")
+    }
+
     @Test("an Apple Pay purchase goes with the Apple credential set, which the emulator checks; without it nothing is sent")
     func applePayPurchase() async throws {
         let arguments =

@@ -26,6 +26,21 @@ struct WorldlineSignatureTests {
                 == "vCos01y77soPNJOW6kDCm4Bu5b2darAZ09PP7Wa+jRA=")
     }
 
+    /// The research notes' derived GetPayment vector (§1.2): a GET has no body, so no
+    /// Content-Type line content, and the server meta info is the only `X-GCS-*` line.
+    @Test("GetPayment's GET string with X-GCS-ServerMetaInfo signs to lQDx6HAG…")
+    func knownAnswerGetPayment() throws {
+        let headers: [(name: String, value: String)] = [
+            ("Date", "Fri, 06 Jun 2014 13:39:43 GMT"), ("X-GCS-ServerMetaInfo", "eyJzZGtJZGVudGlmaWVyIjoiQ1NFS2l0L3YxLjAuMCJ9"),
+        ]
+        let text = WorldlineSignature.stringToSign(method: "GET", headers: headers, path: "/v2/1/payments/3066019730_0")
+        #expect(
+            text == "GET\n\nFri, 06 Jun 2014 13:39:43 GMT\nx-gcs-servermetainfo:eyJzZGtJZGVudGlmaWVyIjoiQ1NFS2l0L3YxLjAuMCJ9\n"
+                + "/v2/1/payments/3066019730_0\n")
+        #expect(
+            try WorldlineSignature.signature(of: text, secret: secret("secretApiKey")) == "lQDx6HAGPrE7aJTmojm/9MPh9Yc9h7/vprr2WHvvEV8=")
+    }
+
     /// The derived vector of the research notes (§1.2, Python `hmac` and `openssl dgst -hmac`
     /// agree): the idempotence key is an `X-GCS-*` header, signed and sorted with the others.
     @Test("X-GCS-Idempotence-Key is signed between the other X-GCS-* lines: V28bMzbV…")
