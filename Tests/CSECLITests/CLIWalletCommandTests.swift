@@ -103,6 +103,50 @@ struct CLIWalletCommandTests {
         #expect(usage.status == 64 && usage.err.contains("'--decrypted' goes with '--wallet'"))
     }
 
+    @Test(
+        "paysafe wallet-token --wallet apple-pay: the encrypted token as Paysafe decrypts it, or --decrypted with wallet decrypt's output; neither the DPAN nor the cryptogram is printed"
+    )
+    func paysafeApplePayToken() throws {
+        let server = try ServerCommandTests.emulator("paysafe", ["--api-key", ServerCommandTests.paysafeKey])
+        defer { server.stop() }
+        let common = [
+            "--credentials", try ServerCommandTests.file(#"{"apiKey":"\#(ServerCommandTests.paysafeKey)"}"#), "--endpoint", server.baseURL,
+        ]
+        // The encrypted PKPaymentToken, forwarded for Paysafe to decrypt.
+        let paymentData = try JSONValue.parse(try Self.file("gala/token.json"))
+        let pkPaymentToken = JSONValue.object(
+            JSONObject([
+                ("paymentData", paymentData),
+                (
+                    "paymentMethod",
+                    .object(JSONObject([("displayName", .string("Visa 0492")), ("network", .string("Visa")), ("type", .string("debit"))]))
+                ),
+                ("transactionIdentifier", .string("F7F133694685BAB2")),
+            ]))
+        let encrypted = try CommandRunner.run(
+            ["paysafe", "wallet-token", "--wallet", "apple-pay"] + common, stdin: pkPaymentToken.serializedBytes)
+        #expect(encrypted.status == 0 && encrypted.out.contains("\"paymentToken\""), "\(encrypted.err)")
+        let sent = try JSONValue.parse(try #require(server.requests().last).body)
+        #expect(sent["applePayPaymentToken"]?["token"]?["paymentData"]?["version"]?.stringValue == "EC_v1")
+        // The merchant decrypted it: only decryptedData goes, and nothing of the card is printed.
+        let decrypted = try CommandRunner.run(
+            ["wallet", "decrypt"] + Self.gala + ["--now", "2021-09-01T19:03:06Z"], stdin: Self.file("gala/token.json"))
+        #expect(decrypted.status == 0, "\(decrypted.err)")
+        let data = try #require(try JSONValue.parse(Array(decrypted.stdout))["paymentData"])
+        let dpan = try #require(data["applicationPrimaryAccountNumber"]?.stringValue)
+        let cryptogram = try #require(data["paymentData"]?["onlinePaymentCryptogram"]?.stringValue)
+        let token = try CommandRunner.run(
+            ["paysafe", "wallet-token", "--wallet", "apple-pay", "--decrypted"] + common, stdin: decrypted.stdout)
+        #expect(token.status == 0 && token.out.contains("\"paymentToken\""), "\(token.err)")
+        let forwarded = try JSONValue.parse(try #require(server.requests().last).body)
+        let sentData = forwarded["applePayPaymentToken"]?["token"]?["paymentData"]
+        #expect(sentData?.objectValue?.keys == ["decryptedData"])
+        #expect(sentData?["decryptedData"]?["applicationPrimaryAccountNumber"]?.stringValue == dpan)
+        for output in [token.out, token.err, encrypted.out, encrypted.err] {
+            #expect(!output.contains(dpan) && !output.contains(cryptogram))
+        }
+    }
+
     @Test("RSA_v1 from a whole PKPaymentToken, with pairs for rotation")
     func rotationAndRSA() throws {
         let result = try CommandRunner.run(
