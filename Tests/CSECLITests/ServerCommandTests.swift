@@ -574,6 +574,15 @@ struct ServerCommandTests {
         let sent = try JSONValue.parse(Array(try #require(declined.requests().last).body))
         #expect(sent["order"]?["walletProvider"]?.stringValue == "GOOGLE_PAY")
         #expect(sent["sourceOfFunds"]?["provided"]?["card"]?["devicePayment"]?["paymentToken"]?.stringValue == token)
+        // Apple Pay: a PKPaymentToken, or Apple Pay JS's {"token":{…}} around it, sends its paymentData as the token.
+        let paymentDataJSON = #"{"version":"EC_v1","data":"DATA_B64","signature":"SIG_B64","header":{"transactionId":"TXN"}}"#
+        for input in [#"{"paymentData":\#(paymentDataJSON)}"#, #"{"token":{"paymentData":\#(paymentDataJSON)},"billingContact":{}}"#] {
+            _ = try CommandRunner.run(base + ["--wallet", "apple-pay", "--endpoint", declined.baseURL], input: input)
+            let apple = try JSONValue.parse(Array(try #require(declined.requests().last).body))
+            #expect(apple["order"]?["walletProvider"]?.stringValue == "APPLE_PAY")
+            let sentToken = apple["sourceOfFunds"]?["provided"]?["card"]?["devicePayment"]?["paymentToken"]?.stringValue
+            #expect(try JSONValue.parse(try #require(sentToken)) == (try JSONValue.parse(paymentDataJSON)), "\(input)")
+        }
         let both = try CommandRunner.run(base + ["--wallet", "apple-pay", "--session", "S1"])
         #expect(both.status == 64 && both.err.contains("'--session'"))
         let neither = try CommandRunner.run(base)

@@ -66,6 +66,12 @@ struct APSPaymentTests {
             let sent = try server.requests().map { try JSONValue.parse(Array($0.body)) }
             #expect(
                 sent.map { $0["command"]?.stringValue ?? $0["query_command"]?.stringValue } == ["PURCHASE", "PURCHASE", "CHECK_STATUS"])
+            // The same reference for another amount is another order's: this one took nothing.
+            let other = try APSPaymentRequest(
+                .purchase, merchantReference: "ORD-0001", amount: 70000, currency: Currency(code: "AED")!,
+                customerEmail: "payer@example.com", tokenName: "Op9Vmp", customerIP: "192.0.2.10")
+            let error = await thrown { try await client.pay(other) }
+            #expect(error?.code == .serverReferenceInUse && error?.context["merchantReference"] == "ORD-0001")
         }
     }
 

@@ -68,6 +68,10 @@ struct PaysafePaymentTests {
             #expect(found.id == first.id)
             #expect(try await client.payments(merchantReference: "order-1").count == 1)
             #expect(try server.requests().map(\.method) == ["POST", "POST", "GET", "GET"])
+            // The same reference for another amount is another order's: this one took nothing.
+            let error = await thrown { try await client.pay(try Self.handlePayment(amount: 999)) }
+            #expect(error?.code == .serverReferenceInUse && error?.context["merchantReference"] == "order-1")
+            #expect(try await client.payments(merchantReference: "order-1").count == 1)
         }
     }
 

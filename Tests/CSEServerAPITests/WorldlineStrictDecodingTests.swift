@@ -148,3 +148,37 @@ struct WorldlineStrictDecodingTests {
         }
     }
 }
+
+/// Google's decrypted message in both generations (wallet-tokens notes): ECv2's `pan`,
+/// `cryptogram`, `eciIndicator` with authMethod `CRYPTOGRAM_3DS`, and the older ECv1's `dpan`,
+/// `3dsCryptogram`, `3dsEciIndicator` with authMethod `3DS` or paymentMethod `TOKENIZED_CARD`.
+@Suite("Decrypted Google Pay data: ECv2 and ECv1 member names give the same card")
+struct DecryptedGooglePayGenerationsTests {
+    @Test(
+        "ECv2 CRYPTOGRAM_3DS, ECv1 3DS and ECv1 TOKENIZED_CARD carry the cryptogram and ECI; PAN_ONLY carries neither",
+        arguments: [
+            (
+                #"{"paymentMethod":"CARD","paymentMethodDetails":{"authMethod":"CRYPTOGRAM_3DS","pan":"4895370012003478","expirationMonth":12,"expirationYear":2030,"cryptogram":"AgAAAAAABk4DWZ4C28yUQAAAAAA=","eciIndicator":"05"}}"#,
+                true
+            ),
+            (
+                #"{"paymentMethod":"TOKENIZED_CARD","paymentMethodDetails":{"authMethod":"3DS","dpan":"4895370012003478","expirationMonth":12,"expirationYear":2030,"3dsCryptogram":"AgAAAAAABk4DWZ4C28yUQAAAAAA=","3dsEciIndicator":"05"}}"#,
+                true
+            ),
+            (
+                #"{"paymentMethod":"TOKENIZED_CARD","paymentMethodDetails":{"dpan":"4895370012003478","expirationMonth":12,"expirationYear":2030,"3dsCryptogram":"AgAAAAAABk4DWZ4C28yUQAAAAAA=","3dsEciIndicator":"05"}}"#,
+                true
+            ),
+            (
+                #"{"paymentMethod":"CARD","paymentMethodDetails":{"authMethod":"PAN_ONLY","pan":"4895370012003478","expirationMonth":12,"expirationYear":2030}}"#,
+                false
+            ),
+        ])
+    func generations(paymentData: String, tokenized: Bool) throws {
+        let output = try #require(
+            try JSONValue.parse(#"{"wallet":"google-pay","protocolVersion":"ECv2","paymentData":\#(paymentData)}"#).objectValue)
+        let card = try DecryptedWalletCard(walletDecryption: output)
+        #expect(card.dpan == "4895370012003478" && card.expiryMonth == 12 && card.expiryYear == 2030)
+        #expect(card.cryptogram == (tokenized ? "AgAAAAAABk4DWZ4C28yUQAAAAAA=" : nil) && card.eci == (tokenized ? 5 : nil))
+    }
+}

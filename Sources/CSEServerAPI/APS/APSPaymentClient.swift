@@ -368,6 +368,14 @@ public struct APSPaymentClient: Sendable {
         let code = transaction.responseCode
         if ["066", "007", "047"].contains(code.message) {
             let settled = try? await checkStatus(merchantReference: request.merchantReference)
+            // A duplicate is the same payment: an approved order under this reference with another
+            // authorized amount (CHECK_STATUS names no currency) is another order's.
+            let sentAmount = request.parameters.first { $0.0 == "amount" }?.1.scalarText
+            if let settled, settled.isApproved, let authorized = settled.parameters["authorized_amount"]?.scalarText, authorized != "0",
+                authorized != sentAmount
+            {
+                throw referenceInUse(request.merchantReference, platform: "aps")
+            }
             if let settled, settled.responseCode.status != "00" {
                 return Self.outcome(of: settled, keys: keys) ?? .unknown(keys, unknownError(settled, keys))
             }

@@ -264,6 +264,13 @@ public struct PaysafePaymentClient: Sendable {
                 return .unknown(
                     keys, outcomeUnknownError("the reference was used before, and no payment with it was found", keys, cause: conflict))
             }
+            // A duplicate is the same payment: a reference that holds another amount or currency
+            // was reused for another order, and this request took nothing.
+            if let amount = first.amount, let currency = first.currencyCode,
+                amount != request.amount || currency != request.currency.code
+            {
+                throw referenceInUse(request.merchantReference, platform: "paysafe")
+            }
             return Self.outcome(of: first, keys: keys, redactor: redactor)
         }
         // A 402 body with an `id` is the declined payment; without one, an error body (below).

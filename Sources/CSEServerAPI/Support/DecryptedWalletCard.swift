@@ -29,8 +29,9 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
     /// Reads `cse wallet decrypt`'s output: Apple Pay's `applicationPrimaryAccountNumber`,
     /// `applicationExpirationDate` (YYMMDD), `paymentData.onlinePaymentCryptogram`,
     /// `paymentData.eciIndicator` and `cardholderName`; Google Pay's `paymentMethodDetails.pan`,
-    /// `expirationMonth`/`expirationYear`, and, for `CRYPTOGRAM_3DS` only, `cryptogram` (ECv2;
-    /// ECv1 `3dsCryptogram`) and `eciIndicator`.
+    /// `expirationMonth`/`expirationYear`, and, for `CRYPTOGRAM_3DS` only, `cryptogram` and
+    /// `eciIndicator` (older ECv1 tokens: `dpan`, authMethod `3DS` or paymentMethod
+    /// `TOKENIZED_CARD`, `3dsCryptogram`, `3dsEciIndicator`).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing,
     ///   malformed or of the wrong JSON type (an optional member too: a cryptogram or a name that
     ///   is not a string is an error, never left out).
@@ -60,19 +61,31 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
                 cardholderName: try reader.optionalString(data, "cardholderName"))
         case "google-pay":
             guard let details = data["paymentMethodDetails"]?.objectValue else { throw missing("paymentMethodDetails") }
-            guard let pan = details["pan"]?.stringValue else { throw missing("paymentMethodDetails.pan") }
+            // ECv2 sends `pan`, `cryptogram`, `eciIndicator` and authMethod `CRYPTOGRAM_3DS`; older
+            // ECv1 tokens (paymentMethod `TOKENIZED_CARD`) send `dpan`, `3dsCryptogram`,
+            // `3dsEciIndicator` and authMethod `3DS` (wallet-tokens notes, Google's payload).
+            let ecv2PAN = try reader.optionalString(details, "pan")
+            let ecv1DPAN = try reader.optionalString(details, "dpan")
+            guard let pan = ecv2PAN ?? ecv1DPAN else { throw missing("paymentMethodDetails.pan") }
             guard let month = details["expirationMonth"]?.intValue, let year = details["expirationYear"]?.intValue, year >= 0 else {
                 throw missing("paymentMethodDetails.expiration")
             }
-            let tokenized = try reader.optionalString(details, "authMethod") == "CRYPTOGRAM_3DS"
+            let authMethod = try reader.optionalString(details, "authMethod")
+            let paymentMethod = try reader.optionalString(data, "paymentMethod")
+            let tokenized = authMethod == "CRYPTOGRAM_3DS" || authMethod == "3DS" || paymentMethod == "TOKENIZED_CARD"
             var cryptogram: String?
+            var eci: Int?
             if tokenized {
-                cryptogram = try reader.optionalString(details, "cryptogram")
-                if cryptogram == nil { cryptogram = try reader.optionalString(details, "3dsCryptogram") }
+                let ecv2Cryptogram = try reader.optionalString(details, "cryptogram")
+                let ecv1Cryptogram = try reader.optionalString(details, "3dsCryptogram")
+                cryptogram = ecv2Cryptogram ?? ecv1Cryptogram
+                let ecv2ECI = try eciNumber(details["eciIndicator"])
+                let ecv1ECI = try eciNumber(details["3dsEciIndicator"])
+                eci = ecv2ECI ?? ecv1ECI
             }
             try self.init(
                 wallet: .googlePay, dpan: pan, expiryMonth: month, expiryYear: year < 100 ? 2000 + year : year, cryptogram: cryptogram,
-                eci: tokenized ? try eciNumber(details["eciIndicator"]) : nil, cardholderName: nil)
+                eci: eci, cardholderName: nil)
         default:
             throw missing("wallet")
         }

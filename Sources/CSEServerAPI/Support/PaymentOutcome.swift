@@ -114,6 +114,18 @@ extension CSEError.Code {
     /// cause is the transport's or the platform's error. Send the call again with the same key, or
     /// look the payment up; never with a new key, which could charge twice.
     public static let serverOutcomeUnknown = Self("server.outcomeUnknown")
+    /// The platform refused a payment as a repeat of its merchant reference, but the payment it
+    /// holds under that reference has another amount or currency: the reference belongs to
+    /// another order, and this request charged nothing. The context names the reference.
+    public static let serverReferenceInUse = Self("server.referenceInUse")
+}
+
+/// `server.referenceInUse` for `reference`, when the payment the platform holds under it has
+/// another amount or currency than the request (a duplicate must be the same payment).
+package func referenceInUse(_ reference: String, platform: String) -> CSEError {
+    CSEError(
+        .serverReferenceInUse, "the merchant reference belongs to another payment (another amount or currency); this one was not taken",
+        context: ["merchantReference": SafeText.identifier(reference), "platform": platform])
 }
 
 /// `server.outcomeUnknown` naming `reconciliation`, caused by `cause`.

@@ -62,8 +62,9 @@ enum MastercardPaymentSupport {
         }
 
         /// The funding source: the session, or the wallet token read from standard input (a bare
-        /// token, or the object that carries it: Apple's `PKPaymentToken` with `paymentData`,
-        /// Google's `PaymentData` with `paymentMethodData.tokenizationData.token`).
+        /// token, or the object that carries it: Apple's `PKPaymentToken` with `paymentData`, or
+        /// Apple Pay JS's `{"token":{…}}` around it; Google's `PaymentData` with
+        /// `paymentMethodData.tokenizationData.token`).
         func source() throws(CSEError) -> MastercardFundingSource {
             if let session { return .session(id: session) }
             // Decrypted device data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
@@ -84,7 +85,9 @@ enum MastercardPaymentSupport {
                 return .decryptedDevicePayment(card)
             }
             let token: String
-            if let paymentData = value["paymentData"], paymentData.objectValue != nil {
+            // Apple Pay JS delivers `{"token":{"paymentData",…},"billingContact",…}`.
+            let apple = value["token"]?.objectValue.map(JSONValue.object) ?? value
+            if let paymentData = apple["paymentData"], paymentData.objectValue != nil {
                 token = paymentData.serialized
             } else if let google = value["paymentMethodData"]?["tokenizationData"]?["token"]?.stringValue {
                 token = google
