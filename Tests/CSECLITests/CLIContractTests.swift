@@ -45,7 +45,7 @@ struct CLIContractTests {
             (["frobnicate"], "Error: Unknown subcommand 'frobnicate'."),
             (["--frobnicate"], "Error: Unknown option '--frobnicate'."),
             (["keygen", "--out", "/tmp", "--bits", "1024"], "Error: The value for '--bits' must be between 2048 and 16384."),
-            (["keygen", "--out", "/tmp", "--bits", "lots"], "Error: The value for '--bits' must be a non-negative integer."),
+            (["keygen", "--out", "/tmp", "--bits", "lots"], "Error: The value for '--bits' must be between 2048 and 16384."),
             (["keygen", "--out=/tmp", "--force=yes"], "Error: The flag '--force' does not take a value."),
         ])
     func usageErrors(arguments: [String], message: String) throws {

@@ -77,6 +77,8 @@ struct PaymentOutcomeTests {
         var configuration = HTTPClientConfiguration()
         configuration.backoffBase = .milliseconds(1)
         configuration.maxBackoff = .milliseconds(2)
+        // Wall-time deadline: a full parallel `swift test` can starve the pool for tens of seconds.
+        configuration.deadline = .seconds(600)
         let transport = RecordingTransport([.failure(reset), .failure(refused), .failure(refused)])
         let client = WorldlineServerClient(
             credentials: try WorldlineServerCredentials(merchantID: "1234", apiKeyID: "k", secretAPIKey: secret("s")),

@@ -24,12 +24,13 @@ struct CheckCommand: CLICommand {
     struct Options: CommandOptions {
         let json: OptionKey<Bool>
         let quiet: OptionKey<Bool>
-        let now: OptionKey<String?>
+        let now: OptionKey<MonthArgument?>
 
         init(_ declare: inout OptionDeclarations) {
             json = declare.flag("json", help: "Print the verdict and its details as JSON.")
             quiet = declare.flag("quiet", short: "q", help: "Print nothing; only the exit code tells.")
-            now = declare.value("now", "YYYY-MM", help: "For expiry: the month treated as now (default: the system clock, UTC).")
+            now = declare.value(
+                "now", "YYYY-MM", as: MonthArgument.self, help: "For expiry: the month treated as now (default: the system clock, UTC).")
         }
     }
 
@@ -49,7 +50,7 @@ struct CheckCommand: CLICommand {
         }
         json = arguments[\.json]
         quiet = arguments[\.quiet]
-        now = try MonthOption.parse(arguments[\.now])
+        now = arguments[\.now]?.month
         if now != nil && kind != "expiry" { throw UsageError("'--now' applies only to 'cse check expiry'.") }
         if json && quiet { throw UsageError("'--json' and '--quiet' cannot be combined.") }
     }

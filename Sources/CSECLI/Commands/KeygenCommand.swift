@@ -19,13 +19,13 @@ struct KeygenCommand: CLICommand {
 
     /// The options of `cse keygen`.
     struct Options: CommandOptions {
-        let bits: OptionKey<String?>
+        let bits: OptionKey<KeyBitsArgument?>
         let out: OptionKey<String>
         let keyID: OptionKey<String?>
         let force: OptionKey<Bool>
 
         init(_ declare: inout OptionDeclarations) {
-            bits = declare.value("bits", "N", help: "Modulus size, 2048 (default) to 16384.")
+            bits = declare.value("bits", "N", as: KeyBitsArgument.self, help: "Modulus size, 2048 (default) to 16384.")
             out = declare.required("out", "DIR", help: "The directory to write into (must exist).")
             keyID = declare.value("key-id", "ID", help: "The keyId for public-key.json (default: a random UUID).")
             force = declare.flag("force", help: "Overwrite existing files.")
@@ -39,8 +39,7 @@ struct KeygenCommand: CLICommand {
 
     /// Validates the arguments.
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        bits = try arguments.integer(\.bits) ?? 2048
-        guard (2048...16384).contains(bits) else { throw UsageError("The value for '--bits' must be between 2048 and 16384.") }
+        bits = arguments[\.bits]?.value ?? 2048
         directory = arguments[\.out]
         keyID = arguments[\.keyID]
         force = arguments[\.force]

@@ -40,7 +40,7 @@ struct SealCommand: CLICommand {
         let key: OptionKey<String?>
         let kid: OptionKey<String?>
         let sessionID: OptionKey<String?>
-        let now: OptionKey<String?>
+        let now: OptionKey<MonthArgument?>
         let demo: OptionKey<Bool>
         let allowInvalid: OptionKey<Bool>
         let lines: OptionKey<Bool>
@@ -54,7 +54,8 @@ struct SealCommand: CLICommand {
             kid = declare.value("kid", "ID", help: "The key id (default: the key file's keyId or kid).")
             sessionID = declare.value(
                 "session-id", "ID", help: "The Client API client session id (unless the input carries clientSessionId).")
-            now = declare.value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC).")
+            now = declare.value(
+                "now", "YYYY-MM", as: MonthArgument.self, help: "The month expiry checks treat as now (default: the system clock, UTC).")
             demo = declare.flag("demo", help: "Allow the bundled TEST-ONLY demo key; without --key, use it.")
             allowInvalid = declare.flag(
                 "allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr).")
@@ -101,9 +102,8 @@ struct SealCommand: CLICommand {
                 throw UsageError("\(sessionArguments.spelling(key)) needs --session.")
             }
             let transportArguments = sessionArguments.group(\.transport)
-            for key in [\TransportOptions.Keys.caFile, \.timeout] where transportArguments[key] != nil {
-                throw UsageError("\(transportArguments.spelling(key)) needs --session.")
-            }
+            if transportArguments[\.caFile] != nil { throw UsageError("\(transportArguments.spelling(\.caFile)) needs --session.") }
+            if transportArguments[\.timeout] != nil { throw UsageError("\(transportArguments.spelling(\.timeout)) needs --session.") }
             if sessionArguments[\.recurring] { throw UsageError("--recurring needs --session.") }
             session = nil
             platformProductID = nil
@@ -112,7 +112,7 @@ struct SealCommand: CLICommand {
         keySpec = arguments[\.key]
         kid = arguments[\.kid]
         sessionID = arguments[\.sessionID]
-        now = try MonthOption.parse(arguments[\.now])
+        now = arguments[\.now]?.month
         demo = arguments[\.demo]
         allowInvalid = arguments[\.allowInvalid]
         lines = arguments[\.lines]

@@ -19,18 +19,8 @@ enum PhraseFile {
     }
 
     /// The declaration of `--algorithm`, shared by `sign` and `verify`.
-    static func algorithmKey(_ declare: inout OptionDeclarations) -> OptionKey<String?> {
-        declare.value("algorithm", "ALG", help: "sha256 (default), sha512 or sha1 (APS 'SHA-128').")
-    }
-
-    /// The `--algorithm` value `name` (sha256 when not given).
-    static func algorithm(_ name: String?, command: String) throws(UsageError) -> APSSignatureAlgorithm {
-        guard let name else { return .sha256 }
-        do throws(CSEError) {
-            return try APSSignatureAlgorithm(name: name)
-        } catch {
-            throw UsageError("The value for '--algorithm' must be sha256, sha512 or sha1; see 'cse \(command) --help'.")
-        }
+    static func algorithmKey(_ declare: inout OptionDeclarations) -> OptionKey<SignatureAlgorithmArgument?> {
+        declare.value("algorithm", "ALG", as: SignatureAlgorithmArgument.self, help: "sha256 (default), sha512 or sha1 (APS 'SHA-128').")
     }
 
     static func object(_ input: [UInt8]) throws(CSEError) -> JSONObject {
@@ -58,7 +48,7 @@ struct SignCommand: CLICommand {
     /// The options of `cse aps sign`.
     struct Options: CommandOptions {
         let phraseFile: OptionKey<String>
-        let algorithm: OptionKey<String?>
+        let algorithm: OptionKey<SignatureAlgorithmArgument?>
 
         init(_ declare: inout OptionDeclarations) {
             phraseFile = declare.required("phrase-file", "FILE", help: "The SHA request (or response) phrase.")
@@ -72,7 +62,7 @@ struct SignCommand: CLICommand {
     /// Validates the arguments.
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         phrasePath = arguments[\.phraseFile]
-        algorithm = try PhraseFile.algorithm(arguments[\.algorithm], command: "sign")
+        algorithm = arguments[\.algorithm]?.algorithm ?? .sha256
     }
 
     /// Signs standard input.

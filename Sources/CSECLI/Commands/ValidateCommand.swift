@@ -27,7 +27,7 @@ struct ValidateCommand: CLICommand {
         let gateway: OptionKey<String?>
         let operation: OptionKey<String?>
         let partnerSharedKey: OptionKey<Bool>
-        let now: OptionKey<String?>
+        let now: OptionKey<MonthArgument?>
         let lines: OptionKey<Bool>
 
         init(_ declare: inout OptionDeclarations) {
@@ -37,7 +37,8 @@ struct ValidateCommand: CLICommand {
             partnerSharedKey = declare.flag(
                 "partner-shared-key",
                 help: "Paysafe tokenize: the caller is a partner using a shared API key (accountId becomes mandatory).")
-            now = declare.value("now", "YYYY-MM", help: "The month expiry checks treat as now (default: the system clock, UTC).")
+            now = declare.value(
+                "now", "YYYY-MM", as: MonthArgument.self, help: "The month expiry checks treat as now (default: the system clock, UTC).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
         }
     }
@@ -54,7 +55,7 @@ struct ValidateCommand: CLICommand {
 
     /// Validates the arguments: exactly one of `--product` and `--gateway`.
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        now = try MonthOption.parse(arguments[\.now])
+        now = arguments[\.now]?.month
         lines = arguments[\.lines]
         if let gateway = arguments[\.gateway] {
             guard arguments[\.product] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }

@@ -20,7 +20,7 @@ struct VerifyCommand: CLICommand {
     /// The options of `cse aps verify`.
     struct Options: CommandOptions {
         let phraseFile: OptionKey<String>
-        let algorithm: OptionKey<String?>
+        let algorithm: OptionKey<SignatureAlgorithmArgument?>
         let request: OptionKey<String?>
 
         init(_ declare: inout OptionDeclarations) {
@@ -37,7 +37,7 @@ struct VerifyCommand: CLICommand {
     /// Validates the arguments.
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         phrasePath = arguments[\.phraseFile]
-        algorithm = try PhraseFile.algorithm(arguments[\.algorithm], command: "verify")
+        algorithm = arguments[\.algorithm]?.algorithm ?? .sha256
         requestPath = arguments[\.request]
     }
 

@@ -87,8 +87,10 @@ extension CommandSpec.Option {
         case none, file, directory, words([String])
     }
 
-    /// The value completion implied by the placeholder (`FILE`, `DIR`) or by the option itself.
+    /// The value completion implied by a typed option's values (``ArgumentValue``), the
+    /// placeholder (`FILE`, `DIR`), or the option itself.
     var valueCompletion: ValueCompletion {
+        if let choices = check?.choices, !choices.isEmpty { return .words(choices) }
         switch valueName {
         case nil: return .none
         case "FILE": return .file

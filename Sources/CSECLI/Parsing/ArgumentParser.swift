@@ -124,6 +124,7 @@ enum ArgumentParser {
         var parsed = ParsedCommandLine(declared: spec.options)
         var index = 0
         var optionsEnded = false
+        var refused: UsageError?
         while index < arguments.count {
             let word = arguments[index]
             index += 1
@@ -155,16 +156,20 @@ enum ArgumentParser {
             if option.valueName == nil {
                 if inlineValue != nil { throw UsageError("The flag '--\(option.name)' does not take a value.") }
                 parsed.flags.insert(option.name)
-            } else if let inlineValue {
-                parsed.values[option.name] = inlineValue
-                parsed.allValues[option.name, default: []].append(inlineValue)
             } else {
-                guard index < arguments.count else {
-                    throw UsageError("Missing value for '--\(option.name) <\(option.valueName!.lowercased())>'.")
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else {
+                        throw UsageError("Missing value for '--\(option.name) <\(option.valueName!.lowercased())>'.")
+                    }
+                    value = arguments[index]
+                    index += 1
                 }
-                parsed.values[option.name] = arguments[index]
-                parsed.allValues[option.name, default: []].append(arguments[index])
-                index += 1
+                if let check = option.check, !check.accepts(value) { refused = refused ?? check.error(option: option.name) }
+                parsed.values[option.name] = value
+                parsed.allValues[option.name, default: []].append(value)
             }
         }
         if parsed.helpRequested { return parsed }
@@ -179,6 +184,9 @@ enum ArgumentParser {
         if parsed.positionals.count > spec.positionals.count {
             throw UsageError("Unexpected argument at position \(spec.positionals.count + 1).")
         }
+        // A typed option's value is refused once the whole line is read, as a command refused it
+        // before: `--help` anywhere wins, and a missing argument is named first.
+        if let refused { throw refused }
         return parsed
     }
 }

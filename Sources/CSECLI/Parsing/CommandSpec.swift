@@ -18,15 +18,19 @@ struct CommandSpec: Sendable {
         let help: String
         /// Whether the option must be given.
         let isRequired: Bool
+        /// How the parser checks a typed option's values (``ArgumentValue``); `nil` for free text.
+        let check: ValueCheck?
 
         /// Declares an option that takes a value.
-        static func value(_ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String) -> Option {
-            Option(name: name, short: short, valueName: valueName, help: help, isRequired: required)
+        static func value(
+            _ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String, check: ValueCheck? = nil
+        ) -> Option {
+            Option(name: name, short: short, valueName: valueName, help: help, isRequired: required, check: check)
         }
 
         /// Declares a flag (an option without a value).
         static func flag(_ name: String, short: Character? = nil, help: String) -> Option {
-            Option(name: name, short: short, valueName: nil, help: help, isRequired: false)
+            Option(name: name, short: short, valueName: nil, help: help, isRequired: false, check: nil)
         }
     }
 

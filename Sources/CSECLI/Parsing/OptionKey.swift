@@ -20,11 +20,12 @@ extension Bool: OmittableOptionValue {
     static var omitted: Bool { false }
 }
 
-extension Optional: OptionValue, OmittableOptionValue where Wrapped == String {
-    /// The value given, the last one when the option was repeated.
-    static func read(_ name: String, from line: ParsedCommandLine) -> String? { line.values[name] }
+extension Optional: OptionValue, OmittableOptionValue where Wrapped: ArgumentValue {
+    /// The value given (the last one when the option was repeated), as its type; the parser has
+    /// checked it (``ValueCheck``).
+    static func read(_ name: String, from line: ParsedCommandLine) -> Wrapped? { line.values[name].flatMap(Wrapped.init(argument:)) }
     /// An option that is not declared has no value.
-    static var omitted: String? { nil }
+    static var omitted: Wrapped? { nil }
 }
 
 extension String: OptionValue {
@@ -102,6 +103,18 @@ struct OptionDeclarations {
         _ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, help: String
     ) -> OptionKey<String?> {
         declare(.value(name, short: short, valueName, required: required, help: help))
+    }
+
+    /// Declares an option whose value is one of `type`'s, read as that type or `nil`; the parser
+    /// refuses any other value with the one message of ``ValueCheck``, and completion offers
+    /// `type`'s values.
+    ///
+    /// `required` makes the parser report the option missing (it is still read as an optional,
+    /// which is then never `nil`).
+    mutating func value<Value: ArgumentValue>(
+        _ name: String, short: Character? = nil, _ valueName: String, required: Bool = false, as type: Value.Type, help: String
+    ) -> OptionKey<Value?> {
+        declare(.value(name, short: short, valueName, required: required, help: help, check: ValueCheck(type)))
     }
 
     /// Declares an option that must be given; the parser reports it missing, so it is read as a

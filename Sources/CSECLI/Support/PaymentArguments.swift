@@ -1,6 +1,7 @@
 import CSEValidation
 
-/// The values the payment commands read the same way: `--currency` (ISO 4217) and `--wallet`.
+/// The value the payment commands read the same way: `--currency` (ISO 4217; `--wallet` is a
+/// typed option, ``WalletOptions/Kind``).
 extension ParsedArguments {
     /// The currency of a required option, from the embedded ISO 4217 table.
     /// - Throws: ``UsageError`` naming the option, with `example` as the example code.
@@ -11,23 +12,4 @@ extension ParsedArguments {
         return currency
     }
 
-    /// The wallet an optional `--wallet` names, or `nil` when it is not given.
-    /// - Throws: ``UsageError`` for a name other than `apple-pay` or `google-pay`.
-    func wallet(_ key: KeyPath<Keys, OptionKey<String?>>) throws(UsageError) -> WalletOptions.Kind? {
-        guard let name = self[key] else { return nil }
-        return try Self.wallet(name, option: keys[keyPath: key].name)
-    }
-
-    /// The wallet a required `--wallet` names.
-    /// - Throws: ``UsageError`` for a name other than `apple-pay` or `google-pay`.
-    func wallet(_ key: KeyPath<Keys, OptionKey<String>>) throws(UsageError) -> WalletOptions.Kind {
-        try Self.wallet(self[key], option: keys[keyPath: key].name)
-    }
-
-    private static func wallet(_ name: String, option: String) throws(UsageError) -> WalletOptions.Kind {
-        guard let kind = WalletOptions.Kind(rawValue: name) else {
-            throw UsageError("The value for '--\(option)' must be apple-pay or google-pay.")
-        }
-        return kind
-    }
 }

@@ -30,7 +30,7 @@ struct ServerCallOptions: Sendable {
     /// file and timeout.
     struct Keys: Sendable {
         /// `--environment test|production` (``Environment/choice``).
-        let environment: OptionKey<String?>?
+        let environment: OptionKey<EnvironmentArgument?>?
         /// `--production` (``Environment/productionFlag``).
         let production: OptionKey<Bool>?
         /// `--credentials FILE|env:NAME`.
@@ -42,7 +42,9 @@ struct ServerCallOptions: Sendable {
 
         /// Declares the options; `credentialsHelp` names the platform's credentials document.
         init(_ declare: inout OptionDeclarations, credentialsHelp: String, environment: Environment = .none) {
-            self.environment = environment == .choice ? declare.value("environment", "ENV", help: "test (default) or production.") : nil
+            self.environment =
+                environment == .choice
+                ? declare.value("environment", "ENV", as: EnvironmentArgument.self, help: "test (default) or production.") : nil
             production =
                 environment == .productionFlag
                 ? declare.flag("production", help: "Use the production endpoint (default: pre-production).") : nil
@@ -76,11 +78,7 @@ struct ServerCallOptions: Sendable {
             endpoint = nil
         }
         if arguments.keys.environment != nil {
-            switch arguments[\.environment] ?? "test" {
-            case "test": isProduction = false
-            case "production": isProduction = true
-            default: throw UsageError("The value for '--environment' must be test or production.")
-            }
+            isProduction = arguments[\.environment] == .production
         } else {
             isProduction = arguments[\.production]
         }

@@ -8,14 +8,15 @@ struct TransportOptions: Sendable {
         /// `--ca-file PEM`.
         let caFile: OptionKey<String?>
         /// `--timeout SECONDS`.
-        let timeout: OptionKey<String?>
+        let timeout: OptionKey<TimeoutArgument?>
 
         /// Declares the two options.
         init(_ declare: inout OptionDeclarations) {
             caFile = declare.value(
                 "ca-file", "PEM", help: "Trust these CA certificates instead of the system store (TLS is always verified).")
             timeout = declare.value(
-                "timeout", "SECONDS", help: "The deadline of each call, retries included (default 30; each attempt at most 10).")
+                "timeout", "SECONDS", as: TimeoutArgument.self,
+                help: "The deadline of each call, retries included (default 30; each attempt at most 10).")
         }
     }
 
@@ -25,8 +26,7 @@ struct TransportOptions: Sendable {
     /// Reads the options; `--timeout` is 1 to 600 seconds.
     init(arguments: ParsedArguments<Keys>) throws(UsageError) {
         caFile = arguments[\.caFile]
-        timeout = try arguments.integer(\.timeout)
-        if let timeout, !(1...600).contains(timeout) { throw UsageError("The value for '--timeout' must be 1 to 600 seconds.") }
+        timeout = arguments[\.timeout]?.value
     }
 
     /// `configuration` with the CA file as its trust and the timeout as its deadline (each

@@ -7,7 +7,7 @@ import Glibc
 /// The options `cse wallet decrypt` and `cse wallet verify` share, and their parsing.
 enum WalletOptions {
     /// The wallets `--wallet` names.
-    enum Kind: String {
+    enum Kind: String, CaseIterable, ArgumentValue {
         case applePay = "apple-pay"
         case googlePay = "google-pay"
     }
@@ -91,7 +91,7 @@ enum WalletOptions {
     struct Common {
         /// `--wallet`, `--apple-root`, `--signing-window`, `--now` and `--lines`, in help order.
         struct Keys: Sendable {
-            let wallet: OptionKey<String?>
+            let wallet: OptionKey<Kind?>
             let root: OptionKey<String?>
             let window: OptionKey<String?>
             let now: OptionKey<String?>
@@ -100,7 +100,7 @@ enum WalletOptions {
             /// Declares the five options.
             init(_ declare: inout OptionDeclarations) {
                 wallet = declare.value(
-                    "wallet", "KIND", help: "Force the wallet: apple-pay or google-pay (chosen by the options otherwise).")
+                    "wallet", "KIND", as: Kind.self, help: "Force the wallet: apple-pay or google-pay (chosen by the options otherwise).")
                 root = declare.value("apple-root", "FILE", help: "Trust this root (PEM) instead of Apple Root CA - G3 (tests).")
                 window = declare.value(
                     "signing-window", "PAST[,FUTURE]", help: "Accepted signing-time distance in seconds (300,60).")
@@ -116,9 +116,6 @@ enum WalletOptions {
 
         /// Reads and checks the options.
         init(arguments: ParsedArguments<Keys>) throws(UsageError) {
-            if let wallet = arguments[\.wallet], Kind(rawValue: wallet) == nil {
-                throw UsageError("unknown --wallet: expected apple-pay or google-pay")
-            }
             if let now = arguments[\.now] {
                 guard let instant = WalletOptions.instant(now) else {
                     throw UsageError("--now must be an ISO-8601 instant such as 2021-09-01T19:03:06Z")

@@ -37,24 +37,25 @@ protocol APSPaymentCommand: AsyncCLICommand where Options == APSPaymentOptions {
 /// The options of `cse aps purchase|authorize`.
 struct APSPaymentOptions: CommandOptions {
     let tokenName: OptionKey<String?>
-    let wallet: OptionKey<String?>
+    let wallet: OptionKey<APSWalletArgument?>
     let appleCredentials: OptionKey<String?>
-    let appleHeaderOrder: OptionKey<String?>
+    let appleHeaderOrder: OptionKey<AppleHeaderOrderArgument?>
     let reference: OptionKey<String>
     let amount: OptionKey<String>
     let currency: OptionKey<String>
     let email: OptionKey<String>
     let customerIP: OptionKey<String?>
-    let language: OptionKey<String?>
+    let language: OptionKey<APSLanguageArgument?>
     let server: ServerCallOptions.Keys
 
     init(_ declare: inout OptionDeclarations) {
         tokenName = declare.value("token-name", "T", help: "The stored card (token_name), from the mobile SDK or an earlier payment.")
-        wallet = declare.value("wallet", "NAME", help: "apple-pay: the PKPaymentToken on standard input, decrypted by APS.")
+        wallet = declare.value(
+            "wallet", "NAME", as: APSWalletArgument.self, help: "apple-pay: the PKPaymentToken on standard input, decrypted by APS.")
         appleCredentials = declare.value(
             "apple-credentials", "FILE", help: "The Apple Pay credential set (same members as --credentials), for --wallet apple-pay.")
         appleHeaderOrder = declare.value(
-            "apple-header-order", "ORDER",
+            "apple-header-order", "ORDER", as: AppleHeaderOrderArgument.self,
             help: "The order apple_header is signed in: dotnet (default: the .NET SDK), php (the PHP SDK) or integrations.")
         reference = declare.required(
             "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
@@ -62,7 +63,7 @@ struct APSPaymentOptions: CommandOptions {
         currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. AED).")
         email = declare.required("customer-email", "E", help: "The payer's e-mail address.")
         customerIP = declare.value("customer-ip", "IP", help: "The payer's IP address.")
-        language = declare.value("language", "LANG", help: "en (default) or ar.")
+        language = declare.value("language", "LANG", as: APSLanguageArgument.self, help: "en (default) or ar.")
         server = APSPaymentSupport.keys(&declare)
     }
 
@@ -88,19 +89,12 @@ struct APSPaymentOptions: CommandOptions {
                 guard tokenName != nil, appleCredentials == nil else {
                     throw UsageError("Give '--token-name', or '--wallet apple-pay' with '--apple-credentials'.")
                 }
-            case "apple-pay":
+            case .applePay:
                 guard tokenName == nil, appleCredentials != nil, arguments[\.customerIP] != nil else {
                     throw UsageError("'--wallet apple-pay' takes '--apple-credentials' and '--customer-ip', and no '--token-name'.")
                 }
-            default:
-                throw UsageError("The value for '--wallet' must be apple-pay.")
             }
-            switch arguments[\.appleHeaderOrder] {
-            case nil, "dotnet": appleHeaderOrder = .dotNetSDK
-            case "php": appleHeaderOrder = .phpSDK
-            case "integrations": appleHeaderOrder = .integrations
-            default: throw UsageError("The value for '--apple-header-order' must be dotnet, php or integrations.")
-            }
+            appleHeaderOrder = (arguments[\.appleHeaderOrder] ?? .dotnet).order
             guard arguments[\.appleHeaderOrder] == nil || appleCredentials != nil else {
                 throw UsageError("'--apple-header-order' goes with '--wallet apple-pay'.")
             }
@@ -109,8 +103,7 @@ struct APSPaymentOptions: CommandOptions {
             currency = try arguments.currency(\.currency, example: "AED")
             email = arguments[\.email]
             customerIP = arguments[\.customerIP]
-            language = arguments[\.language] ?? "en"
-            guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
+            language = (arguments[\.language] ?? .en).rawValue
         }
 
         func run(_ command: APSPaymentRequest.Command) async throws(CSEError) -> Int32 {
@@ -239,11 +232,11 @@ struct APSFeedbackVerifyCommand: CLICommand {
 
     /// The options of `cse aps feedback-verify`.
     struct Options: CommandOptions {
-        let format: OptionKey<String?>
+        let format: OptionKey<FeedbackFormatArgument?>
         let credentials: OptionKey<String>
 
         init(_ declare: inout OptionDeclarations) {
-            format = declare.value("format", "F", help: "form or json (default: detected from the body).")
+            format = declare.value("format", "F", as: FeedbackFormatArgument.self, help: "form or json (default: detected from the body).")
             credentials = declare.required("credentials", "FILE", help: APSPaymentSupport.credentialsHelp + " (a JSON file, or env:NAME).")
         }
     }
@@ -252,12 +245,7 @@ struct APSFeedbackVerifyCommand: CLICommand {
     let credentialsSpec: String
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        switch arguments[\.format] {
-        case nil: format = .automatic
-        case "form": format = .form
-        case "json": format = .json
-        default: throw UsageError("The value for '--format' must be form or json.")
-        }
+        format = arguments[\.format]?.format ?? .automatic
         credentialsSpec = arguments[\.credentials]
     }
 

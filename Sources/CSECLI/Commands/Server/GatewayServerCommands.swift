@@ -22,12 +22,12 @@ struct APSSDKTokenCommand: AsyncCLICommand {
     /// The options of `cse aps sdk-token`.
     struct Options: CommandOptions {
         let deviceID: OptionKey<String>
-        let language: OptionKey<String?>
+        let language: OptionKey<APSLanguageArgument?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             deviceID = declare.required("device-id", "ID", help: "The device id the mobile SDK reports.")
-            language = declare.value("language", "LANG", help: "en (default) or ar.")
+            language = declare.value("language", "LANG", as: APSLanguageArgument.self, help: "en (default) or ar.")
             server = ServerCallOptions.Keys(
                 &declare,
                 credentialsHelp:
@@ -43,8 +43,7 @@ struct APSSDKTokenCommand: AsyncCLICommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         deviceID = arguments[\.deviceID]
-        language = arguments[\.language] ?? "en"
-        guard ["en", "ar"].contains(language) else { throw UsageError("The value for '--language' must be en or ar.") }
+        language = (arguments[\.language] ?? .en).rawValue
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -66,15 +65,17 @@ struct APSSDKTokenCommand: AsyncCLICommand {
 enum MastercardCommandSupport {
     /// The options of every `cse mastercard session …` command.
     struct Options: CommandOptions {
-        let region: OptionKey<String?>
-        let apiVersion: OptionKey<String?>
+        let region: OptionKey<RegionArgument?>
+        let apiVersion: OptionKey<MastercardAPIVersionArgument?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             region = declare.value(
-                "region", "R", help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
+                "region", "R", as: RegionArgument.self,
+                help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
             apiVersion = declare.value(
-                "api-version", "N", help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
+                "api-version", "N", as: MastercardAPIVersionArgument.self,
+                help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
         }
     }
@@ -89,13 +90,8 @@ enum MastercardCommandSupport {
         init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
             options = try ServerCallOptions(arguments: arguments.group(\.server))
             sessionID = arguments.positionals.first ?? ""
-            do throws(CSEError) { region = try MastercardRegion(name: arguments[\.region] ?? "mtf") } catch {
-                throw UsageError("The value for '--region' must be one of ap, eu, na, in, cn, mtf, ksa.")
-            }
-            apiVersion = try arguments.integer(\.apiVersion) ?? MastercardSessionClient.defaultAPIVersion
-            guard apiVersion >= MastercardSessionClient.minimumAPIVersion else {
-                throw UsageError("The value for '--api-version' must be 39 or later.")
-            }
+            region = arguments[\.region]?.region ?? .mtf
+            apiVersion = arguments[\.apiVersion]?.value ?? MastercardSessionClient.defaultAPIVersion
         }
 
         func client() throws(CSEError) -> MastercardSessionClient {

@@ -12,7 +12,7 @@ enum MastercardPaymentSupport {
         let amount: OptionKey<String>
         let currency: OptionKey<String>
         let session: OptionKey<String?>
-        let wallet: OptionKey<String?>
+        let wallet: OptionKey<WalletOptions.Kind?>
         let decrypted: OptionKey<Bool>
         let authenticationTransaction: OptionKey<String?>
         let gateway: MastercardCommandSupport.Options
@@ -25,7 +25,8 @@ enum MastercardPaymentSupport {
             currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
             session = declare.value("session", "ID", help: "Pay with the card the mobile SDK put into this session.")
             wallet = declare.value(
-                "wallet", "NAME", help: "apple-pay or google-pay: the wallet token on standard input, decrypted by the gateway.")
+                "wallet", "NAME", as: WalletOptions.Kind.self,
+                help: "apple-pay or google-pay: the wallet token on standard input, decrypted by the gateway.")
             decrypted = declare.flag("decrypted", help: "With --wallet: read the output of 'cse wallet decrypt' instead (device data).")
             authenticationTransaction = declare.value(
                 "authentication-transaction", "ID", help: "The 3-D Secure authentication transaction of this order.")
@@ -52,7 +53,7 @@ enum MastercardPaymentSupport {
             amount = try arguments.integer(\.amount)
             currency = try arguments.currency(\.currency)
             session = arguments[\.session]
-            wallet = try arguments.wallet(\.wallet).map { $0 == .applePay ? .applePay : .googlePay }
+            wallet = arguments[\.wallet].map { $0 == .applePay ? .applePay : .googlePay }
             guard (session == nil) != (wallet == nil) else {
                 throw UsageError("Give one of '--session' and '--wallet'.")
             }

@@ -152,12 +152,12 @@ struct PaysafeWalletTokenCommand: AsyncCLICommand {
 
     /// The options of `cse paysafe wallet-token`.
     struct Options: CommandOptions {
-        let wallet: OptionKey<String>
+        let wallet: OptionKey<WalletOptions.Kind?>
         let decrypted: OptionKey<Bool>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            wallet = declare.required("wallet", "NAME", help: "apple-pay or google-pay.")
+            wallet = declare.value("wallet", "NAME", required: true, as: WalletOptions.Kind.self, help: "apple-pay or google-pay.")
             decrypted = declare.flag("decrypted", help: "Apple Pay: read the output of 'cse wallet decrypt' (decryptedData).")
             server = ServerCallOptions.Keys(
                 &declare, credentialsHelp: "Paysafe credentials {\"apiKey\"} (the single-use-token key)", environment: .choice)
@@ -170,7 +170,7 @@ struct PaysafeWalletTokenCommand: AsyncCLICommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        isApplePay = try arguments.wallet(\.wallet) == .applePay
+        isApplePay = arguments[\.wallet] == .applePay
         decrypted = arguments[\.decrypted]
         if decrypted && !isApplePay {
             throw UsageError("'--decrypted' is for Apple Pay only: Paysafe's Customer Vault has no decrypted Google Pay token.")

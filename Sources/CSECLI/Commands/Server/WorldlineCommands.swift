@@ -112,7 +112,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         let currency: OptionKey<String>
         let reference: OptionKey<String?>
         let idempotenceKey: OptionKey<String?>
-        let wallet: OptionKey<String?>
+        let wallet: OptionKey<WalletOptions.Kind?>
         let decrypted: OptionKey<Bool>
         let returnURL: OptionKey<String?>
         let session: OptionKey<String?>
@@ -125,7 +125,8 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
             idempotenceKey = declare.value(
                 "idempotence-key", "KEY",
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
-            wallet = declare.value("wallet", "NAME", help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
+            wallet = declare.value(
+                "wallet", "NAME", as: WalletOptions.Kind.self, help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
             decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
             returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
             session = declare.value("session", "FILE", help: "With --wallet: the Client API session whose key seals the raw token.")
@@ -149,7 +150,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         currency = arguments[\.currency]
         reference = arguments[\.reference]
         idempotenceKey = arguments[\.idempotenceKey]
-        wallet = try arguments.wallet(\.wallet).map { $0 == .applePay ? .applePay : .googlePay }
+        wallet = arguments[\.wallet].map { $0 == .applePay ? .applePay : .googlePay }
         decrypted = arguments[\.decrypted]
         session = arguments[\.session]
         returnURL = arguments[\.returnURL]

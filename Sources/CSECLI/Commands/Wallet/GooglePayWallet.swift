@@ -32,12 +32,12 @@ enum GooglePayWallet {
         ///   - appleOptionGiven: whether an Apple-only option was given (refused with Google Pay).
         ///   - needsKeys: `decrypt` needs at least one `--merchant-key`.
         static func select(
-            wallet: String?, _ options: ParsedArguments<Keys>, keyFiles: [String], appleOptionGiven: Bool, needsKeys: Bool
+            wallet: WalletOptions.Kind?, _ options: ParsedArguments<Keys>, keyFiles: [String], appleOptionGiven: Bool, needsKeys: Bool
         ) throws(UsageError) -> Settings? {
             let recipient = options[\.recipient], rootKeys = options[\.rootKeys], protocols = options[\.protocols]
             let googleOptionGiven = recipient != nil || rootKeys != nil || protocols != nil
             switch wallet {
-            case "google-pay": break
+            case .googlePay: break
             case nil where googleOptionGiven: break
             default:
                 if googleOptionGiven { throw UsageError("--recipient, --root-keys and --protocols are Google Pay options") }
