@@ -78,3 +78,26 @@ struct TypedOptionTests {
         #expect(ParsedArguments<APSFeedbackVerifyCommand.Options>(parsed)[\.format] == nil)
     }
 }
+
+/// Issue #23, point 4: exclusive and dependent options are declared in the command spec, and the
+/// parser checks them.
+@Suite("Option rules: exclusive and dependent options declared in the spec")
+struct OptionRuleTests {
+    @Test("cse seal declares that --key, --kid, --session-id and --demo conflict with --session, and that the context needs it")
+    func sealRules() throws {
+        let rules = SealCommand.spec.rules
+        #expect(rules.count == 3)
+        let line = try ArgumentParser.parse(["--product", "builtin:card", "--demo"], spec: SealCommand.spec)
+        #expect(rules.allSatisfy { $0.violation(in: line) == nil })
+        for (arguments, message) in [
+            (["--key", "k", "--session", "s"], "--key cannot be combined with --session (the platform gives the key and the session id)."),
+            (["--demo", "--session", "s"], "--demo cannot be combined with --session."),
+            (["--amount", "5"], "--amount needs --session."),
+            (["--recurring"], "--recurring needs --session."),
+        ] {
+            #expect(throws: UsageError(message)) {
+                try ArgumentParser.parse(["--product", "builtin:card"] + arguments, spec: SealCommand.spec)
+            }
+        }
+    }
+}

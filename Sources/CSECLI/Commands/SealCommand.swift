@@ -61,6 +61,14 @@ struct SealCommand: CLICommand {
                 "allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
             session = SessionOptions.Keys(&declare, context: .optional, sessionRequired: false)
+            let sessionKey = session.session.declaration
+            declare.conflict(
+                [key.declaration, kid.declaration, sessionID.declaration], with: sessionKey,
+                reason: "the platform gives the key and the session id")
+            declare.conflict([demo.declaration], with: sessionKey)
+            let context = [session.country?.declaration, session.currency?.declaration, session.amount?.declaration]
+            let transport = [session.transport.caFile.declaration, session.transport.timeout.declaration]
+            declare.need(sessionKey, by: context.compactMap { $0 } + transport + [session.recurring?.declaration].compactMap { $0 })
         }
     }
 
@@ -92,19 +100,9 @@ struct SealCommand: CLICommand {
                 session = try SessionOptions(arguments: sessionArguments, context: .required)
                 platformProductID = productText
             }
-            for key in [\Options.key, \.kid, \.sessionID] where arguments[key] != nil {
-                throw UsageError(
-                    "\(arguments.spelling(key)) cannot be combined with --session (the platform gives the key and the session id).")
-            }
-            if arguments[\.demo] { throw UsageError("--demo cannot be combined with --session.") }
+            // --key, --kid, --session-id and --demo conflict with --session (declared in Options).
         } else {
-            for key in [\SessionOptions.Keys.country, \.currency, \.amount] where sessionArguments[key] != nil {
-                throw UsageError("\(sessionArguments.spelling(key)) needs --session.")
-            }
-            let transportArguments = sessionArguments.group(\.transport)
-            if transportArguments[\.caFile] != nil { throw UsageError("\(transportArguments.spelling(\.caFile)) needs --session.") }
-            if transportArguments[\.timeout] != nil { throw UsageError("\(transportArguments.spelling(\.timeout)) needs --session.") }
-            if sessionArguments[\.recurring] { throw UsageError("--recurring needs --session.") }
+            // The context and transport options need --session (declared in Options).
             session = nil
             platformProductID = nil
         }

@@ -187,6 +187,9 @@ enum ArgumentParser {
         // A typed option's value is refused once the whole line is read, as a command refused it
         // before: `--help` anywhere wins, and a missing argument is named first.
         if let refused { throw refused }
+        for rule in spec.rules {
+            if let violation = rule.violation(in: parsed) { throw violation }
+        }
         return parsed
     }
 }

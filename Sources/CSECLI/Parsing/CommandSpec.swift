@@ -61,6 +61,8 @@ struct CommandSpec: Sendable {
     let options: [Option]
     /// The positional arguments, in order.
     let positionals: [Positional]
+    /// The rules between options (exclusive and dependent options), which the parser checks.
+    let rules: [OptionRule]
 
     /// Creates a command description whose options are the keys of `options`.
     init<Options: CommandOptions>(
@@ -69,7 +71,9 @@ struct CommandSpec: Sendable {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.options = OptionDeclarations.make(options).options
+        let declared = OptionDeclarations.make(options)
+        self.options = declared.options
+        self.rules = declared.rules
         self.positionals = positionals
     }
 

@@ -80,14 +80,28 @@ protocol CommandOptions: Sendable {
 struct OptionDeclarations {
     /// The declarations made so far, in order.
     private(set) var options: [CommandSpec.Option] = []
+    /// The rules declared so far, in the order the parser checks them.
+    private(set) var rules: [OptionRule] = []
 
     fileprivate init() {}
 
-    /// The keys of `Options` and their declarations, in help order.
-    static func make<Options: CommandOptions>(_: Options.Type) -> (keys: Options, options: [CommandSpec.Option]) {
+    /// The keys of `Options`, their declarations in help order, and the rules between them.
+    static func make<Options: CommandOptions>(_: Options.Type) -> (keys: Options, options: [CommandSpec.Option], rules: [OptionRule]) {
         var declarations = OptionDeclarations()
         let keys = Options(&declarations)
-        return (keys, declarations.options)
+        return (keys, declarations.options, declarations.rules)
+    }
+
+    /// Declares that none of `options` may be given with `anchor` (a usage error names the first
+    /// one given, with `reason` in parentheses).
+    mutating func conflict(_ options: [CommandSpec.Option], with anchor: CommandSpec.Option, reason: String? = nil) {
+        rules.append(.conflict(options.map(\.name), with: anchor.name, reason: reason))
+    }
+
+    /// Declares that each of `options` needs `anchor` (a usage error names the first one given
+    /// without it).
+    mutating func need(_ anchor: CommandSpec.Option, by options: [CommandSpec.Option]) {
+        rules.append(.need(anchor.name, by: options.map(\.name)))
     }
 
     /// Declares a flag (an option without a value), read as whether it was given.
