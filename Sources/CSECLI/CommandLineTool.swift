@@ -1,5 +1,8 @@
 import CSECore
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Exit codes of `cse`, documented in the README.
 enum ExitCode {
@@ -26,9 +29,11 @@ protocol CLICommand: Sendable {
     /// Validates the parsed arguments, read through the keys of ``Options``.
     /// - Throws: ``UsageError`` when they are inconsistent.
     init(arguments: ParsedArguments<Options>) throws(UsageError)
-    /// Runs the command and returns its exit code.
+    /// Runs the command and returns its exit code. It is `async` so that a command with network
+    /// I/O awaits it on the tool's async entry point (``CommandLineTool/main(_:)``); a command
+    /// without I/O implements it synchronously and never suspends.
     /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
-    func run() throws(CSEError) -> Int32
+    func run() async throws(CSEError) -> Int32
 }
 
 extension CLICommand {
@@ -36,49 +41,6 @@ extension CLICommand {
     /// - Throws: ``UsageError`` from ``init(arguments:)``.
     static func make(_ line: ParsedCommandLine) throws(UsageError) -> Self {
         try Self(arguments: ParsedArguments(line))
-    }
-}
-
-/// A `cse` subcommand whose work is network I/O: its body is `async`, and the tool waits for it.
-///
-/// The library's network calls are `async`; `cse` itself is a synchronous process, so the default
-/// ``run()`` runs ``runAsync()`` as a task and blocks the calling thread (never a cooperative-pool
-/// thread) until it finishes.
-protocol AsyncCLICommand: CLICommand {
-    /// Runs the command and returns its exit code.
-    /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
-    func runAsync() async throws(CSEError) -> Int32
-}
-
-extension AsyncCLICommand {
-    /// Runs ``runAsync()`` to completion and returns its result.
-    func run() throws(CSEError) -> Int32 {
-        try AsyncBridge.wait { () async throws(CSEError) -> Int32 in try await self.runAsync() }
-    }
-}
-
-/// Waits on a semaphore for an async body run as a task.
-enum AsyncBridge {
-    private final class Outcome<T>: @unchecked Sendable {
-        // Written once by the task before it signals; read after the wait returns.
-        var result: Result<T, CSEError> = .failure(CSEError(.cliInternal, "the task did not finish"))
-    }
-
-    /// Runs `body` as a task and returns its result (also for a synchronous command that makes
-    /// one network call before its batch, such as `cse seal --session --lines`).
-    static func wait<T>(_ body: @escaping @Sendable () async throws(CSEError) -> T) throws(CSEError) -> T {
-        let outcome = Outcome<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do throws(CSEError) {
-                outcome.result = .success(try await body())
-            } catch {
-                outcome.result = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.result.get()
     }
 }
 
@@ -103,14 +65,25 @@ public enum CommandLineTool {
         return text
     }
 
-    /// Runs `cse` with `arguments` (without the program name) and returns the exit code: the
-    /// command's, unless a write to standard output failed (1, or ``ExitCode/brokenPipe``).
-    public static func main(_ arguments: [String]) -> Int32 {
+    /// The process entry point of `cse`: opens `/dev/null` on any of file descriptors 0–2 that
+    /// is closed (before the concurrency runtime opens descriptors of its own, which could land
+    /// there), then runs ``main(_:)`` as a task and exits the process with its status. Never
+    /// returns.
+    public static func runProcess(_ arguments: [String]) -> Never {
         StandardStreams.prepare()
-        return StandardStreams.finish(dispatch(arguments))
+        Task { exit(await main(arguments)) }
+        dispatchMain()
     }
 
-    private static func dispatch(_ arguments: [String]) -> Int32 {
+    /// Runs `cse` with `arguments` (without the program name) and returns the exit code: the
+    /// command's, unless a write to standard output failed (1, or ``ExitCode/brokenPipe``). The
+    /// async entry point of `cse`: a command with network I/O awaits it here.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        StandardStreams.prepare()
+        return StandardStreams.finish(await dispatch(arguments))
+    }
+
+    private static func dispatch(_ arguments: [String]) async -> Int32 {
         guard let first = arguments.first else {
             StandardStreams.out(helpText)
             return ExitCode.success
@@ -154,17 +127,17 @@ public enum CommandLineTool {
             break
         }
         if let (command, wordCount) = CommandTree.command(matching: arguments) {
-            return run(command, arguments: arguments.dropFirst(wordCount))
+            return await run(command, arguments: arguments.dropFirst(wordCount))
         }
         if let alias = deprecatedNames.first(where: { $0.name.isByteEqual(to: first) }) {
             StandardStreams.err("warning: 'cse \(alias.name)' is deprecated; use 'cse \(alias.command.spec.name)'.\n")
-            return run(alias.command, arguments: arguments.dropFirst())
+            return await run(alias.command, arguments: arguments.dropFirst())
         }
         return groupOrUnknown(arguments)
     }
 
     /// Parses `arguments` (the words after the command's name) for `command` and runs it.
-    private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) -> Int32 {
+    private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) async -> Int32 {
         let spec = command.spec
         let instance: any CLICommand
         do throws(UsageError) {
@@ -178,7 +151,7 @@ public enum CommandLineTool {
             return usageFailure(error, usage: spec.usageLine, helpHint: "cse \(spec.name) --help")
         }
         do throws(CSEError) {
-            return try instance.run()
+            return try await instance.run()
         } catch {
             return StandardStreams.report(error)
         }

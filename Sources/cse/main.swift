@@ -1,7 +1,4 @@
 import CSECLI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))
+// The async entry point: `cse` runs its command as a task and exits with its status.
+CommandLineTool.runProcess(Array(CommandLine.arguments.dropFirst()))

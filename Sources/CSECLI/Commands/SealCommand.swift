@@ -120,8 +120,8 @@ struct SealCommand: CLICommand {
     }
 
     /// Seals standard input.
-    func run() throws(CSEError) -> Int32 {
-        let (product, sealer, platformSessionID) = try prepare()
+    func run() async throws(CSEError) -> Int32 {
+        let (product, sealer, platformSessionID) = try await prepare()
         let context = ValidationContext(currentMonth: now ?? .now())
         if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionID: platformSessionID) }
 
@@ -175,16 +175,18 @@ struct SealCommand: CLICommand {
 
     /// The product, the sealer and (with `--session`) the session id every payload carries.
     /// With `--session`, the key and the product are fetched once, here.
-    private func prepare() throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
+    private func prepare() async throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
         guard let session else { return (try product.load(), try makeSealer(), nil) }
         let client = try session.session()
         let context = try session.context()
         let productID = platformProductID
-        let (key, product) = try AsyncBridge.wait { () async throws(CSEError) -> (PublicKeyResponse, PaymentProduct) in
-            let key = try await client.publicKey()
-            guard let productID else { return (key, BuiltinProducts.card) }
+        let key = try await client.publicKey()
+        let product: PaymentProduct
+        if let productID {
             guard let context else { throw CSEError(.clientAPIInvalidContext, "the payment context is incomplete") }
-            return (key, try await client.paymentProduct(id: productID, for: context))
+            product = try await client.paymentProduct(id: productID, for: context)
+        } else {
+            product = BuiltinProducts.card
         }
         // The command validates itself (to print the errors), so the sealer never re-validates;
         // the meta info is the session's, as `ClientAPISession.encrypt` returns it.

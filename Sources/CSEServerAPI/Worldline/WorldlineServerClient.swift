@@ -211,7 +211,7 @@ public struct WorldlineServerClient: Sendable {
     /// - Parameter id: The payment id, for example `3066019730_0`.
     /// - Returns: The payment, whatever its status (a refused payment is returned, not thrown).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an id a path cannot carry; the
-    ///   errors of ``createSession(tokens:)`` (404 `UNKNOWN_PAYMENT_ID` is `worldline.apiError`).
+    ///   errors of ``createSession(tokens:idempotenceKey:)`` (404 `UNKNOWN_PAYMENT_ID` is `worldline.apiError`).
     public func getPayment(id: String) async throws(CSEError) -> WorldlinePayment {
         guard !id.isEmpty, id.utf8.count <= 64, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
             throw CSEError(

@@ -24,7 +24,7 @@ enum WorldlineCommandSupport {
 }
 
 /// `cse worldline create-session`: CreateSession, printing the session JSON `cse seal --session` reads.
-struct WorldlineCreateSessionCommand: AsyncCLICommand {
+struct WorldlineCreateSessionCommand: CLICommand {
     static let spec = CommandSpec(
         name: "worldline create-session",
         abstract: "Create a Client API session (Worldline CreateSession) and print its JSON.",
@@ -62,7 +62,7 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
         idempotenceKey = arguments[\.idempotenceKey]
     }
 
-    func runAsync() async throws(CSEError) -> Int32 {
+    func run() async throws(CSEError) -> Int32 {
         let client = try WorldlineCommandSupport.client(options)
         let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
         let session = try await client.createSession(tokens: tokens, idempotenceKey: key)
@@ -72,7 +72,7 @@ struct WorldlineCreateSessionCommand: AsyncCLICommand {
 }
 
 /// `cse worldline create-payment`: CreatePayment with the sealed output of `cse seal` on stdin.
-struct WorldlineCreatePaymentCommand: AsyncCLICommand {
+struct WorldlineCreatePaymentCommand: CLICommand {
     /// How an unknown outcome is settled on Worldline.
     static let settle =
         "settle it by running the same command again with the same --idempotence-key (a finished payment is replayed), "
@@ -164,7 +164,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
         if wallet == .googlePay && returnURL == nil { throw UsageError("'--wallet google-pay' needs '--return-url' (3-D Secure).") }
     }
 
-    func runAsync() async throws(CSEError) -> Int32 {
+    func run() async throws(CSEError) -> Int32 {
         // The wallet data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
         var raw = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&raw) }
@@ -222,7 +222,7 @@ struct WorldlineCreatePaymentCommand: AsyncCLICommand {
 }
 
 /// `cse worldline get-payment`: GetPayment, the payment as it stands now.
-struct WorldlineGetPaymentCommand: AsyncCLICommand {
+struct WorldlineGetPaymentCommand: CLICommand {
     static let spec = CommandSpec(
         name: "worldline get-payment",
         abstract: "Print a payment as it stands now (Worldline GetPayment).",
@@ -252,7 +252,7 @@ struct WorldlineGetPaymentCommand: AsyncCLICommand {
         id = arguments.positionals.first ?? ""
     }
 
-    func runAsync() async throws(CSEError) -> Int32 {
+    func run() async throws(CSEError) -> Int32 {
         let payment = try await WorldlineCommandSupport.client(options).getPayment(id: id)
         JSONLine.write(payment.json)
         return ExitCode.success

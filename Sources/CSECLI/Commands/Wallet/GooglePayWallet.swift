@@ -63,15 +63,13 @@ enum GooglePayWallet {
         }
 
         /// The recipient: root keys from the file, or fetched from Google's test or production URL.
-        func recipient(clock: WalletClock) throws(CSEError) -> GooglePayRecipient {
+        func recipient(clock: WalletClock) async throws(CSEError) -> GooglePayRecipient {
             let keys: GooglePayRootKeys
             switch rootKeys {
             case "test", "production":
                 let source =
                     rootKeys == "test" ? try GooglePayRootKeyFetcher.Source.test() : try GooglePayRootKeyFetcher.Source.production()
-                keys = try AsyncBridge.wait { () async throws(CSEError) -> GooglePayRootKeys in
-                    try await GooglePayRootKeyFetcher(source: source, clock: clock).rootKeys()
-                }
+                keys = try await GooglePayRootKeyFetcher(source: source, clock: clock).rootKeys()
             default:
                 keys = try GooglePayRootKeys(document: try Files.read(rootKeys))
             }

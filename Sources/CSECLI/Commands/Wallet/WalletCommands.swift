@@ -67,9 +67,9 @@ struct WalletDecryptCommand: CLICommand {
     }
 
     /// Decrypts standard input.
-    func run() throws(CSEError) -> Int32 {
+    func run() async throws(CSEError) -> Int32 {
         if let google {
-            let recipient = try google.recipient(clock: common.clock)
+            let recipient = try await google.recipient(clock: common.clock)
             return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.decrypt(recipient, token) }
         }
         var identities: [ApplePayMerchantIdentity] = []
@@ -133,9 +133,9 @@ struct WalletVerifyCommand: CLICommand {
     }
 
     /// Verifies standard input.
-    func run() throws(CSEError) -> Int32 {
+    func run() async throws(CSEError) -> Int32 {
         if let google {
-            let recipient = try google.recipient(clock: common.clock)
+            let recipient = try await google.recipient(clock: common.clock)
             return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.verify(recipient, token) }
         }
         let decryptor = try ApplePayDecryptor(trustedRoot: common.trustedRoot(), signingWindow: common.window, clock: common.clock)
