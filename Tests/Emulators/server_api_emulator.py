@@ -507,6 +507,10 @@ def mastercard_transaction_routes():
         funds = body.get("sourceOfFunds", {})
         if funds.get("type") != "CARD":
             return invalid("Invalid source of funds", "sourceOfFunds.type")
+        provided_card = funds.get("provided", {}).get("card", {})
+        sources = ["session" in body, "number" in provided_card, "paymentToken" in provided_card.get("devicePayment", {})]
+        if sources.count(True) != 1:  # exactly one funding source: a session, device data, or a wallet token
+            return invalid("Exactly one source of funds", "sourceOfFunds")
         if "session" in body:
             card = SESSIONS.get(body["session"].get("id"), {}).get("sourceOfFunds", {}).get("provided", {}).get("card", {})
             if not card.get("number"):
