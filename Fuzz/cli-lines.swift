@@ -6,7 +6,6 @@
 //   code 0 or 1 and exactly one output line per input line (the documented batch contract).
 @testable import CSECLI  // LineReader is internal; the fuzz modules are built with -enable-testing
 import CSECore
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,7 +89,7 @@ public func fuzzCLILines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     defer { close(stdout) }
     dup2(stdin, 0)
     dup2(stdout, 1)
-    let status = runTool(arguments)
+    let status = CommandLineTool.mainWithoutNetwork(arguments)
     dup2(devNull, 1)
     dup2(devNull, 0)
     require(status == 0 || status == 1, "exit code \(status)")
@@ -101,18 +100,4 @@ public func fuzzCLILines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         output.isEmpty ? expected == 0 : output.last == 0x0A && produced == expected,
         "\(produced) output lines for \(expected) input lines")
     return 0
-}
-
-/// `cse`'s async entry point, waited for from libFuzzer's synchronous callback. A harness, not
-/// the product: `cse` itself awaits its commands from an async `main`.
-private func runTool(_ arguments: [String]) -> Int32 {
-    final class Box: @unchecked Sendable { var status: Int32 = -1 }  // written before the signal, read after the wait
-    let box = Box()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        box.status = await CommandLineTool.main(arguments)
-        done.signal()
-    }
-    done.wait()
-    return box.status
 }

@@ -29,11 +29,33 @@ protocol CLICommand: Sendable {
     /// Validates the parsed arguments, read through the keys of ``Options``.
     /// - Throws: ``UsageError`` when they are inconsistent.
     init(arguments: ParsedArguments<Options>) throws(UsageError)
-    /// Runs the command and returns its exit code. It is `async` so that a command with network
-    /// I/O awaits it on the tool's async entry point (``CommandLineTool/main(_:)``); a command
-    /// without I/O implements it synchronously and never suspends.
+    /// Runs the command and returns its exit code (a command without network I/O; see
+    /// ``NetworkCommand`` for the others).
     /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
-    func run() async throws(CSEError) -> Int32
+    func run() throws(CSEError) -> Int32
+}
+
+/// A `cse` subcommand whose work is network I/O: the tool starts it from its async entry point
+/// (``CommandLineTool/runProcess(_:)``: a task, then `dispatchMain`) and awaits ``runAsync()``.
+/// A command without I/O never starts the concurrency runtime.
+protocol NetworkCommand: CLICommand {
+    /// Whether this invocation calls the network (`cse seal` does only with `--session`); when
+    /// it does not, the tool calls ``CLICommand/run()``.
+    var callsNetwork: Bool { get }
+    /// Runs the command, awaiting its network calls, and returns its exit code.
+    /// - Throws: ``CSEError`` for an operational failure; the tool prints it and exits 1.
+    func runAsync() async throws(CSEError) -> Int32
+}
+
+extension NetworkCommand {
+    /// Every invocation calls the network, unless the command says otherwise.
+    var callsNetwork: Bool { true }
+
+    /// A command that always calls the network has no synchronous path; the tool never calls
+    /// this while ``callsNetwork`` is true.
+    func run() throws(CSEError) -> Int32 {
+        throw CSEError(.cliInternal, "a network command runs from the async entry point")
+    }
 }
 
 extension CLICommand {
@@ -65,25 +87,74 @@ public enum CommandLineTool {
         return text
     }
 
+    /// What dispatching a command line leaves to do.
+    private enum Step {
+        /// Done, with this status (help, a usage error, a command without network I/O).
+        case finished(Int32)
+        /// A command whose network calls must be awaited.
+        case network(any NetworkCommand)
+    }
+
     /// The process entry point of `cse`: opens `/dev/null` on any of file descriptors 0–2 that
-    /// is closed (before the concurrency runtime opens descriptors of its own, which could land
-    /// there), then runs ``main(_:)`` as a task and exits the process with its status. Never
-    /// returns.
+    /// is closed, then runs the command line and exits with its status: the command's, unless a
+    /// write to standard output failed (1, or ``ExitCode/brokenPipe``). A command without network
+    /// I/O runs on this thread and never starts the concurrency runtime; a ``NetworkCommand``
+    /// runs as a task awaited from `dispatchMain` (the async entry point), which exits the process.
     public static func runProcess(_ arguments: [String]) -> Never {
         StandardStreams.prepare()
-        Task { exit(await main(arguments)) }
-        dispatchMain()
+        switch dispatch(arguments) {
+        case .finished(let status):
+            exit(StandardStreams.finish(status))
+        case .network(let command):
+            Task { exit(StandardStreams.finish(await runNetwork(command))) }
+            dispatchMain()
+        }
     }
 
-    /// Runs `cse` with `arguments` (without the program name) and returns the exit code: the
-    /// command's, unless a write to standard output failed (1, or ``ExitCode/brokenPipe``). The
-    /// async entry point of `cse`: a command with network I/O awaits it here.
+    /// Runs `cse` with `arguments` (without the program name) in this process and returns the
+    /// exit code, as ``runProcess(_:)`` would exit with it.
     public static func main(_ arguments: [String]) async -> Int32 {
         StandardStreams.prepare()
-        return StandardStreams.finish(await dispatch(arguments))
+        switch dispatch(arguments) {
+        case .finished(let status): return StandardStreams.finish(status)
+        case .network(let command): return StandardStreams.finish(await runNetwork(command))
+        }
     }
 
-    private static func dispatch(_ arguments: [String]) async -> Int32 {
+    /// Runs a command line that makes no network call, in this process (the libFuzzer harness of
+    /// `--lines`); a ``NetworkCommand`` that would call the network is `cli.internal`.
+    package static func mainWithoutNetwork(_ arguments: [String]) -> Int32 {
+        StandardStreams.prepare()
+        switch dispatch(arguments) {
+        case .finished(let status): return StandardStreams.finish(status)
+        case .network: return StandardStreams.report(CSEError(.cliInternal, "this entry point makes no network call"))
+        }
+    }
+
+    /// Awaits a network command and prints its error, if any.
+    private static func runNetwork(_ command: any NetworkCommand) async -> Int32 {
+        do throws(CSEError) {
+            return try await command.runAsync()
+        } catch {
+            return StandardStreams.report(error)
+        }
+    }
+
+    private static func dispatch(_ arguments: [String]) -> Step {
+        if let status = topLevel(arguments) { return .finished(status) }
+        if let (command, wordCount) = CommandTree.command(matching: arguments) {
+            return run(command, arguments: arguments.dropFirst(wordCount))
+        }
+        if let first = arguments.first, let alias = deprecatedNames.first(where: { $0.name.isByteEqual(to: first) }) {
+            StandardStreams.err("warning: 'cse \(alias.name)' is deprecated; use 'cse \(alias.command.spec.name)'.\n")
+            return run(alias.command, arguments: arguments.dropFirst())
+        }
+        return .finished(groupOrUnknown(arguments))
+    }
+
+    /// The top-level forms (`cse`, `--help`, `--version`, the generators, `help`): their status,
+    /// or `nil` for a command line that names a command or a group.
+    private static func topLevel(_ arguments: [String]) -> Int32? {
         guard let first = arguments.first else {
             StandardStreams.out(helpText)
             return ExitCode.success
@@ -124,36 +195,28 @@ public enum CommandLineTool {
                 UsageError("Unknown subcommand '\(SafeEcho.name(path.joined(separator: " ")))'."), usage: "cse <subcommand>",
                 helpHint: "cse --help")
         default:
-            break
+            return nil
         }
-        if let (command, wordCount) = CommandTree.command(matching: arguments) {
-            return await run(command, arguments: arguments.dropFirst(wordCount))
-        }
-        if let alias = deprecatedNames.first(where: { $0.name.isByteEqual(to: first) }) {
-            StandardStreams.err("warning: 'cse \(alias.name)' is deprecated; use 'cse \(alias.command.spec.name)'.\n")
-            return await run(alias.command, arguments: arguments.dropFirst())
-        }
-        return groupOrUnknown(arguments)
     }
-
     /// Parses `arguments` (the words after the command's name) for `command` and runs it.
-    private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) async -> Int32 {
+    private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) -> Step {
         let spec = command.spec
         let instance: any CLICommand
         do throws(UsageError) {
             let parsed = try ArgumentParser.parse(Array(arguments), spec: spec)
             if parsed.helpRequested {
                 StandardStreams.out(spec.helpText)
-                return ExitCode.success
+                return .finished(ExitCode.success)
             }
             instance = try command.make(parsed)
         } catch {
-            return usageFailure(error, usage: spec.usageLine, helpHint: "cse \(spec.name) --help")
+            return .finished(usageFailure(error, usage: spec.usageLine, helpHint: "cse \(spec.name) --help"))
         }
+        if let network = instance as? any NetworkCommand, network.callsNetwork { return .network(network) }
         do throws(CSEError) {
-            return try await instance.run()
+            return .finished(try instance.run())
         } catch {
-            return StandardStreams.report(error)
+            return .finished(StandardStreams.report(error))
         }
     }
 

@@ -1,4 +1,4 @@
-public import CSECore
+package import CSECore
 
 extension CSEError {
     /// Whether this transport error proves that the request never reached the server, so that a

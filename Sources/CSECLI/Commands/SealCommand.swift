@@ -6,7 +6,7 @@ import CSEPayments
 import CSEValidation
 
 /// `cse seal`: field values on stdin → validate → `{"encryptedCustomerInput","encodedClientMetaInfo"}`.
-struct SealCommand: CLICommand {
+struct SealCommand: NetworkCommand {
     /// The command's description.
     static let spec = CommandSpec(
         name: "seal",
@@ -119,9 +119,23 @@ struct SealCommand: CLICommand {
         }
     }
 
-    /// Seals standard input.
-    func run() async throws(CSEError) -> Int32 {
-        let (product, sealer, platformSessionID) = try await prepare()
+    /// With `--session`, the key and the product come from the platform.
+    var callsNetwork: Bool { session != nil }
+
+    /// Seals standard input offline (`--key` or `--demo`).
+    func run() throws(CSEError) -> Int32 {
+        try seal(product: try product.load(), sealer: try makeSealer(), platformSessionID: nil)
+    }
+
+    /// Seals standard input for a platform session: the key and the product are fetched once,
+    /// also for a whole `--lines` batch.
+    func runAsync() async throws(CSEError) -> Int32 {
+        let (product, sealer, platformSessionID) = try await fetchFromPlatform()
+        return try seal(product: product, sealer: sealer, platformSessionID: platformSessionID)
+    }
+
+    /// Seals standard input with `sealer` (one request, or one per line with `--lines`).
+    private func seal(product: PaymentProduct, sealer: PaymentRequestSealer, platformSessionID: String?) throws(CSEError) -> Int32 {
         let context = ValidationContext(currentMonth: now ?? .now())
         if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionID: platformSessionID) }
 
@@ -173,9 +187,8 @@ struct SealCommand: CLICommand {
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// The product, the sealer and (with `--session`) the session id every payload carries.
-    /// With `--session`, the key and the product are fetched once, here.
-    private func prepare() async throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
+    /// The platform's product, a sealer for its key, and the session id every payload carries.
+    private func fetchFromPlatform() async throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
         guard let session else { return (try product.load(), try makeSealer(), nil) }
         let client = try session.session()
         let context = try session.context()

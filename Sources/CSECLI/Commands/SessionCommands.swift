@@ -49,7 +49,7 @@ struct SessionOptionalContextOptions: SessionKeysOnly {
 
 /// A `cse session …` command: the session options its context use calls for, one Client API
 /// call, and the call's JSON on stdout.
-protocol SessionCallCommand: CLICommand where Options: SessionCallOptions {
+protocol SessionCallCommand: NetworkCommand where Options: SessionCallOptions {
     /// The parsed session options.
     var session: SessionOptions { get }
     /// Reads the command's own arguments, beside the session options.
@@ -64,7 +64,7 @@ extension SessionCallCommand {
             session: try SessionOptions(arguments: arguments.group(\.session), context: Options.contextUse), arguments: arguments)
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await response())
         return ExitCode.success
     }

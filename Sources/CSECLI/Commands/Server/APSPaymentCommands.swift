@@ -25,7 +25,7 @@ enum APSPaymentSupport {
 }
 
 /// `cse aps purchase` and `cse aps authorize`: one server-to-server command per APS command.
-protocol APSPaymentCommand: CLICommand where Options == APSPaymentOptions {
+protocol APSPaymentCommand: NetworkCommand where Options == APSPaymentOptions {
     /// The APS `command` sent.
     static var command: APSPaymentRequest.Command { get }
     /// The parsed options.
@@ -152,7 +152,7 @@ extension APSPaymentCommand {
         self.init(parsed: try APSPaymentOptions.Parsed(arguments))
     }
 
-    func run() async throws(CSEError) -> Int32 { try await parsed.run(Self.command) }
+    func runAsync() async throws(CSEError) -> Int32 { try await parsed.run(Self.command) }
 }
 
 /// `cse aps purchase`.
@@ -174,7 +174,7 @@ struct APSAuthorizeCommand: APSPaymentCommand {
 }
 
 /// `cse aps check-status`: the reconciliation query.
-struct APSCheckStatusCommand: CLICommand {
+struct APSCheckStatusCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "aps check-status",
         abstract: "Ask Amazon Payment Services for the order with a merchant reference (CHECK_STATUS).",
@@ -206,7 +206,7 @@ struct APSCheckStatusCommand: CLICommand {
         reference = arguments[\.reference]
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let transaction = try await APSPaymentSupport.client(options).checkStatus(merchantReference: reference)
         JSONLine.write(.object(transaction.parameters))
         return ExitCode.success

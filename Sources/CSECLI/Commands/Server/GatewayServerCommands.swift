@@ -5,7 +5,7 @@ import CSEHTTP
 import CSEServerAPI
 
 /// `cse aps sdk-token`: an Amazon Payment Services SDK token for a device.
-struct APSSDKTokenCommand: CLICommand {
+struct APSSDKTokenCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "aps sdk-token",
         abstract: "Request an Amazon Payment Services mobile SDK token for a device (SDK_TOKEN).",
@@ -46,7 +46,7 @@ struct APSSDKTokenCommand: CLICommand {
         language = (arguments[\.language] ?? .en).rawValue
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let credentials = try APSCredentials(document: try options.credentials())
         let client = try APSSDKTokenClient(
             credentials: credentials, environment: options.environment(options.isProduction ? .apsProduction : .apsTest),
@@ -104,7 +104,7 @@ enum MastercardCommandSupport {
 }
 
 /// `cse mastercard session create`.
-struct MastercardSessionCreateCommand: CLICommand {
+struct MastercardSessionCreateCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "mastercard session create",
         abstract: "Create a Mastercard Gateway session (POST …/session).",
@@ -117,14 +117,14 @@ struct MastercardSessionCreateCommand: CLICommand {
         parsed = try MastercardCommandSupport.Parsed(arguments)
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await parsed.client().createSession().maskedJSON)
         return ExitCode.success
     }
 }
 
 /// `cse mastercard session update ID`.
-struct MastercardSessionUpdateCommand: CLICommand {
+struct MastercardSessionUpdateCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "mastercard session update",
         abstract: "Update a Mastercard Gateway session (PUT …/session/{id}) with the JSON on standard input.",
@@ -142,7 +142,7 @@ struct MastercardSessionUpdateCommand: CLICommand {
         parsed = try MastercardCommandSupport.Parsed(arguments)
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&input) }
         let update = try GatewayMap(parsing: input)
@@ -152,7 +152,7 @@ struct MastercardSessionUpdateCommand: CLICommand {
 }
 
 /// `cse mastercard session get ID`.
-struct MastercardSessionGetCommand: CLICommand {
+struct MastercardSessionGetCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "mastercard session get",
         abstract: "Retrieve a Mastercard Gateway session (GET …/session/{id}).",
@@ -166,14 +166,14 @@ struct MastercardSessionGetCommand: CLICommand {
         parsed = try MastercardCommandSupport.Parsed(arguments)
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
         return ExitCode.success
     }
 }
 
 /// `cse paysafe token`: a single-use card token for the card object on stdin.
-struct PaysafeTokenCommand: CLICommand {
+struct PaysafeTokenCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "paysafe token",
         abstract: "Create a Paysafe single-use card token for the card object on standard input.",
@@ -198,7 +198,7 @@ struct PaysafeTokenCommand: CLICommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) { options = try ServerCallOptions(arguments: arguments.group(\.server)) }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
         defer { secureZero(&input) }
         guard case .object(let object) = try JSONValue.parse(input) else {

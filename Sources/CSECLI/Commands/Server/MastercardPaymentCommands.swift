@@ -133,7 +133,7 @@ enum MastercardPaymentSupport {
 }
 
 /// `cse mastercard pay` and `cse mastercard authorize`: one transaction command per operation.
-protocol MastercardTransactionCommand: CLICommand where Options == MastercardPaymentSupport.Options {
+protocol MastercardTransactionCommand: NetworkCommand where Options == MastercardPaymentSupport.Options {
     /// The operation sent.
     static var operation: MastercardTransactionRequest.Operation { get }
     /// The parsed options.
@@ -147,7 +147,7 @@ extension MastercardTransactionCommand {
         self.init(parsed: try MastercardPaymentSupport.Parsed(arguments))
     }
 
-    func run() async throws(CSEError) -> Int32 { try await parsed.run(Self.operation) }
+    func runAsync() async throws(CSEError) -> Int32 { try await parsed.run(Self.operation) }
 }
 
 /// `cse mastercard pay`: PAY, authorise and capture.
@@ -169,7 +169,7 @@ struct MastercardAuthorizeCommand: MastercardTransactionCommand {
 }
 
 /// `cse mastercard retrieve ORDER [TRANSACTION]`.
-struct MastercardRetrieveCommand: CLICommand {
+struct MastercardRetrieveCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "mastercard retrieve",
         abstract: "Retrieve a Mastercard Gateway order, or one of its transactions.",
@@ -192,7 +192,7 @@ struct MastercardRetrieveCommand: CLICommand {
         transaction = arguments.positionals.dropFirst().first
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let client = try parsed.client()
         if let transaction {
             JSONLine.write(try await client.retrieveTransaction(orderID: order, transactionID: transaction).maskedJSON)

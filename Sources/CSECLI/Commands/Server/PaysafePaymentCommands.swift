@@ -17,7 +17,7 @@ enum PaysafePaymentSupport {
 
 /// `cse paysafe pay`: a payment on the Payments API (payment handle) or the Card Payments API
 /// (single-use token and account).
-struct PaysafePayCommand: CLICommand {
+struct PaysafePayCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "paysafe pay",
         abstract: "Take a Paysafe payment with a payment handle (Payments API) or a single-use card token (Card Payments API).",
@@ -79,7 +79,7 @@ struct PaysafePayCommand: CLICommand {
         settle = !arguments[\.authorizeOnly]
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let request = try PaysafePaymentRequest(
             merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle)
         let outcome = try await PaysafePaymentSupport.client(options).pay(request)
@@ -92,7 +92,7 @@ struct PaysafePayCommand: CLICommand {
 }
 
 /// `cse paysafe lookup`: the payments with a merchant reference.
-struct PaysafeLookupCommand: CLICommand {
+struct PaysafeLookupCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "paysafe lookup",
         abstract: "List the Paysafe payments with a merchant reference (how an unknown outcome is settled).",
@@ -127,7 +127,7 @@ struct PaysafeLookupCommand: CLICommand {
         account = arguments[\.account]
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let payments = try await PaysafePaymentSupport.client(options).payments(merchantReference: reference, accountID: account)
         JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
         return ExitCode.success
@@ -135,7 +135,7 @@ struct PaysafeLookupCommand: CLICommand {
 }
 
 /// `cse paysafe wallet-token`: an Apple Pay or Google Pay token to a Paysafe single-use token.
-struct PaysafeWalletTokenCommand: CLICommand {
+struct PaysafeWalletTokenCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "paysafe wallet-token",
         abstract: "Turn an Apple Pay or Google Pay token on standard input into a Paysafe single-use token.",
@@ -177,7 +177,7 @@ struct PaysafeWalletTokenCommand: CLICommand {
         }
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
         defer { secureZero(&input) }
         guard case .object(let object) = try JSONValue.parse(input) else {

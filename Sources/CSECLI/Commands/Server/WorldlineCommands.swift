@@ -24,7 +24,7 @@ enum WorldlineCommandSupport {
 }
 
 /// `cse worldline create-session`: CreateSession, printing the session JSON `cse seal --session` reads.
-struct WorldlineCreateSessionCommand: CLICommand {
+struct WorldlineCreateSessionCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "worldline create-session",
         abstract: "Create a Client API session (Worldline CreateSession) and print its JSON.",
@@ -62,7 +62,7 @@ struct WorldlineCreateSessionCommand: CLICommand {
         idempotenceKey = arguments[\.idempotenceKey]
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let client = try WorldlineCommandSupport.client(options)
         let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
         let session = try await client.createSession(tokens: tokens, idempotenceKey: key)
@@ -72,7 +72,7 @@ struct WorldlineCreateSessionCommand: CLICommand {
 }
 
 /// `cse worldline create-payment`: CreatePayment with the sealed output of `cse seal` on stdin.
-struct WorldlineCreatePaymentCommand: CLICommand {
+struct WorldlineCreatePaymentCommand: NetworkCommand {
     /// How an unknown outcome is settled on Worldline.
     static let settle =
         "settle it by running the same command again with the same --idempotence-key (a finished payment is replayed), "
@@ -164,7 +164,7 @@ struct WorldlineCreatePaymentCommand: CLICommand {
         if wallet == .googlePay && returnURL == nil { throw UsageError("'--wallet google-pay' needs '--return-url' (3-D Secure).") }
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         // The wallet data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
         var raw = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&raw) }
@@ -222,7 +222,7 @@ struct WorldlineCreatePaymentCommand: CLICommand {
 }
 
 /// `cse worldline get-payment`: GetPayment, the payment as it stands now.
-struct WorldlineGetPaymentCommand: CLICommand {
+struct WorldlineGetPaymentCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "worldline get-payment",
         abstract: "Print a payment as it stands now (Worldline GetPayment).",
@@ -252,7 +252,7 @@ struct WorldlineGetPaymentCommand: CLICommand {
         id = arguments.positionals.first ?? ""
     }
 
-    func run() async throws(CSEError) -> Int32 {
+    func runAsync() async throws(CSEError) -> Int32 {
         let payment = try await WorldlineCommandSupport.client(options).getPayment(id: id)
         JSONLine.write(payment.json)
         return ExitCode.success

@@ -62,17 +62,21 @@ enum GooglePayWallet {
             return Settings(recipientID: recipient, rootKeys: rootKeys, protocols: accepted, keyFiles: keyFiles)
         }
 
-        /// The recipient: root keys from the file, or fetched from Google's test or production URL.
-        func recipient(clock: WalletClock) async throws(CSEError) -> GooglePayRecipient {
-            let keys: GooglePayRootKeys
-            switch rootKeys {
-            case "test", "production":
-                let source =
-                    rootKeys == "test" ? try GooglePayRootKeyFetcher.Source.test() : try GooglePayRootKeyFetcher.Source.production()
-                keys = try await GooglePayRootKeyFetcher(source: source, clock: clock).rootKeys()
-            default:
-                keys = try GooglePayRootKeys(document: try Files.read(rootKeys))
-            }
+        /// Whether the root keys are fetched from Google (`--root-keys test|production`).
+        var fetchesRootKeys: Bool { rootKeys == "test" || rootKeys == "production" }
+
+        /// The recipient, with the root keys fetched from Google's test or production URL.
+        func fetchedRecipient(clock: WalletClock) async throws(CSEError) -> GooglePayRecipient {
+            let source = rootKeys == "test" ? try GooglePayRootKeyFetcher.Source.test() : try GooglePayRootKeyFetcher.Source.production()
+            return try recipient(rootKeys: try await GooglePayRootKeyFetcher(source: source, clock: clock).rootKeys(), clock: clock)
+        }
+
+        /// The recipient, with the root keys of the `--root-keys` file.
+        func recipient(clock: WalletClock) throws(CSEError) -> GooglePayRecipient {
+            try recipient(rootKeys: try GooglePayRootKeys(document: try Files.read(rootKeys)), clock: clock)
+        }
+
+        private func recipient(rootKeys keys: GooglePayRootKeys, clock: WalletClock) throws(CSEError) -> GooglePayRecipient {
             var pems: [String] = []
             for file in keyFiles {
                 var key = try Files.readSecret(file, kind: "private key file")

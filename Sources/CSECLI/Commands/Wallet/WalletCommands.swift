@@ -3,7 +3,7 @@ import CSECrypto
 import CSEWallets
 
 /// `cse wallet decrypt`: verifies and decrypts an Apple Pay token on standard input.
-struct WalletDecryptCommand: CLICommand {
+struct WalletDecryptCommand: NetworkCommand {
     /// The command's description.
     static let spec = CommandSpec(
         name: "wallet decrypt",
@@ -66,10 +66,20 @@ struct WalletDecryptCommand: CLICommand {
         merchantID = arguments[\.merchantID]
     }
 
+    /// Google's root keys fetched with `--root-keys test|production`.
+    var callsNetwork: Bool { google?.fetchesRootKeys == true }
+
+    /// Decrypts standard input, Google's root keys fetched first.
+    func runAsync() async throws(CSEError) -> Int32 {
+        guard let google else { return try run() }
+        let recipient = try await google.fetchedRecipient(clock: common.clock)
+        return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.decrypt(recipient, token) }
+    }
+
     /// Decrypts standard input.
-    func run() async throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         if let google {
-            let recipient = try await google.recipient(clock: common.clock)
+            let recipient = try google.recipient(clock: common.clock)
             return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.decrypt(recipient, token) }
         }
         var identities: [ApplePayMerchantIdentity] = []
@@ -97,7 +107,7 @@ struct WalletDecryptCommand: CLICommand {
 }
 
 /// `cse wallet verify`: checks an Apple Pay token's signature, chain and signing time.
-struct WalletVerifyCommand: CLICommand {
+struct WalletVerifyCommand: NetworkCommand {
     /// The command's description.
     static let spec = CommandSpec(
         name: "wallet verify",
@@ -132,10 +142,20 @@ struct WalletVerifyCommand: CLICommand {
             appleOptionGiven: shared[\.root] != nil || shared[\.window] != nil, needsKeys: false)
     }
 
+    /// Google's root keys fetched with `--root-keys test|production`.
+    var callsNetwork: Bool { google?.fetchesRootKeys == true }
+
+    /// Verifies standard input, Google's root keys fetched first.
+    func runAsync() async throws(CSEError) -> Int32 {
+        guard let google else { return try run() }
+        let recipient = try await google.fetchedRecipient(clock: common.clock)
+        return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.verify(recipient, token) }
+    }
+
     /// Verifies standard input.
-    func run() async throws(CSEError) -> Int32 {
+    func run() throws(CSEError) -> Int32 {
         if let google {
-            let recipient = try await google.recipient(clock: common.clock)
+            let recipient = try google.recipient(clock: common.clock)
             return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in try GooglePayWallet.verify(recipient, token) }
         }
         let decryptor = try ApplePayDecryptor(trustedRoot: common.trustedRoot(), signingWindow: common.window, clock: common.clock)
