@@ -7,63 +7,16 @@ import CSEValidation
 // `cse session …`: the Client API calls of a session, JSON on stdout with the platform's member
 // names. Card numbers come from standard input only.
 
-/// The options of a `cse session …` command: the session keys, declared for the command's
-/// context use, and any of the command's own.
-protocol SessionCallOptions: CommandOptions {
-    /// The context options the command takes; its declarations and its parsing both follow it.
-    static var contextUse: SessionOptions.ContextUse { get }
-    /// `--session`, the context options of ``contextUse`` and the transport options.
-    var session: SessionOptions.Keys { get }
-}
-
-/// The options of a `cse session …` command that takes only the session keys.
-protocol SessionKeysOnly: SessionCallOptions {
-    /// Wraps the session keys.
-    init(session: SessionOptions.Keys)
-}
-
-extension SessionKeysOnly {
-    /// Declares the session keys for ``SessionCallOptions/contextUse``.
-    init(_ declare: inout OptionDeclarations) {
-        self.init(session: SessionOptions.Keys(&declare, context: Self.contextUse))
-    }
-}
-
-/// `--session` and the transport options, no context (`cse session publickey`).
-struct SessionNoContextOptions: SessionKeysOnly {
-    static let contextUse = SessionOptions.ContextUse.none
-    let session: SessionOptions.Keys
-}
-
-/// `--session`, the required context and the transport options (`products`, `product`, `networks`).
-struct SessionContextOptions: SessionKeysOnly {
-    static let contextUse = SessionOptions.ContextUse.required
-    let session: SessionOptions.Keys
-}
-
-/// `--session`, the optional context and the transport options (`cse session iin`).
-struct SessionOptionalContextOptions: SessionKeysOnly {
-    static let contextUse = SessionOptions.ContextUse.optional
-    let session: SessionOptions.Keys
-}
-
-/// A `cse session …` command: the session options its context use calls for, one Client API
-/// call, and the call's JSON on stdout.
-protocol SessionCallCommand: NetworkCommand where Options: SessionCallOptions {
-    /// The parsed session options.
-    var session: SessionOptions { get }
-    /// Reads the command's own arguments, beside the session options.
-    init(session: SessionOptions, arguments: ParsedArguments<Options>) throws(UsageError)
+/// A `cse session …` command: the one option group every session command shares
+/// (``SessionOptions/Keys``, declared for the command's context use, beside any option of its
+/// own), one Client API call, and the call's JSON on stdout.
+protocol SessionCallCommand: NetworkCommand {
     /// Makes the call; its result is what the command prints.
     func response() async throws(CSEError) -> JSONValue
 }
 
 extension SessionCallCommand {
-    init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        try self.init(
-            session: try SessionOptions(arguments: arguments.group(\.session), context: Options.contextUse), arguments: arguments)
-    }
-
+    /// Prints the call's JSON.
     func runAsync() async throws(CSEError) -> Int32 {
         JSONLine.write(try await response())
         return ExitCode.success
@@ -72,7 +25,11 @@ extension SessionCallCommand {
 
 /// `cse session publickey`.
 struct SessionPublicKeyCommand: SessionCallCommand {
-    typealias Options = SessionNoContextOptions
+    /// The session group, context none.
+    struct Options: CommandOptions {
+        let session: SessionOptions.Keys
+        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .none) }
+    }
     static let spec = CommandSpec(
         name: "session publickey",
         abstract: "Fetch the session's encryption key: {\"keyId\",\"publicKey\"}.",
@@ -81,7 +38,7 @@ struct SessionPublicKeyCommand: SessionCallCommand {
 
     let session: SessionOptions
 
-    init(session: SessionOptions, arguments _: ParsedArguments<Options>) { self.session = session }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { session = try SessionOptions(arguments: arguments.group(\.session)) }
 
     func response() async throws(CSEError) -> JSONValue {
         let key = try await session.session().publicKey()
@@ -94,7 +51,11 @@ struct SessionPublicKeyCommand: SessionCallCommand {
 
 /// `cse session products`.
 struct SessionProductsCommand: SessionCallCommand {
-    typealias Options = SessionContextOptions
+    /// The session group, context required.
+    struct Options: CommandOptions {
+        let session: SessionOptions.Keys
+        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
+    }
     static let spec = CommandSpec(
         name: "session products",
         abstract: "List the payment products of a context, with their accounts on file.",
@@ -107,27 +68,20 @@ struct SessionProductsCommand: SessionCallCommand {
 
     let session: SessionOptions
 
-    init(session: SessionOptions, arguments _: ParsedArguments<Options>) { self.session = session }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { session = try SessionOptions(arguments: arguments.group(\.session)) }
 
     func response() async throws(CSEError) -> JSONValue {
         try await session.session().basicPaymentProducts(for: try session.requiredContext()).jsonValue
     }
 }
 
-/// `cse session product ID` and `cse session networks ID`: a product id positional and a context.
-protocol SessionProductCallCommand: SessionCallCommand where Options == SessionContextOptions {
-    var productID: String { get }
-    init(session: SessionOptions, productID: String)
-}
-
-extension SessionProductCallCommand {
-    init(session: SessionOptions, arguments: ParsedArguments<Options>) {
-        self.init(session: session, productID: arguments.positionals.first ?? "")
-    }
-}
-
 /// `cse session product ID`.
-struct SessionProductCommand: SessionProductCallCommand {
+struct SessionProductCommand: SessionCallCommand {
+    /// The session group, context required.
+    struct Options: CommandOptions {
+        let session: SessionOptions.Keys
+        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
+    }
     static let spec = CommandSpec(
         name: "session product",
         abstract: "Fetch one payment product with its fields.",
@@ -142,13 +96,23 @@ struct SessionProductCommand: SessionProductCallCommand {
     let session: SessionOptions
     let productID: String
 
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        session = try SessionOptions(arguments: arguments.group(\.session))
+        productID = arguments.positionals.first ?? ""
+    }
+
     func response() async throws(CSEError) -> JSONValue {
         try await session.session().paymentProduct(id: productID, for: try session.requiredContext()).clientAPIJSONValue
     }
 }
 
 /// `cse session networks ID`.
-struct SessionNetworksCommand: SessionProductCallCommand {
+struct SessionNetworksCommand: SessionCallCommand {
+    /// The session group, context required.
+    struct Options: CommandOptions {
+        let session: SessionOptions.Keys
+        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
+    }
     static let spec = CommandSpec(
         name: "session networks",
         abstract: "Fetch the card networks of a payment product: {\"networks\":[…]}.",
@@ -158,6 +122,11 @@ struct SessionNetworksCommand: SessionProductCallCommand {
     let session: SessionOptions
     let productID: String
 
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        session = try SessionOptions(arguments: arguments.group(\.session))
+        productID = arguments.positionals.first ?? ""
+    }
+
     func response() async throws(CSEError) -> JSONValue {
         try await session.session().paymentProductNetworks(id: productID, for: try session.requiredContext()).jsonValue
     }
@@ -165,7 +134,11 @@ struct SessionNetworksCommand: SessionProductCallCommand {
 
 /// `cse session iin`.
 struct SessionIINCommand: SessionCallCommand {
-    typealias Options = SessionOptionalContextOptions
+    /// The session group, context optional (all or nothing).
+    struct Options: CommandOptions {
+        let session: SessionOptions.Keys
+        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .optional) }
+    }
     static let spec = CommandSpec(
         name: "session iin",
         abstract: "Ask the platform for the IIN details of a partial card number read from standard input.",
@@ -180,7 +153,7 @@ struct SessionIINCommand: SessionCallCommand {
 
     let session: SessionOptions
 
-    init(session: SessionOptions, arguments _: ParsedArguments<Options>) { self.session = session }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { session = try SessionOptions(arguments: arguments.group(\.session)) }
 
     func response() async throws(CSEError) -> JSONValue {
         let number = try StandardInputValue.read()
@@ -188,68 +161,74 @@ struct SessionIINCommand: SessionCallCommand {
     }
 }
 
-/// The options of `cse session dcc` and `cse session surcharge`: the session keys with the amount
-/// and currency, and the card's product id.
-struct SessionCardServiceOptions: SessionCallOptions {
-    static let contextUse = SessionOptions.ContextUse.amountOnly
+/// The options of `cse session dcc` and `cse session surcharge`: the session group with the
+/// amount and currency, and the card's product id.
+struct SessionCardServiceOptions: CommandOptions {
     let session: SessionOptions.Keys
     let product: OptionKey<String?>
 
     init(_ declare: inout OptionDeclarations) {
-        session = SessionOptions.Keys(&declare, context: Self.contextUse)
+        session = SessionOptions.Keys(&declare, context: .amountOnly)
         product = declare.value("product", "ID", help: "The card's payment product id, when known.")
     }
 }
 
-/// `cse session dcc` and `cse session surcharge`: a card number on standard input, an amount, one
-/// POST, the platform's response as it came.
-protocol SessionCardServiceCommand: SessionCallCommand where Options == SessionCardServiceOptions {
-    /// The Client API call.
-    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue
-    var productID: String? { get }
-    init(session: SessionOptions, productID: String?)
-}
+/// What `cse session dcc` and `cse session surcharge` share: a card number on standard input,
+/// an amount, one POST, the platform's response as it came.
+struct SessionCardService: Sendable {
+    let session: SessionOptions
+    let productID: String?
 
-extension SessionCardServiceCommand {
-    init(session: SessionOptions, arguments: ParsedArguments<Options>) {
-        self.init(session: session, productID: arguments[\.product])
+    init(_ arguments: ParsedArguments<SessionCardServiceOptions>) throws(UsageError) {
+        session = try SessionOptions(arguments: arguments.group(\.session))
+        productID = arguments[\.product]
     }
 
-    func response() async throws(CSEError) -> JSONValue {
+    /// Reads the card number and makes `call`.
+    func response(
+        _ call: (ClientAPISession, CardSource, AmountOfMoney) async throws(CSEError) -> JSONValue
+    ) async throws(CSEError) -> JSONValue {
         let number = try StandardInputValue.read()
-        let client = try session.session()
-        return try await Self.call(client, card: .card(number: number, paymentProductID: productID), amount: try session.amountOfMoney())
+        return try await call(try session.session(), .card(number: number, paymentProductID: productID), try session.amountOfMoney())
     }
 }
 
 /// `cse session dcc`.
-struct SessionDCCCommand: SessionCardServiceCommand {
+struct SessionDCCCommand: SessionCallCommand {
+    typealias Options = SessionCardServiceOptions
     static let spec = CommandSpec(
         name: "session dcc",
         abstract: "Ask for a currency conversion quote (services/dccrate) for the card number on standard input.",
         discussion: "Writes the platform's CurrencyConversionResponse {\"dccSessionId\",\"result\",\"proposal\"}.",
         options: Options.self)
 
-    let session: SessionOptions
-    let productID: String?
+    let service: SessionCardService
 
-    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
-        try await session.currencyConversionQuote(cardSource: card, amount: amount).jsonValue
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { service = try SessionCardService(arguments) }
+
+    func response() async throws(CSEError) -> JSONValue {
+        try await service.response { (client, card, amount) throws(CSEError) in
+            try await client.currencyConversionQuote(cardSource: card, amount: amount).jsonValue
+        }
     }
 }
 
 /// `cse session surcharge`.
-struct SessionSurchargeCommand: SessionCardServiceCommand {
+struct SessionSurchargeCommand: SessionCallCommand {
+    typealias Options = SessionCardServiceOptions
     static let spec = CommandSpec(
         name: "session surcharge",
         abstract: "Ask for the surcharge (services/surchargecalculation) of the card number on standard input.",
         discussion: "Writes the platform's SurchargeCalculationResponse {\"surcharges\":[…]}.",
         options: Options.self)
 
-    let session: SessionOptions
-    let productID: String?
+    let service: SessionCardService
 
-    static func call(_ session: ClientAPISession, card: CardSource, amount: AmountOfMoney) async throws(CSEError) -> JSONValue {
-        try await session.surchargeCalculation(cardSource: card, amount: amount).jsonValue
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { service = try SessionCardService(arguments) }
+
+    func response() async throws(CSEError) -> JSONValue {
+        try await service.response { (client, card, amount) throws(CSEError) in
+            try await client.surchargeCalculation(cardSource: card, amount: amount).jsonValue
+        }
     }
 }

@@ -33,9 +33,12 @@ struct SessionOptions: Sendable {
         let recurring: OptionKey<Bool>?
         /// `--ca-file` and `--timeout`.
         let transport: TransportOptions.Keys
+        /// The context use the keys were declared for, which parsing checks.
+        let contextUse: ContextUse
 
         /// Declares `--session`, the context options `context` calls for, and the transport options.
         init(_ declare: inout OptionDeclarations, context: ContextUse, sessionRequired: Bool = true) {
+            contextUse = context
             session = declare.value(
                 "session", "FILE", required: sessionRequired,
                 help: "The CreateSession response JSON (clientSessionId, customerId, clientApiUrl, assetUrl), or env:NAME.")
@@ -61,6 +64,12 @@ struct SessionOptions: Sendable {
     let recurring: Bool
     let transport: TransportOptions
     let contextUse: ContextUse
+
+    /// Reads the options; checks that the context options are complete for the context use the
+    /// keys were declared for.
+    init(arguments: ParsedArguments<Keys>) throws(UsageError) {
+        try self.init(arguments: arguments, context: arguments.keys.contextUse)
+    }
 
     /// Reads the options; checks that the context options are complete for `context`.
     init(arguments: ParsedArguments<Keys>, context: ContextUse) throws(UsageError) {
