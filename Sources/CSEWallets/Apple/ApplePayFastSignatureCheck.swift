@@ -18,12 +18,22 @@ enum ApplePayFastSignatureCheck {
     /// ecdsa-with-SHA256, 1.2.840.10045.4.3.2.
     static let ecdsaWithSHA256OID: [UInt8] = [0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x02]
 
+    /// SHA-256 with its parameters absent or NULL (RFC 5754 §2).
+    static func isSHA256(_ algorithm: CMSAlgorithm) -> Bool {
+        algorithm.oid.elementsEqual(sha256OID) && (algorithm.parameters.map { $0.elementsEqual([0x05, 0x00]) } ?? true)
+    }
+
+    /// ecdsa-with-SHA256 with its parameters absent (RFC 5758 §3.2).
+    static func isECDSAWithSHA256(_ algorithm: CMSAlgorithm) -> Bool {
+        algorithm.oid.elementsEqual(ecdsaWithSHA256OID) && algorithm.parameters == nil
+    }
+
     /// The signing time in seconds when every check passes, `nil` otherwise: `signedData` with
     /// detached `id-data` content; exactly one `SignerInfo`, version 1, naming the remembered leaf
     /// by its exact issuer and serial number; SHA-256 and ecdsa-with-SHA256 (the digest's
     /// parameters absent or NULL, the signature's absent); signed attributes as
-    /// ``CMSSignedAttributes`` reads them, with content type `id-data` and the SHA-256 of
-    /// `content`; the signing time inside the chain's remembered validity; and the signature over
+    /// ``CMSSignedAttributes`` reads them, with content type `id-data`, the SHA-256 of `content`,
+    /// and, when they carry `CMSAlgorithmProtection`, the same two algorithms named there; the signing time inside the chain's remembered validity; and the signature over
     /// the attributes under the leaf key.
     static func accept(_ signed: CMSSignedData, content: [UInt8], entry: VerifiedChainCache.Entry) -> Int64? {
         guard let leaf = entry.signer, signed.contentType.elementsEqual(signedDataOID),
@@ -31,11 +41,10 @@ enum ApplePayFastSignatureCheck {
             signed.signers.count == 1, let signer = signed.signers.first,
             signer.version.elementsEqual([1]), signer.signerIdentifier.tag == 0x30,
             signer.signerIdentifier.contents.elementsEqual(leaf.issuerAndSerial),
-            signer.digestAlgorithm.oid.elementsEqual(sha256OID),
-            signer.digestAlgorithm.parameters.map({ $0.elementsEqual([0x05, 0x00]) }) ?? true,
-            signer.signatureAlgorithm.oid.elementsEqual(ecdsaWithSHA256OID), signer.signatureAlgorithm.parameters == nil,
+            isSHA256(signer.digestAlgorithm), isECDSAWithSHA256(signer.signatureAlgorithm),
             let element = signer.signedAttributes, let attributes = try? CMSSignedAttributes(element),
             attributes.contentType.elementsEqual(dataOID), entry.validity.contains(attributes.signingTime),
+            attributes.algorithmProtection.map({ isSHA256($0.digest) && isECDSAWithSHA256($0.signature) }) ?? true,
             let digest = try? DigestAlgorithm.sha256.hash(content),
             ConstantTime.equals(digest, attributes.messageDigest),
             leaf.key.isValidECDSASignature(signer.signature, forSHA256Of: attributes.signedBytes)

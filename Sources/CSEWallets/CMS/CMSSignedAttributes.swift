@@ -2,8 +2,9 @@ internal import CSECore
 
 /// The signed attributes of a `SignerInfo` (RFC 5652 §5.3, §11) in the one shape the fast check
 /// of an Apple Pay signature accepts, read without OpenSSL: DER throughout (as §5.3 requires of
-/// the bytes the signature covers), only `content-type`, `message-digest` and `signing-time`,
-/// each exactly once with exactly one value, the time in its plain DER form
+/// the bytes the signature covers), only `content-type`, `message-digest`, `signing-time` and
+/// `CMSAlgorithmProtection` (RFC 6211, which Apple's signatures carry), each at most once with
+/// exactly one value, the first three present, the time in its plain DER form
 /// (`YYMMDDHHMMSSZ` or `YYYYMMDDHHMMSSZ`). Anything else is refused, and the caller then checks
 /// the signature with OpenSSL instead.
 struct CMSSignedAttributes {
@@ -13,6 +14,10 @@ struct CMSSignedAttributes {
     static let messageDigestOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x04]
     /// id-signingTime, 1.2.840.113549.1.9.5.
     static let signingTimeOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x05]
+    /// id-aa-CMSAlgorithmProtection, 1.2.840.113549.1.9.52.
+    static let algorithmProtectionOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x09, 0x34]
+    /// The attribute types read.
+    static let knownTypes = [contentTypeOID, messageDigestOID, signingTimeOID, algorithmProtectionOID]
 
     /// The contents octets of the `content-type` value (an OID).
     let contentType: ArraySlice<UInt8>
@@ -20,6 +25,8 @@ struct CMSSignedAttributes {
     let messageDigest: ArraySlice<UInt8>
     /// The `signing-time` value, in seconds since the epoch.
     let signingTime: Int64
+    /// The `CMSAlgorithmProtection` value's digest and signature algorithms, when present.
+    let algorithmProtection: (digest: CMSAlgorithm, signature: CMSAlgorithm)?
     /// What the signature covers (§5.4): the attributes' encoding with the SET OF tag 0x31 in place
     /// of `[0] IMPLICIT`.
     let signedBytes: [UInt8]
@@ -39,9 +46,9 @@ struct CMSSignedAttributes {
             try fields.finish()
             var members = try fields.children(of: set)
             let value = try members.next()
-            guard members.isAtEnd, values[type] == nil,
-                [Self.contentTypeOID, Self.messageDigestOID, Self.signingTimeOID].contains(type)
-            else { throw WalletError.malformed("the signed attributes are not exactly content type, digest and time") }
+            guard members.isAtEnd, values[type] == nil, Self.knownTypes.contains(type) else {
+                throw WalletError.malformed("the signed attributes are not exactly content type, digest and time")
+            }
             values[type] = value
         }
         guard let type = values[Self.contentTypeOID], type.tag == 0x06, let digest = values[Self.messageDigestOID],
@@ -50,7 +57,21 @@ struct CMSSignedAttributes {
         contentType = type.contents
         messageDigest = digest.contents
         signingTime = try Self.seconds(time)
+        algorithmProtection = try values[Self.algorithmProtectionOID].map(Self.algorithms)
         signedBytes = [0x31] + element.encoded.dropFirst()
+    }
+
+    /// `CMSAlgorithmProtection ::= SEQUENCE { digestAlgorithm, signatureAlgorithm [1] }` (RFC 6211
+    /// §2); a MAC algorithm `[2]` instead is refused.
+    /// - Throws: `wallet.malformed`.
+    private static func algorithms(_ element: BERElement) throws(CSEError) -> (digest: CMSAlgorithm, signature: CMSAlgorithm) {
+        var outer = BERReader(element.encoded, depth: 2)
+        let sequence = try outer.next(tag: 0x30)
+        var fields = try outer.children(of: sequence)
+        let digest = try CMSAlgorithm(&fields)
+        let signature = try CMSAlgorithm(&fields, tag: 0xA1)
+        try fields.finish()
+        return (digest, signature)
     }
 
     /// Requires DER lengths everywhere under `element`, the constructed form only where DER allows

@@ -8,10 +8,11 @@ struct CMSAlgorithm {
     /// The whole encoding of the parameters; `nil` when absent.
     let parameters: ArraySlice<UInt8>?
 
-    /// Reads `SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }`.
+    /// Reads `SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }`, or the same
+    /// contents under the implicit `tag`.
     /// - Throws: `wallet.malformed`.
-    init(_ reader: inout BERReader) throws(CSEError) {
-        let sequence = try reader.next(tag: 0x30)
+    init(_ reader: inout BERReader, tag: UInt8 = 0x30) throws(CSEError) {
+        let sequence = try reader.next(tag: tag)
         var fields = try reader.children(of: sequence)
         oid = try fields.next(tag: 0x06).contents
         parameters = fields.isAtEnd ? nil : try fields.next().encoded
