@@ -41,7 +41,11 @@ struct MintedApplePay: Sendable {
          {"name": "afterChainExpiry", "signingTime": 2208988900},
          {"name": "wrongDigest", "signerShape": "wrongDigest"},
          {"name": "wrongDigestAlgorithm", "signerShape": "wrongDigestAlgorithm"},
-         {"name": "secondSigner", "signerShape": "secondSigner"}, {"name": "ber", "ber": true}]
+         {"name": "secondSigner", "signerShape": "secondSigner"}, {"name": "ber", "ber": true},
+         {"name": "unsignedAttributes", "signerShape": "unsignedAttributes"},
+         {"name": "garbageRevocation", "signedDataEdit": "revocation"},
+         {"name": "garbageDigestAlgorithms", "signedDataEdit": "digestAlgorithms"},
+         {"name": "paddedVersion", "signedDataEdit": "version"}]
         """
 
     let root: String

@@ -52,6 +52,19 @@ struct ApplePayWarmCacheTests {
         #expect(try fastCheck(name, warm) == nil)
     }
 
+    @Test(
+        "Fields the fast check's reader only skips (crls, digestAlgorithms' contents, the version, unsigned attributes): OpenSSL's outcome on a warm cache",
+        arguments: [
+            ("garbageRevocation", CSEError.Code?.some(.walletMalformed)), ("garbageDigestAlgorithms", .walletMalformed),
+            ("paddedVersion", .walletMalformed), ("unsignedAttributes", .walletSignatureInvalid),
+        ])
+    func skippedFieldsKeepOpenSSLsOutcome(_ name: String, _ expected: CSEError.Code?) throws {
+        #expect(try outcome(name, VerifiedChainCache()) == expected, "cold")
+        let warm = try warmCache()
+        #expect(try outcome(name, warm) == expected, "warm")
+        #expect(try fastCheck(name, warm) == nil)
+    }
+
     @Test("The good token, also in BER's indefinite-length form, passes the fast check with the signing time OpenSSL reads")
     func accepted() throws {
         for name in ["ec", "ber", "applicationData", "rsa"] {
@@ -79,10 +92,11 @@ struct ApplePayWarmCacheTests {
         #expect(try outcome("ec", warm) == .walletUntrustedCertificate)
     }
 
-    /// What ``ApplePayFastSignatureCheck`` returns for the minted case `name` with `cache`'s entry.
+    /// What ``ApplePayFastSignatureCheck`` returns for the minted case `name` with `cache`'s entry;
+    /// `nil` also when its reader cannot read the signature.
     func fastCheck(_ name: String, _ cache: VerifiedChainCache) throws -> Int64? {
         let token = try ApplePayTokenForTests.parsed(minted.token(name).token)
-        let signed = try CMSSignedData(ber: token.signature)
+        guard let signed = try? CMSSignedData(ber: token.signature) else { return nil }
         let entry = try #require(cache.entry(for: VerifiedChainCache.key(certificates: signed.certificates, root: root.der)))
         return ApplePayFastSignatureCheck.accept(signed, content: token.signedContent, entry: entry)
     }

@@ -19,7 +19,11 @@ leafMarker (bool), intermediateMarker (bool), swapCertificates (bool), expiredIn
 foreignRoot (bool), wrongPublicKeyHash (bool), leadingZeroZ (bool), merchant ("main" | "zeroHash"),
 signerShape ("wrongDigest": a validly signed messageDigest of other content | "wrongDigestAlgorithm":
 SHA-384 named as the digest algorithm, everything else SHA-256 | "secondSigner": the SignerInfo twice),
-ber (bool: the outer layers in BER's indefinite-length form, as Apple writes them).
+ber (bool: the outer layers in BER's indefinite-length form, as Apple writes them),
+signerShape "unsignedAttributes" (a content-type attribute among unsigned attributes),
+signedDataEdit ("revocation": a crls field that is no RevocationInfoChoice | "digestAlgorithms": a
+digestAlgorithms SET holding an INTEGER | "version": a version INTEGER with a redundant zero octet;
+each in the BER form of ber).
 """
 import base64
 import datetime
@@ -140,6 +144,8 @@ def signed_data(content, leaf, leaf_key, certificates, signing_time, tamper_attr
         "signature_algorithm": algos.SignedDigestAlgorithm({"algorithm": "sha256_ecdsa"}),
         "signature": signature,
     })
+    if shape == "unsignedAttributes":
+        signer["unsigned_attrs"] = cms.CMSAttributes([cms.CMSAttribute({"type": "content_type", "values": ["data"]})])
     data = cms.SignedData({
         "version": "v1",
         "digest_algorithms": [algos.DigestAlgorithm({"algorithm": "sha256"})],
@@ -175,13 +181,23 @@ def indefinite(tag, parts):
     return bytes([tag, 0x80]) + b"".join(parts) + b"\x00\x00"
 
 
-def outer_ber(der):
-    """ContentInfo, its [0], the SignedData and the SignedData's SETs in the indefinite form."""
+SIGNED_DATA_EDITS = {
+    "revocation": lambda parts: parts[:-1] + [b"\xa1\x03\x02\x01\x00"] + parts[-1:],
+    "digestAlgorithms": lambda parts: parts[:1] + [b"\x31\x03\x02\x01\x00"] + parts[2:],
+    "version": lambda parts: [b"\x02\x02\x00\x01"] + parts[1:],
+}
+
+
+def outer_ber(der, edit=None):
+    """ContentInfo, its [0], the SignedData and the SignedData's SETs in the indefinite form; edit
+    names one of SIGNED_DATA_EDITS to apply to the SignedData's fields."""
     _, content_info, _ = tlv(der, 0)
     (_, oid), (_, explicit) = values(content_info)
     _, signed, _ = tlv(tlv(explicit, 0)[1], 0)
     parts = [indefinite(tag, [whole for _, whole in values(tlv(encoded, 0)[1])]) if tag in (0xA0, 0x31) else encoded
              for tag, encoded in values(signed)]
+    if edit:
+        parts = SIGNED_DATA_EDITS[edit](parts)
     return indefinite(0x30, [oid, indefinite(0xA0, [indefinite(0x30, parts)])])
 
 
@@ -234,8 +250,8 @@ def mint(spec, pki, foreign, merchants):
     chain = [intermediate, leaf] if spec.get("swapCertificates") else [leaf, intermediate]
     signature = signed_data(content, leaf, authority.leaf_key, chain, signing_time,
                             spec.get("tamper") == "signedAttributes", spec.get("signerShape"))
-    if spec.get("ber"):
-        signature = outer_ber(signature)
+    if spec.get("ber") or spec.get("signedDataEdit"):
+        signature = outer_ber(signature, spec.get("signedDataEdit"))
 
     tamper = spec.get("tamper")
     if tamper == "data":

@@ -28,8 +28,10 @@ enum ApplePayFastSignatureCheck {
         algorithm.oid.elementsEqual(ecdsaWithSHA256OID) && algorithm.parameters == nil
     }
 
-    /// The signing time in seconds when every check passes, `nil` otherwise: `signedData` with
-    /// detached `id-data` content; exactly one `SignerInfo`, version 1, naming the remembered leaf
+    /// The signing time in seconds when every check passes, `nil` otherwise: `signedData`
+    /// version 1 whose `digestAlgorithms` are all SHA-256, with detached `id-data` content and no
+    /// `crls` (fields OpenSSL parses and this reader only skips); exactly one `SignerInfo`,
+    /// version 1, without unsigned attributes (OpenSSL checks their rules), naming the remembered leaf
     /// by its exact issuer and serial number; SHA-256 and ecdsa-with-SHA256 (the digest's
     /// parameters absent or NULL, the signature's absent); signed attributes as
     /// ``CMSSignedAttributes`` reads them, with content type `id-data`, the SHA-256 of `content`,
@@ -37,9 +39,10 @@ enum ApplePayFastSignatureCheck {
     /// the attributes under the leaf key.
     static func accept(_ signed: CMSSignedData, content: [UInt8], entry: VerifiedChainCache.Entry) -> Int64? {
         guard let leaf = entry.signer, signed.contentType.elementsEqual(signedDataOID),
+            signed.version.elementsEqual([1]), !signed.digestAlgorithms.isEmpty, signed.digestAlgorithms.allSatisfy(isSHA256),
             signed.encapsulatedContentType.elementsEqual(dataOID), !signed.hasEncapsulatedContent,
-            signed.signers.count == 1, let signer = signed.signers.first,
-            signer.version.elementsEqual([1]), signer.signerIdentifier.tag == 0x30,
+            !signed.hasRevocationInformation, signed.signers.count == 1, let signer = signed.signers.first,
+            !signer.hasUnsignedAttributes, signer.version.elementsEqual([1]), signer.signerIdentifier.tag == 0x30,
             signer.signerIdentifier.contents.elementsEqual(leaf.issuerAndSerial),
             isSHA256(signer.digestAlgorithm), isECDSAWithSHA256(signer.signatureAlgorithm),
             let element = signer.signedAttributes, let attributes = try? CMSSignedAttributes(element),

@@ -34,8 +34,10 @@ struct CMSSignerInfo {
     let signatureAlgorithm: CMSAlgorithm
     /// The contents of the primitive `signature` OCTET STRING.
     let signature: ArraySlice<UInt8>
+    /// Whether `unsignedAttrs` are present (their contents are not read).
+    let hasUnsignedAttributes: Bool
 
-    /// Reads one `SignerInfo`; `unsignedAttrs`, when present, are skipped (CMS_verify ignores them).
+    /// Reads one `SignerInfo`; `unsignedAttrs`, when present, are skipped unread.
     /// - Throws: `wallet.malformed`, also for a constructed `signature`.
     init(_ reader: inout BERReader) throws(CSEError) {
         let sequence = try reader.next(tag: 0x30)
@@ -46,7 +48,8 @@ struct CMSSignerInfo {
         signedAttributes = fields.peekTag == 0xA0 ? try fields.next() : nil
         signatureAlgorithm = try CMSAlgorithm(&fields)
         signature = try fields.next(tag: 0x04).contents
-        if fields.peekTag == 0xA1 { _ = try fields.next() }
+        hasUnsignedAttributes = fields.peekTag == 0xA1
+        if hasUnsignedAttributes { _ = try fields.next() }
         try fields.finish()
     }
 }
@@ -55,9 +58,17 @@ struct CMSSignerInfo {
 /// payment-token signature check needs, read with ``BERReader`` and no OpenSSL: the content
 /// types, whether the content is detached, the exact encoding of each certificate, and every
 /// `SignerInfo`. Nothing is checked here beyond the structure; the verifier checks the values.
+/// What is only skipped (`crls`, `unsignedAttrs`) is flagged, so that a check that has to agree
+/// with OpenSSL's stricter reading of those fields can refuse them.
 struct CMSSignedData {
     /// The contents octets of `ContentInfo.contentType`.
     let contentType: ArraySlice<UInt8>
+    /// The contents octets of the `SignedData` version.
+    let version: ArraySlice<UInt8>
+    /// `digestAlgorithms`, in the order carried.
+    let digestAlgorithms: [CMSAlgorithm]
+    /// Whether `crls` are present (their contents are not read).
+    let hasRevocationInformation: Bool
     /// The contents octets of `encapContentInfo.eContentType`.
     let encapsulatedContentType: ArraySlice<UInt8>
     /// Whether `encapContentInfo` carries its `eContent` (not detached).
@@ -82,8 +93,12 @@ struct CMSSignedData {
         try wrapper.finish()
 
         var fields = try wrapper.children(of: signedData)
-        _ = try fields.next(tag: 0x02)
-        _ = try fields.next(tag: 0x31)
+        version = try fields.next(tag: 0x02).contents
+        let digestSet = try fields.next(tag: 0x31)
+        var digests = try fields.children(of: digestSet)
+        var digestAlgorithms: [CMSAlgorithm] = []
+        while !digests.isAtEnd { digestAlgorithms.append(try CMSAlgorithm(&digests)) }
+        self.digestAlgorithms = digestAlgorithms
         let encapsulated = try fields.next(tag: 0x30)
         var encapsulatedFields = try fields.children(of: encapsulated)
         encapsulatedContentType = try encapsulatedFields.next(tag: 0x06).contents
@@ -95,7 +110,8 @@ struct CMSSignedData {
             while !set.isAtEnd { certificates.append(try set.next(tag: 0x30).encoded) }
         }
         self.certificates = certificates
-        if fields.peekTag == 0xA1 { _ = try fields.next() }
+        hasRevocationInformation = fields.peekTag == 0xA1
+        if hasRevocationInformation { _ = try fields.next() }
         let signerElement = try fields.next(tag: 0x31)
         var signerSet = try fields.children(of: signerElement)
         try fields.finish()
