@@ -31,12 +31,13 @@ enum ApplePayFastSignatureCheck {
     /// The signing time in seconds when every check passes, `nil` otherwise: `signedData`
     /// version 1 whose `digestAlgorithms` are all SHA-256, with detached `id-data` content and no
     /// `crls` (fields OpenSSL parses and this reader only skips); exactly one `SignerInfo`,
-    /// version 1, without unsigned attributes (OpenSSL checks their rules), naming the remembered leaf
-    /// by its exact issuer and serial number; SHA-256 and ecdsa-with-SHA256 (the digest's
+    /// version 1, without unsigned attributes (OpenSSL checks their rules), naming the remembered
+    /// leaf by its exact issuer and serial number; SHA-256 and ecdsa-with-SHA256 (the digest's
     /// parameters absent or NULL, the signature's absent); signed attributes as
     /// ``CMSSignedAttributes`` reads them, with content type `id-data`, the SHA-256 of `content`,
-    /// and, when they carry `CMSAlgorithmProtection`, the same two algorithms named there; the signing time inside the chain's remembered validity; and the signature over
-    /// the attributes under the leaf key.
+    /// and, when they carry `CMSAlgorithmProtection`, the same two algorithms named there; the
+    /// signing time inside the chain's remembered validity; and the signature over the attributes
+    /// under the leaf key.
     static func accept(_ signed: CMSSignedData, content: [UInt8], entry: VerifiedChainCache.Entry) -> Int64? {
         guard let leaf = entry.signer, signed.contentType.elementsEqual(signedDataOID),
             signed.version.elementsEqual([1]), !signed.digestAlgorithms.isEmpty, signed.digestAlgorithms.allSatisfy(isSHA256),
