@@ -1,7 +1,8 @@
 // Fuzz target `apple-pay`: Apple Pay tokens from arbitrary bytes, through every stage a token
 // reaches before any key is used: the token's shape (paymentData, PKPaymentToken or Apple Pay
-// JS's {"token":…}), the CMS signature read from BER, the chain and signer checks, and the
-// decrypted payment data as a merchant would get it. The first byte selects the stage.
+// JS's {"token":…}), the CMS signature read from BER (CSEKit's reader and OpenSSL's), the chain
+// and signer checks, and the decrypted payment data as a merchant would get it. The first byte
+// selects the stage.
 import CSECore
 import CSECrypto
 @testable import CSEWallets
@@ -35,7 +36,16 @@ public func fuzzApplePay(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             require(error.code == .walletMalformed || error.code == .walletUnsupportedVersion, "shape: unexpected code \(error.code)")
         }
     case 2:
-        // A signature as BER bytes over fixed content: CMS parsing, the marker OIDs, the chain.
+        // A signature as BER bytes over fixed content: CMS parsing (CSEKit's BER reader, then
+        // OpenSSL's), the marker OIDs, the chain. The reader's signed attributes are read too, as
+        // the fast check of a remembered chain reads them.
+        if let signed = try? CMSSignedData(ber: bytes) {
+            for signer in signed.signers {
+                if let attributes = signer.signedAttributes.flatMap({ try? CMSSignedAttributes($0) }) {
+                    require(attributes.signedBytes.first == 0x31, "signed attributes not re-tagged as a SET")
+                }
+            }
+        }
         do throws(CSEError) {
             _ = try ApplePaySignatureVerifier.verify(signature: bytes, content: Array("content".utf8), root: root)
             require(false, "a fuzzed signature verified")

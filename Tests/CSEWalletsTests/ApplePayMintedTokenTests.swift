@@ -38,7 +38,14 @@ struct MintedApplePay: Sendable {
          {"name": "swapped", "swapCertificates": true}, {"name": "expiredIntermediate", "expiredIntermediate": true},
          {"name": "foreignRoot", "foreignRoot": true}, {"name": "wrongHash", "wrongPublicKeyHash": true},
          {"name": "leadingZeroZ", "leadingZeroZ": true}, {"name": "zeroHashMerchant", "merchant": "zeroHash"},
-         {"name": "afterChainExpiry", "signingTime": 2208988900}]
+         {"name": "afterChainExpiry", "signingTime": 2208988900},
+         {"name": "wrongDigest", "signerShape": "wrongDigest"},
+         {"name": "wrongDigestAlgorithm", "signerShape": "wrongDigestAlgorithm"},
+         {"name": "secondSigner", "signerShape": "secondSigner"}, {"name": "ber", "ber": true},
+         {"name": "unsignedAttributes", "signerShape": "unsignedAttributes"},
+         {"name": "garbageRevocation", "signedDataEdit": "revocation"},
+         {"name": "garbageDigestAlgorithms", "signedDataEdit": "digestAlgorithms"},
+         {"name": "paddedVersion", "signedDataEdit": "version"}]
         """
 
     let root: String

@@ -16,7 +16,14 @@ Protocol: stdin is a JSON list of case specs; stdout is one JSON object:
 Spec members (all optional but "name"): version ("EC_v1" | "RSA_v1"), signingTime (Unix seconds),
 applicationData (hex), tamper ("data" | "header" | "signature" | "signedAttributes"),
 leafMarker (bool), intermediateMarker (bool), swapCertificates (bool), expiredIntermediate (bool),
-foreignRoot (bool), wrongPublicKeyHash (bool), leadingZeroZ (bool), merchant ("main" | "zeroHash").
+foreignRoot (bool), wrongPublicKeyHash (bool), leadingZeroZ (bool), merchant ("main" | "zeroHash"),
+signerShape ("wrongDigest": a validly signed messageDigest of other content | "wrongDigestAlgorithm":
+SHA-384 named as the digest algorithm, everything else SHA-256 | "secondSigner": the SignerInfo twice),
+ber (bool: the outer layers in BER's indefinite-length form, as Apple writes them),
+signerShape "unsignedAttributes" (a content-type attribute among unsigned attributes),
+signedDataEdit ("revocation": a crls field that is no RevocationInfoChoice | "digestAlgorithms": a
+digestAlgorithms SET holding an INTEGER | "version": a version INTEGER with a redundant zero octet;
+each in the BER form of ber).
 """
 import base64
 import datetime
@@ -82,13 +89,23 @@ class PKI:
         self.intermediate_key = ec.generate_private_key(ec.SECP256R1())
         self.leaf_key = ec.generate_private_key(ec.SECP256R1())
 
+        # One certificate per set of parameters, so that tokens of one run share their chain as
+        # Apple's do (a verifier's cache of verified chains is then warm for all but the first).
+        self.issued = {}
+
     def intermediate(self, marker=True, not_after=NOT_AFTER):
-        return certificate("Test Application Integration CA", self.intermediate_key, self.root.subject,
-                           self.root_key, True, [INTERMEDIATE_OID] if marker else [], not_after)
+        key = ("intermediate", marker, not_after)
+        if key not in self.issued:
+            self.issued[key] = certificate("Test Application Integration CA", self.intermediate_key, self.root.subject,
+                                           self.root_key, True, [INTERMEDIATE_OID] if marker else [], not_after)
+        return self.issued[key]
 
     def leaf(self, intermediate, marker=True):
-        return certificate("test-smp-broker-sign", self.leaf_key, intermediate.subject, self.intermediate_key,
-                           False, [LEAF_OID] if marker else [])
+        key = ("leaf", intermediate.serial_number, marker)
+        if key not in self.issued:
+            self.issued[key] = certificate("test-smp-broker-sign", self.leaf_key, intermediate.subject,
+                                           self.intermediate_key, False, [LEAF_OID] if marker else [])
+        return self.issued[key]
 
 
 def merchant_certificate(pki, merchant_id, key):
@@ -102,12 +119,14 @@ def spki_der(public_key):
     return public_key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
-def signed_data(content, leaf, leaf_key, certificates, signing_time, tamper_attributes):
+def signed_data(content, leaf, leaf_key, certificates, signing_time, tamper_attributes, shape=None):
+    digested = content + b"other" if shape == "wrongDigest" else content
+
     def attributes(when):
         return cms.CMSAttributes([
             cms.CMSAttribute({"type": "content_type", "values": ["data"]}),
             cms.CMSAttribute({"type": "signing_time", "values": [cms.Time({"utc_time": when})]}),
-            cms.CMSAttribute({"type": "message_digest", "values": [hashlib.sha256(content).digest()]}),
+            cms.CMSAttribute({"type": "message_digest", "values": [hashlib.sha256(digested).digest()]}),
         ])
 
     when = datetime.datetime.fromtimestamp(signing_time, datetime.timezone.utc)
@@ -120,11 +139,13 @@ def signed_data(content, leaf, leaf_key, certificates, signing_time, tamper_attr
         "version": "v1",
         "sid": cms.SignerIdentifier({"issuer_and_serial_number": cms.IssuerAndSerialNumber({
             "issuer": leaf_asn1.issuer, "serial_number": leaf_asn1.serial_number})}),
-        "digest_algorithm": algos.DigestAlgorithm({"algorithm": "sha256"}),
+        "digest_algorithm": algos.DigestAlgorithm({"algorithm": "sha384" if shape == "wrongDigestAlgorithm" else "sha256"}),
         "signed_attrs": signed,
         "signature_algorithm": algos.SignedDigestAlgorithm({"algorithm": "sha256_ecdsa"}),
         "signature": signature,
     })
+    if shape == "unsignedAttributes":
+        signer["unsigned_attrs"] = cms.CMSAttributes([cms.CMSAttribute({"type": "content_type", "values": ["data"]})])
     data = cms.SignedData({
         "version": "v1",
         "digest_algorithms": [algos.DigestAlgorithm({"algorithm": "sha256"})],
@@ -132,9 +153,52 @@ def signed_data(content, leaf, leaf_key, certificates, signing_time, tamper_attr
         "certificates": [
             cms.CertificateChoices({"certificate": asn1x509.Certificate.load(c.public_bytes(serialization.Encoding.DER))})
             for c in certificates],
-        "signer_infos": [signer],
+        "signer_infos": [signer, signer] if shape == "secondSigner" else [signer],
     })
     return cms.ContentInfo({"content_type": "signed_data", "content": data}).dump()
+
+
+def tlv(data, index):
+    """(tag, contents, end) of the DER value at data[index]."""
+    length, start = data[index + 1], index + 2
+    if length & 0x80:
+        count = length & 0x7F
+        length, start = int.from_bytes(data[start:start + count], "big"), start + count
+    return data[index], data[start:start + length], start + length
+
+
+def values(contents):
+    """The whole encodings of the DER values in contents, with their tags."""
+    out, index = [], 0
+    while index < len(contents):
+        tag, _, end = tlv(contents, index)
+        out.append((tag, contents[index:end]))
+        index = end
+    return out
+
+
+def indefinite(tag, parts):
+    return bytes([tag, 0x80]) + b"".join(parts) + b"\x00\x00"
+
+
+SIGNED_DATA_EDITS = {
+    "revocation": lambda parts: parts[:-1] + [b"\xa1\x03\x02\x01\x00"] + parts[-1:],
+    "digestAlgorithms": lambda parts: parts[:1] + [b"\x31\x03\x02\x01\x00"] + parts[2:],
+    "version": lambda parts: [b"\x02\x02\x00\x01"] + parts[1:],
+}
+
+
+def outer_ber(der, edit=None):
+    """ContentInfo, its [0], the SignedData and the SignedData's SETs in the indefinite form; edit
+    names one of SIGNED_DATA_EDITS to apply to the SignedData's fields."""
+    _, content_info, _ = tlv(der, 0)
+    (_, oid), (_, explicit) = values(content_info)
+    _, signed, _ = tlv(tlv(explicit, 0)[1], 0)
+    parts = [indefinite(tag, [whole for _, whole in values(tlv(encoded, 0)[1])]) if tag in (0xA0, 0x31) else encoded
+             for tag, encoded in values(signed)]
+    if edit:
+        parts = SIGNED_DATA_EDITS[edit](parts)
+    return indefinite(0x30, [oid, indefinite(0xA0, [indefinite(0x30, parts)])])
 
 
 def flip(data, index=0):
@@ -185,7 +249,9 @@ def mint(spec, pki, foreign, merchants):
     leaf = authority.leaf(intermediate, marker=spec.get("leafMarker", True))
     chain = [intermediate, leaf] if spec.get("swapCertificates") else [leaf, intermediate]
     signature = signed_data(content, leaf, authority.leaf_key, chain, signing_time,
-                            spec.get("tamper") == "signedAttributes")
+                            spec.get("tamper") == "signedAttributes", spec.get("signerShape"))
+    if spec.get("ber") or spec.get("signedDataEdit"):
+        signature = outer_ber(signature, spec.get("signedDataEdit"))
 
     tamper = spec.get("tamper")
     if tamper == "data":

@@ -71,10 +71,39 @@ enum ApplePaySignatureVerifier {
     static let intermediateMarker = "1.2.840.113635.100.6.2.14"
 
     /// Runs the checks above and returns the signing time in milliseconds since the epoch.
+    ///
+    /// When the certificates the signature carries are those of a chain verified before, with the
+    /// same root, ``ApplePayFastSignatureCheck`` runs the checks without OpenSSL parsing anything;
+    /// whatever it does not accept, and every token of a chain not seen yet, goes through OpenSSL
+    /// (`CMS_verify` and `X509_verify_cert`), whose refusal is the error thrown.
     /// - Throws: `wallet.malformed`, `wallet.untrustedCertificate` or `wallet.signatureInvalid`.
     /// - Parameter chains: The chains already verified (the process-wide cache by default).
     static func verify(
         signature: [UInt8], content: [UInt8], root: X509Certificate, chains: VerifiedChainCache = .shared
+    ) throws(CSEError) -> Int64 {
+        var lookup: ChainLookup?
+        if let signed = try? CMSSignedData(ber: signature) {
+            let key = VerifiedChainCache.key(certificates: signed.certificates, root: root.der)
+            let entry = chains.entry(for: key)
+            if let entry, let time = ApplePayFastSignatureCheck.accept(signed, content: content, entry: entry) {
+                return time * 1000
+            }
+            lookup = ChainLookup(key: key, entry: entry)
+        }
+        return try verifyWithOpenSSL(signature: signature, content: content, root: root, chains: chains, lookup: lookup)
+    }
+
+    /// A cache lookup already made for a signature's certificates, so that it is counted once.
+    private struct ChainLookup {
+        /// The key of the certificates as carried and the root.
+        let key: [UInt8]
+        /// What the lookup found.
+        let entry: VerifiedChainCache.Entry?
+    }
+
+    /// Every check with OpenSSL; `lookup` is the cache lookup made for the fast check, if any.
+    private static func verifyWithOpenSSL(
+        signature: [UInt8], content: [UInt8], root: X509Certificate, chains: VerifiedChainCache, lookup: ChainLookup?
     ) throws(CSEError) -> Int64 {
         let cms = try CMSContentInfo(ber: signature)
         guard let type = CMS_get0_type(cms.pointer), OBJ_obj2nid(type) == NID_pkcs7_signed else {
@@ -113,15 +142,16 @@ enum ApplePaySignatureVerifier {
 
         // 5. The chain, at the signing time: verified once per distinct chain (the same bytes
         //    are the same signatures), its validity checked for every token.
-        let key = VerifiedChainCache.key(leaf: leaf.der, intermediate: intermediate.der, root: root.der)
-        if let validity = chains.validity(for: key) {
+        let key = lookup?.key ?? VerifiedChainCache.key(certificates: certificates.map { $0.der[...] }, root: root.der)
+        if let validity = lookup.map({ $0.entry?.validity }) ?? chains.entry(for: key)?.validity {
             guard validity.contains(signingTime) else {
                 throw WalletError.untrustedCertificate("a certificate is not valid at the signing time")
             }
         } else {
             try verifyChain(leaf: leaf, intermediate: intermediate, root: root, at: signingTime)
             if let validity = VerifiedChainCache.validity(of: [leaf, intermediate, root]) {
-                chains.store(validity, for: key, now: signingTime)
+                let entry = VerifiedChainCache.Entry(validity: validity, signer: RememberedSigner(leaf: leaf))
+                chains.store(entry, for: key, now: signingTime)
             }
         }
 

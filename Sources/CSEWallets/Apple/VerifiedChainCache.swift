@@ -7,7 +7,9 @@ internal import Glibc
 /// certificate signatures and its path to the root) is the same chain for every later token that
 /// carries the same bytes; only its validity at each token's signing time still has to be
 /// checked, and the cache keeps the interval in which all three certificates are valid for that.
-/// So a repeated chain costs a dictionary lookup instead of two ECDSA verifications.
+/// So a repeated chain costs a dictionary lookup instead of two ECDSA verifications. An entry also
+/// remembers the leaf as a signer (``RememberedSigner``), so that a token whose certificates are
+/// remembered is checked without OpenSSL parsing its CMS structure or certificates at all.
 ///
 /// Bounded: at most ``capacity`` chains (about 3 KB of certificate bytes each, 200 KB in all);
 /// when full, the oldest entry goes. An entry also goes once its interval has ended (a token
@@ -27,8 +29,16 @@ final class VerifiedChainCache: Sendable {
         func contains(_ time: Int64) -> Bool { time >= notBefore && time <= notAfter }
     }
 
+    /// What is remembered of one verified chain.
+    struct Entry: Sendable {
+        /// The interval in which every certificate of the chain is valid.
+        var validity: Validity
+        /// The leaf as a signer; `nil` when only OpenSSL checks tokens of this chain.
+        var signer: RememberedSigner?
+    }
+
     private struct State {
-        var entries: [[UInt8]: Validity] = [:]
+        var entries: [[UInt8]: Entry] = [:]
         /// Keys, oldest first.
         var order: [[UInt8]] = []
         var hits = 0
@@ -39,9 +49,15 @@ final class VerifiedChainCache: Sendable {
 
     /// The key of a chain: the three DER encodings, each preceded by its length.
     static func key(leaf: [UInt8], intermediate: [UInt8], root: [UInt8]) -> [UInt8] {
+        key(certificates: [leaf[...], intermediate[...]], root: root)
+    }
+
+    /// The key of the certificates a signature carries, in their order, and the trusted root:
+    /// each encoding preceded by its length, the root last.
+    static func key(certificates: [ArraySlice<UInt8>], root: [UInt8]) -> [UInt8] {
         var key: [UInt8] = []
-        key.reserveCapacity(leaf.count + intermediate.count + root.count + 12)
-        for der in [leaf, intermediate, root] {
+        key.reserveCapacity(certificates.reduce(root.count + 4) { $0 + $1.count + 4 })
+        for der in certificates + [root[...]] {
             withUnsafeBytes(of: UInt32(der.count).bigEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: der)
         }
@@ -49,7 +65,10 @@ final class VerifiedChainCache: Sendable {
     }
 
     /// The validity of a chain verified earlier, or `nil` (a miss).
-    func validity(for key: [UInt8]) -> Validity? {
+    func validity(for key: [UInt8]) -> Validity? { entry(for: key)?.validity }
+
+    /// What is remembered of a chain verified earlier, or `nil` (a miss).
+    func entry(for key: [UInt8]) -> Entry? {
         state.withLock { state in
             guard let found = state.entries[key] else {
                 state.misses += 1
@@ -60,12 +79,17 @@ final class VerifiedChainCache: Sendable {
         }
     }
 
+    /// Remembers a verified chain without a signer, as ``store(_:for:now:)-(Entry,_,_)`` does.
+    func store(_ validity: Validity, for key: [UInt8], now: Int64) {
+        store(Entry(validity: validity, signer: nil), for: key, now: now)
+    }
+
     /// Remembers a verified chain, evicting the oldest entry when full and every entry whose
     /// interval ended before `now` (seconds).
-    func store(_ validity: Validity, for key: [UInt8], now: Int64) {
+    func store(_ entry: Entry, for key: [UInt8], now: Int64) {
         state.withLock { state in
             guard state.entries[key] == nil else { return }
-            let ended = state.entries.filter { $0.value.notAfter < now }.map(\.key)
+            let ended = state.entries.filter { $0.value.validity.notAfter < now }.map(\.key)
             if !ended.isEmpty {
                 for old in ended { state.entries[old] = nil }
                 state.order.removeAll { state.entries[$0] == nil }
@@ -73,7 +97,7 @@ final class VerifiedChainCache: Sendable {
             if state.order.count >= Self.capacity {
                 state.entries[state.order.removeFirst()] = nil
             }
-            state.entries[key] = validity
+            state.entries[key] = entry
             state.order.append(key)
         }
     }
@@ -86,7 +110,7 @@ final class VerifiedChainCache: Sendable {
     /// Sets the validity of every remembered chain (tests of the time check on a hit).
     func setValidityOfEveryEntry(_ validity: Validity) {
         state.withLock { state in
-            for key in state.entries.keys { state.entries[key] = validity }
+            for key in state.entries.keys { state.entries[key]?.validity = validity }
         }
     }
 
