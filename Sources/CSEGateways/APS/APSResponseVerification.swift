@@ -38,6 +38,14 @@ extension APSSignature {
     /// has its own) and the card security code, which is never returned.
     package static let notEchoed: Set<String> = ["signature", "card_security_code"]
 
+    /// ``verifyResponse(request:response:responsePhrase:algorithm:)`` with the phrase as text (tests).
+    package static func verifyResponse(
+        request: JSONObject, response: JSONObject, responsePhrase: String,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> APSResponseVerification {
+        try verifyResponse(request: request, response: response, responsePhrase: SecureBytes(responsePhrase.utf8), algorithm: algorithm)
+    }
+
     /// Verifies a response: its `signature` (with the SHA response phrase) and that every request
     /// parameter comes back unchanged, as the APS guides promise ("every parameter the merchant
     /// sends in the request is received in the response, even the optional ones").
@@ -48,19 +56,10 @@ extension APSSignature {
     /// - Parameters:
     ///   - request: The parameters that were sent.
     ///   - response: The parameters received, including `signature`.
-    ///   - responsePhrase: The SHA response phrase.
+    ///   - responsePhrase: The SHA response phrase, in a wiping buffer.
     ///   - algorithm: The account's SHA type.
     /// - Returns: The verdict; an unsigned response has `signatureValid == false`.
     /// - Throws: Any error of `signingBytes(_:phrase:)`.
-    public static func verifyResponse(
-        request: JSONObject, response: JSONObject, responsePhrase: String,
-        algorithm: APSSignatureAlgorithm = .sha256
-    ) throws(CSEError) -> APSResponseVerification {
-        try verifyResponse(request: request, response: response, responsePhrase: SecureBytes(responsePhrase.utf8), algorithm: algorithm)
-    }
-
-    /// ``verifyResponse(request:response:responsePhrase:algorithm:)-(_,_,String,_)`` with the
-    /// response phrase held in a wiping buffer.
     public static func verifyResponse(
         request: JSONObject, response: JSONObject, responsePhrase: SecureBytes,
         algorithm: APSSignatureAlgorithm = .sha256

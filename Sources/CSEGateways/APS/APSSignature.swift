@@ -53,8 +53,13 @@ public enum APSSignature {
         return out
     }
 
-    /// Computes the signature with the phrase held in a wiping buffer (see
-    /// ``sign(_:phrase:algorithm:)-(_,String,_)``); no copy of the phrase outlives the call.
+    /// Computes the signature of a parameter set, with the phrase held in a wiping buffer; no
+    /// copy of the phrase outlives the call.
+    /// - Parameters:
+    ///   - parameters: The parameters (a `signature` member is ignored).
+    ///   - phrase: The SHA request phrase (or response phrase, to check a response).
+    ///   - algorithm: The account's SHA type; SHA-256 by default.
+    /// - Returns: The digest in lowercase hex.
     /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
     public static func sign(
         _ parameters: JSONObject, phrase: SecureBytes,
@@ -65,32 +70,8 @@ public enum APSSignature {
         return Base16.encode(try algorithm.digest.hash(bytes))
     }
 
-    /// Checks a signature in constant time with the phrase held in a wiping buffer (see
-    /// ``isValid(_:for:phrase:algorithm:)-(_,_,String,_)``).
-    public static func isValid(
-        _ signature: String, for parameters: JSONObject, phrase: SecureBytes,
-        algorithm: APSSignatureAlgorithm = .sha256
-    ) throws(CSEError) -> Bool {
-        var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
-        defer { secureZero(&bytes) }
-        return matches(signature, expected: try algorithm.digest.hash(bytes))
-    }
-
-    /// Computes the signature of a parameter set.
-    /// - Parameters:
-    ///   - parameters: The parameters (a `signature` member is ignored).
-    ///   - phrase: The SHA request phrase (or response phrase, to check a response).
-    ///   - algorithm: The account's SHA type; SHA-256 by default.
-    /// - Returns: The digest in lowercase hex.
-    /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
-    public static func sign(
-        _ parameters: JSONObject, phrase: String,
-        algorithm: APSSignatureAlgorithm = .sha256
-    ) throws(CSEError) -> String {
-        try sign(parameters, phrase: SecureBytes(phrase.utf8), algorithm: algorithm)
-    }
-
-    /// Checks a signature in constant time (over the digest bytes; hex case is ignored).
+    /// Checks a signature in constant time (over the digest bytes; hex case is ignored), with the
+    /// phrase held in a wiping buffer.
     /// - Parameters:
     ///   - signature: The received signature.
     ///   - parameters: The parameters it covers (a `signature` member is ignored).
@@ -100,6 +81,25 @@ public enum APSSignature {
     ///   length is simply invalid.
     /// - Throws: Any error of `signingBytes(_:phrase:)` (malformed parameters, empty phrase).
     public static func isValid(
+        _ signature: String, for parameters: JSONObject, phrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> Bool {
+        var bytes = try phrase.withUnsafeBytes { (raw) throws(CSEError) in try signingBytes(parameters, phraseBytes: raw) }
+        defer { secureZero(&bytes) }
+        return matches(signature, expected: try algorithm.digest.hash(bytes))
+    }
+
+    /// ``sign(_:phrase:algorithm:)`` with the phrase as text (tests and known answers: a `String`
+    /// cannot be wiped, so the public API takes ``SecureBytes``).
+    package static func sign(
+        _ parameters: JSONObject, phrase: String,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> String {
+        try sign(parameters, phrase: SecureBytes(phrase.utf8), algorithm: algorithm)
+    }
+
+    /// ``isValid(_:for:phrase:algorithm:)`` with the phrase as text (tests and known answers).
+    package static func isValid(
         _ signature: String, for parameters: JSONObject, phrase: String,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> Bool {
