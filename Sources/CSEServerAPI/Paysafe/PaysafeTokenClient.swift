@@ -79,10 +79,11 @@ public struct PaysafeSingleUseToken: Hashable, Sendable, CustomStringConvertible
 /// single-use-token API key.
 public struct PaysafeTokenClient: Sendable {
     /// The credentials.
-    public let credentials: PaysafeCredentials
+    public var credentials: PaysafeCredentials { connection.credentials }
     /// Where the calls go; `/customervault/v1/…` is appended.
     public let environment: ServerEnvironment
-    let http: HTTPClient
+    /// The key, the origin and the transport every call goes through.
+    let connection: PaysafeConnection
 
     /// Creates a client.
     /// - Parameters:
@@ -102,9 +103,8 @@ public struct PaysafeTokenClient: Sendable {
 
     /// Creates a client over an existing `HTTPClient`.
     package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
-        self.credentials = credentials
         self.environment = environment
-        self.http = http
+        connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
     }
 
     /// Creates a single-use token for a card.
@@ -228,7 +228,6 @@ extension PaysafeTokenClient {
     ) async throws(CSEError)
         -> PaysafeSingleUseToken
     {
-        let connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
         let response = try await connection.send(.post, path: ["customervault", "v1", path], body: .object(JSONObject(body)))
         guard response.isSuccess else {
             let redactor = SafeText(secrets: [credentials.apiKey] + values.map { SecureBytes($0.utf8) })
