@@ -94,12 +94,15 @@ public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDe
             clientAPIURL: try string("clientApiUrl"), assetURL: try string("assetUrl"), invalidTokens: tokens)
     }
 
-    /// The CreateSession JSON with the platform's member names, in the order
+    /// The CreateSession JSON with the platform's member names, as compact UTF-8 JSON text, in the order
     /// `clientSessionId`, `customerId`, `clientApiUrl`, `assetUrl`, `invalidTokens`.
     ///
     /// - Warning: It contains the session id in full: write it only where the session itself
     ///   may go (the client that uses it), never to a log.
-    public var jsonValue: JSONValue {
+    public var json: [UInt8] { jsonValue.serializedBytes }
+
+    /// ``json`` as a value (the CLI writes it into its own lines).
+    package var jsonValue: JSONValue {
         .object(
             JSONObject([
                 ("clientSessionId", .string(clientSessionID)), ("customerId", .string(customerID)),

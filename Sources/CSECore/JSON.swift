@@ -3,7 +3,7 @@
 /// Numbers keep their exact source text, so no precision is lost and the caller decides how to
 /// read them (see ``JSONValue/intValue``). Objects keep member order and never contain duplicate
 /// names: the parser rejects them, because two JSON implementations may pick different duplicates.
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -18,7 +18,7 @@ public indirect enum JSONValue: Hashable, Sendable {
     case object(JSONObject)
 
     /// The string, when this is a string.
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
 
     /// The text of a scalar as a platform signs and echoes it (APS signatures, Paysafe codes,
     /// card digits sent as numbers): a string verbatim, a number as its JSON text, a Boolean as
@@ -32,49 +32,49 @@ public indirect enum JSONValue: Hashable, Sendable {
         }
     }
     /// The Boolean, when this is `true` or `false`.
-    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// The elements, when this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// The object, when this is an object.
-    public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    package var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
     /// The value as an `Int` when it is a number written as an integer (no fraction or exponent)
     /// that fits in `Int`.
-    public var intValue: Int? {
+    package var intValue: Int? {
         guard case .number(let text) = self, !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
             return nil
         }
         return Int(text)
     }
     /// `true` for `null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// Looks up a member when this is an object.
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    package subscript(key: String) -> JSONValue? { objectValue?[key] }
 }
 
 /// A JSON object: names and values in document order, names unique.
-public struct JSONObject: Hashable, Sendable, Sequence {
+package struct JSONObject: Hashable, Sendable, Sequence {
     /// The member names, in document order.
-    public private(set) var keys: [String]
+    package private(set) var keys: [String]
     /// The member values, parallel to ``keys``.
-    public private(set) var values: [JSONValue]
+    package private(set) var values: [JSONValue]
 
     /// An empty object.
-    public init() { keys = []; values = [] }
+    package init() { keys = []; values = [] }
 
     /// Creates an object from ordered members. Later duplicates replace earlier ones in place.
-    public init(_ members: [(String, JSONValue)]) {
+    package init(_ members: [(String, JSONValue)]) {
         self.init()
         for (k, v) in members { self[k] = v }
     }
 
     /// The number of members.
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 
     /// The value of member `key`, or `nil`. Setting appends a new member or replaces in place;
     /// setting `nil` removes it. Names match by their UTF-8 bytes (RFC 8259 §8.3), not by Unicode
     /// canonical equivalence: `"\u212A"` (KELVIN SIGN) is not the member `"K"`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { keys.firstIndex { $0.isByteEqual(to: key) }.map { values[$0] } }
         set {
             if let index = keys.firstIndex(where: { $0.isByteEqual(to: key) }) {
@@ -93,38 +93,41 @@ public struct JSONObject: Hashable, Sendable, Sequence {
     }
 
     /// Iterates `(name, value)` pairs in document order.
-    public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator { zip(keys, values).makeIterator() }
+    package func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator { zip(keys, values).makeIterator() }
 }
 
 /// Limits that bound the work and memory a JSON document can cost.
-public struct JSONLimits: Hashable, Sendable {
+package struct JSONLimits: Hashable, Sendable {
     /// The largest accepted document in bytes.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The deepest accepted nesting of arrays and objects.
-    public var maxDepth: Int
+    package var maxDepth: Int
 
     /// Creates limits.
-    public init(maxBytes: Int = 1 << 20, maxDepth: Int = 64) {
+    package init(maxBytes: Int = 1 << 20, maxDepth: Int = 64) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
     }
 
     /// 1 MiB and depth 64: ample for product definitions, keys and request payloads.
-    public static let `default` = JSONLimits()
+    package static let `default` = JSONLimits()
 }
 
 extension CSEError.Code {
     /// The text is not JSON (RFC 8259); the context names the byte offset.
     public static let jsonSyntax = Self("json.syntax")
-    /// The document is larger than ``JSONLimits/maxBytes``.
+    /// The document is larger than the entry point reads (1 MiB unless its documentation says
+    /// otherwise).
     public static let jsonTooLarge = Self("json.tooLarge")
-    /// Arrays and objects nest deeper than ``JSONLimits/maxDepth``.
+    /// Arrays and objects nest deeper than the entry point reads (64 levels unless its
+    /// documentation says otherwise).
     public static let jsonTooDeep = Self("json.tooDeep")
     /// An object names the same member twice.
     public static let jsonDuplicateKey = Self("json.duplicateKey")
     /// The bytes are not valid UTF-8, or a `\u` escape is a lone surrogate.
     public static let jsonInvalidUnicode = Self("json.invalidUnicode")
-    /// A value has the wrong JSON type or a required member is missing.
+    /// A value has the wrong JSON type: for example a document that must be an object is an
+    /// array.
     public static let jsonUnexpectedValue = Self("json.unexpectedValue")
 }
 
@@ -181,14 +184,33 @@ extension JSONValue {
     /// Parses one JSON document (RFC 8259) from any byte collection: strict UTF-8, no duplicate
     /// member names, within `limits`.
     /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
-    public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
         try run(contiguous: bytes, limits: limits, materialize: true)
     }
 
     /// Parses a JSON document from a string (RFC 8259 §8.1: JSON text exchanged between systems is
     /// UTF-8, which is what a Swift `String` holds), without copying a native string.
-    public static func parse(_ text: String, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
+    package static func parse(_ text: String, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
         try run(contiguous: text.utf8, limits: limits, materialize: true)
+    }
+}
+
+extension JSONObject {
+    /// Parses a JSON document that must be an object: the form of every public entry point that
+    /// takes a request or a response as bytes.
+    /// - Parameters:
+    ///   - bytes: UTF-8 JSON text.
+    ///   - what: What the object is, for the error (`"an APS response"`).
+    ///   - limits: The parsing limits.
+    /// - Throws: A `json.*` error; ``CSEError/Code/jsonUnexpectedValue`` when the document is not
+    ///   an object.
+    package static func parse(
+        _ bytes: some Collection<UInt8>, what: String, limits: JSONLimits = .default
+    ) throws(CSEError) -> JSONObject {
+        guard case .object(let object) = try JSONValue.parse(bytes, limits: limits) else {
+            throw CSEError(.jsonUnexpectedValue, "\(what) must be a JSON object")
+        }
+        return object
     }
 }
 

@@ -199,12 +199,12 @@ package enum JSONWriter {
 
 extension JSONValue {
     /// The compact, deterministic serialization (see `JSONWriter`) as UTF-8 bytes.
-    public var serializedBytes: [UInt8] {
+    package var serializedBytes: [UInt8] {
         var out: [UInt8] = []
         JSONWriter.append(self, to: &out)
         return out
     }
 
     /// The compact, deterministic serialization as a string.
-    public var serialized: String { String(decoding: serializedBytes, as: UTF8.self) }
+    package var serialized: String { String(decoding: serializedBytes, as: UTF8.self) }
 }

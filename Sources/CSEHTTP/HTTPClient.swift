@@ -8,8 +8,8 @@ internal import Musl
 
 /// One diagnostics event per attempt. Never contains header values, bodies or the query.
 public struct HTTPAttemptEvent: Sendable {
-    /// The request method.
-    public let method: HTTPMethod
+    /// The request method token, for example `GET` (RFC 9110 §9).
+    public let method: String
     /// The host called.
     public let host: String
     /// The percent-encoded path only; never the query.
@@ -27,7 +27,7 @@ public struct HTTPAttemptEvent: Sendable {
     package init(
         method: HTTPMethod, host: String, path: String, attempt: Int, status: Int?, duration: Duration, errorCode: CSEError.Code?
     ) {
-        self.method = method
+        self.method = method.rawValue
         self.host = host
         self.path = path
         self.attempt = attempt

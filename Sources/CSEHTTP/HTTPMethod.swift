@@ -1,5 +1,5 @@
 /// An HTTP request method (RFC 9110 §9). CSEKit uses the four below; none other is sent.
-public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
+@_spi(CustomTransport) public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
     /// The method token as sent, for example `GET`.
     public let rawValue: String
 

@@ -32,7 +32,7 @@ public struct JWEEncryptor: Sendable {
     ///   - encryption: `A256CBC-HS512` (default) or another allowed `enc`.
     ///   - limits: Size bounds.
     /// - Throws: ``CSEError/Code/jweKeyTooSmall`` for keys under 2048 bits,
-    ///   ``CSEError/Code/jweKeyIDTooLong`` for a key id over ``JWELimits/maxKeyIDBytes``.
+    ///   ``CSEError/Code/jweKeyIDTooLong`` for a key id over 1,024 UTF-8 bytes.
     public init(
         publicKey: RSAPublicKey, keyID: String?, algorithm: JWEKeyAlgorithm = .rsaOAEP,
         encryption: JWEContentEncryption = .a256cbcHS512, limits: JWELimits = .default

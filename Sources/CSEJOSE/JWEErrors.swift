@@ -21,8 +21,7 @@ extension CSEError.Code {
     public static let jweDecryptionFailed = Self("jwe.decryptionFailed")
     /// The RSA key is below the 2048-bit policy minimum of the public JWE API.
     public static let jweKeyTooSmall = Self("jwe.keyTooSmall")
-    /// The key id given to the encryptor is longer than ``JWELimits/maxKeyIDBytes`` (1,024 UTF-8
-    /// bytes): its header could exceed what the decryptor reads. The context gives the `limit`
+    /// The key id given to the encryptor is longer than 1,024 UTF-8 bytes: its header could exceed what the decryptor reads. The context gives the `limit`
     /// and the `bytes`, never the id.
     public static let jweKeyIDTooLong = Self("jwe.keyIdTooLong")
     /// The `kid` of the JWE does not name the decryption key.

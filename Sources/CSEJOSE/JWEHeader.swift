@@ -1,4 +1,4 @@
-public import CSECore
+package import CSECore
 
 /// The JOSE protected header of a JWE (RFC 7516 §4).
 public struct JWEHeader: Hashable, Sendable {
@@ -9,7 +9,7 @@ public struct JWEHeader: Hashable, Sendable {
     /// `kid` (RFC 7516 §4.1.6), if present.
     public let keyID: String?
     /// The whole header object as received, in member order (for `typ`, `cty` and the like).
-    public let object: JSONObject
+    package let object: JSONObject
 
     /// Creates the header this library writes.
     package init(algorithm: JWEKeyAlgorithm, encryption: JWEContentEncryption, keyID: String?) {

@@ -12,8 +12,8 @@ public import CSEWallets
 ///   fails, the last good set is returned until its lifetime ends, then the failure is thrown;
 ///   after a failed refresh the next attempt waits `refreshRetryInterval` (the last good set is
 ///   served meanwhile), so an outage does not make every call wait for the HTTP deadline;
-/// - concurrent calls share one fetch; one set is held, and a response larger than
-///   ``GooglePayRootKeys/maximumDocumentByteCount`` is refused by the client.
+/// - concurrent calls share one fetch; one set is held, and a response larger than 64 KiB is
+///   refused by the client.
 ///
 /// The clock is injected: the cache never reads the system clock itself.
 public actor GooglePayRootKeyFetcher {
@@ -63,8 +63,7 @@ public actor GooglePayRootKeyFetcher {
     ///   - source: ``Source/test()`` or ``Source/production()`` (a token verifies only under the
     ///     keys of the environment that issued it).
     ///   - configuration: Deadlines, retries and TLS trust; by default a 10 s request timeout and
-    ///     a 30 s deadline. The response limit is never above
-    ///     ``GooglePayRootKeys/maximumDocumentByteCount`` bytes.
+    ///     a 30 s deadline. The response limit is never above 64 KiB.
     ///   - transport: A transport of your own (tests, a proxy); libcurl when `nil`.
     ///   - clock: The clock of the cache.
     /// - Throws: ``CSEError/Code/httpInvalidConfiguration`` for a configuration out of range.

@@ -21,6 +21,16 @@ struct SessionDataTests {
         #expect(session.invalidTokens == ["tok-1"])
     }
 
+    @Test("json is the CreateSession JSON a client reads, in the platform's member names and order, unknown members dropped")
+    func jsonText() throws {
+        let session = try SessionData(json: Array(Self.valid.utf8))
+        #expect(
+            String(decoding: session.json, as: UTF8.self)
+                == #"{"clientSessionId":"68a4b0b183a34016b4b694b97938f75b","customerId":"cust-123","clientApiUrl":"https://payment.preprod.example.com/client","assetUrl":"https://assets.example.com/","invalidTokens":["tok-1"]}"#
+        )
+        #expect(try SessionData(json: session.json) == session)
+    }
+
     @Test(
         "clientApiUrl path: empty, / , /client and /client/ are accepted",
         arguments: [

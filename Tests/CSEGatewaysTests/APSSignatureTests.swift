@@ -145,6 +145,33 @@ struct APSSignatureTests {
         let reversed = JSONObject(zip(Self.docParameters.keys, Self.docParameters.values).reversed().map { ($0.0, $0.1) })
         #expect(try APSSignature.isValid(good, for: reversed, phrase: Self.phrase))
     }
+
+    /// The documented example as the JSON text a merchant would send.
+    static let docText = #"""
+        {"command":"PURCHASE","access_code":"SILgpo7pWbmzuURp2qri","merchant_identifier":"MxvOupuG",
+         "merchant_reference":"ORD-12345-2024","amount":"2000","currency":"AED","language":"en",
+         "customer_email":"customer@example.com","signature":"ignored"}
+        """#
+
+    @Test(
+        "the public API signs the request's JSON text: the documented example gives `openssl dgst` of the hand-built string",
+        .enabled(if: opensslAvailable, "needs /usr/bin/openssl"))
+    func signsJSONText() throws {
+        let phrase = SecureBytes(Self.phrase.utf8)
+        let signature = try APSSignature.sign(Array(Self.docText.utf8), phrase: phrase)
+        #expect(signature == (try opensslDigest("sha256", Self.docString)))
+        #expect(try APSSignature.isValid(signature, for: Array(Self.docText.utf8), phrase: phrase))
+        let changed = Self.docText.replacing(#""amount":"2000""#, with: #""amount":"2001""#)
+        #expect(try !APSSignature.isValid(signature, for: Array(changed.utf8), phrase: phrase))
+    }
+
+    @Test("JSON text that is not an object, or not JSON, is refused with the json code")
+    func nonObjectText() {
+        let phrase = SecureBytes("P".utf8)
+        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { try APSSignature.sign(Array("[]".utf8), phrase: phrase) }
+        #expect(throws: CSEError(.jsonSyntax, "")) { try APSSignature.sign(Array("{".utf8), phrase: phrase) }
+        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { try APSSignature.isValid("00", for: Array("1".utf8), phrase: phrase) }
+    }
 }
 
 @Suite("APS responses: signature, every request parameter echoed, response_code and status")
@@ -234,6 +261,24 @@ struct APSResponseTests {
         let inconsistent = try APSResponseStatus(response: try Self.response(["status": "13"]))
         #expect(!inconsistent.statusMatches && inconsistent.outcome == .unknown)
         #expect(throws: CSEError(.apsResponseCodeMalformed, "")) { try APSResponseStatus(response: JSONObject()) }
+    }
+
+    @Test("the public API reads the request and the response as JSON text: the documents' echo rules apply unchanged")
+    func jsonText() throws {
+        let request = Array(
+            #"{"command":"PURCHASE","merchant_reference":"XYZ9239-yu898","amount":"10000","currency":"AED","language":"en","customer_email":"customer1@domain.com","card_number":"4005550000000001","card_security_code":"123"}"#
+                .utf8)
+        let phrase = SecureBytes(Self.responsePhrase.utf8)
+        var response = try Self.response()
+        let good = Array(#"{"#.utf8) + response.map { "\"\($0.0)\":\"\($0.1.stringValue!)\"" }.joined(separator: ",").utf8 + Array("}".utf8)
+        #expect(try APSSignature.verifyResponse(request: request, response: good, responsePhrase: phrase).isValid)
+        #expect(try APSResponseStatus(response: good).outcome == .success)
+        response["amount"] = "1000"
+        let changed =
+            Array(#"{"#.utf8) + response.map { "\"\($0.0)\":\"\($0.1.stringValue!)\"" }.joined(separator: ",").utf8 + Array("}".utf8)
+        let verdict = try APSSignature.verifyResponse(request: request, response: changed, responsePhrase: phrase)
+        #expect(!verdict.signatureValid && verdict.changedParameters == ["amount"])
+        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { try APSResponseStatus(response: Array("[]".utf8)) }
     }
 
     @Test("the response-code table has unique 2-digit statuses and 3-digit messages")

@@ -36,17 +36,25 @@ struct GatewayOperationTests {
     @Test("the partner shared key applies to Paysafe tokenize only")
     func partnerSharedKeyOnlyForTokenize() throws {
         #expect(GatewayOperation.allCases.filter(\.acceptsPartnerSharedKey) == [.paysafeTokenize])
-        let request = try JSONValue.parse(#"{"apiKey":"","environment":"TEST"}"#)
+        let request = Array(#"{"apiKey":"","environment":"TEST"}"#.utf8)
         #expect(throws: CSEError(.gatewayOptionNotApplicable, "")) {
             try GatewayValidator.validate(request, operation: .paysafeSetup, partnerSharedKey: true)
         }
-        let partner = try GatewayValidator.validate(try JSONValue.parse("{}"), operation: .paysafeTokenize, partnerSharedKey: true)
+        let partner = try GatewayValidator.validate(Array("{}".utf8), operation: .paysafeTokenize, partnerSharedKey: true)
         #expect(partner.errors(for: "accountId").map(\.code) == [.required])
+    }
+
+    @Test("the request is JSON text: text that is not JSON is a json error, JSON that is not an object gatewayInputNotObject")
+    func requestText() {
+        #expect(throws: CSEError(.jsonSyntax, "")) { try GatewayValidator.validate(Array("{".utf8), operation: .apsPurchase) }
+        for operation in GatewayOperation.allCases {
+            #expect(throws: CSEError(.gatewayInputNotObject, "")) { try GatewayValidator.validate(Array("[]".utf8), operation: operation) }
+        }
     }
 
     @Test("an invalid Paysafe result carries a fresh correlation id; other results carry none")
     func correlationID() throws {
-        let setup = try JSONValue.parse(#"{"apiKey":"","environment":"TEST"}"#)
+        let setup = Array(#"{"apiKey":"","environment":"TEST"}"#.utf8)
         let first = try GatewayValidator.validate(setup, operation: .paysafeSetup)
         let second = try GatewayValidator.validate(setup, operation: .paysafeSetup)
         #expect(!first.isValid && first.correlationID != nil && first.correlationID != second.correlationID)

@@ -56,7 +56,7 @@ struct FaultMatrixTests {
             #expect(response.status == 200)
             #expect(events.all.map(\.attempt) == [1, 2])
             #expect(events.all.map(\.status) == [503, 200])
-            #expect(events.all.allSatisfy { $0.path == "/echo/x" && $0.host == "127.0.0.1" && $0.method == .get })
+            #expect(events.all.allSatisfy { $0.path == "/echo/x" && $0.host == "127.0.0.1" && $0.method == "GET" })
         }
     }
 

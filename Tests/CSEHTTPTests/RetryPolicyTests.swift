@@ -320,7 +320,7 @@ struct RetryPolicyTests {
         #expect(events.map(\.attempt) == [1, 2, 3])
         #expect(events.map(\.status) == [nil, 503, 200])
         #expect(events.map(\.errorCode) == [.httpConnectionFailed, nil, nil])
-        #expect(events.allSatisfy { $0.method == .get && $0.host == "example.com" && $0.path == "/v1/c/products" })
+        #expect(events.allSatisfy { $0.method == "GET" && $0.host == "example.com" && $0.path == "/v1/c/products" })
         #expect(events.allSatisfy { $0.duration == .milliseconds(40) })
     }
 }

@@ -145,14 +145,13 @@ struct APSPaymentTests {
         }
     }
 
-    static let appleToken = try! JSONValue.parse(
-        Array(
-            #"{"paymentData":{"version":"EC_v1","data":"DATA_B64","signature":"SIG_B64","header":{"publicKeyHash":"PKH_B64","ephemeralPublicKey":"EPK_B64","transactionId":"TXN_HEX"}},"paymentMethod":{"displayName":"Visa 0492","network":"Visa","type":"debit"},"transactionIdentifier":"TXN_HEX"}"#
-                .utf8)
-    ).objectValue!
+    /// A `PKPaymentToken`, as the JSON text the public API takes.
+    static let appleToken = Array(
+        #"{"paymentData":{"version":"EC_v1","data":"DATA_B64","signature":"SIG_B64","header":{"publicKeyHash":"PKH_B64","ephemeralPublicKey":"EPK_B64","transactionId":"TXN_HEX"}},"paymentMethod":{"displayName":"Visa 0492","network":"Visa","type":"debit"},"transactionIdentifier":"TXN_HEX"}"#
+            .utf8)
 
     static func applePurchase(
-        _ token: JSONObject = appleToken, order: APSPaymentRequest.ApplePayHeaderOrder = .dotNetSDK
+        _ token: [UInt8] = appleToken, order: APSPaymentRequest.ApplePayHeaderOrder = .dotNetSDK
     ) throws -> APSPaymentRequest {
         try APSPaymentRequest(
             applePay: .purchase, merchantReference: "ORD-0001", amount: 1000, currency: Currency(code: "AED")!,
@@ -230,11 +229,9 @@ struct APSPaymentTests {
             let requests = try server.requests().count
             #expect(without?.code == .serverAPICredentials && requests == 1)
         }
-        var rsa = Self.appleToken
-        var data = rsa["paymentData"]!.objectValue!
-        data["version"] = .string("RSA_v1")
-        rsa["paymentData"] = .object(data)
+        let rsa = Array(String(decoding: Self.appleToken, as: UTF8.self).replacing("EC_v1", with: "RSA_v1").utf8)
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try Self.applePurchase(rsa) }
+        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { _ = try Self.applePurchase(Array("[]".utf8)) }
     }
 
     @Test("requests are checked before sending: reference, amount, currency, e-mail, token, IP")

@@ -42,7 +42,7 @@ struct LostOutcomeTests {
             default:
                 Issue.record("\(fault): \(outcome)")
             }
-            #expect(try await client.retrieveOrder(orderID: "order-1")["transaction"]?.arrayValue?.count == 1)
+            #expect(try JSONValue.parse(await client.retrieveOrder(orderID: "order-1"))["transaction"]?.arrayValue?.count == 1)
         }
     }
 

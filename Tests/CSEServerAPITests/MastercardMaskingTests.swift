@@ -8,7 +8,7 @@ import Testing
 struct MastercardMaskingTests {
     static func masked(_ json: String) throws -> String {
         guard case .object(let object) = try JSONValue.parse(json) else { throw CSEError(.jsonSyntax, "not an object") }
-        return try MastercardSession(response: object).maskedJSON.serialized
+        return String(decoding: try MastercardSession(response: object).maskedJSON, as: UTF8.self)
     }
 
     @Test(

@@ -130,32 +130,26 @@ struct PaysafePaymentTests {
     func walletTokens() async throws {
         try await withServerEmulator("paysafe", Self.arguments) { server in
             let tokens = try ServerEmulatorTests.paysafe(server)
-            let google = try JSONValue.parse(
-                Array(
-                    #"{"apiVersion":2,"paymentMethodData":{"tokenizationData":{"type":"PAYMENT_GATEWAY","token":"{\"signature\":\"MEUC\",\"protocolVersion\":\"ECv2\",\"signedMessage\":\"{}\",\"intermediateSigningKey\":{\"signedKey\":\"k\",\"signatures\":[\"s\"]}}"}}}"#
-                        .utf8)
-            ).objectValue!
+            let google = Array(
+                #"{"apiVersion":2,"paymentMethodData":{"tokenizationData":{"type":"PAYMENT_GATEWAY","token":"{\"signature\":\"MEUC\",\"protocolVersion\":\"ECv2\",\"signedMessage\":\"{}\",\"intermediateSigningKey\":{\"signedKey\":\"k\",\"signatures\":[\"s\"]}}"}}}"#
+                    .utf8)
             let googleToken = try await tokens.createGooglePaySingleUseToken(token: google)
             let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
             #expect(sent["googlePayPaymentToken"]?["protocolVersion"]?.stringValue == "ECv2")
             #expect(sent["googlePayPaymentToken"]?["intermediateSigningKey"]?["signedKey"]?.stringValue == "k")
             #expect(googleToken.maskedCard == "489537******3478" && googleToken.timeToLiveSeconds == 899)
             let apple = try await tokens.createApplePaySingleUseToken(
-                token: JSONValue.parse(
-                    Array(
-                        #"{"token":{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"paymentMethod":{"network":"Visa"},"transactionIdentifier":"ab"},"billingContact":{"countryCode":"NL"}}"#
-                            .utf8)
-                ).objectValue!)
+                token: Array(
+                    #"{"token":{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"paymentMethod":{"network":"Visa"},"transactionIdentifier":"ab"},"billingContact":{"countryCode":"NL"}}"#
+                        .utf8))
             let appleSent = try JSONValue.parse(Array(try #require(server.requests().last).body))
             #expect(appleSent["applePayPaymentToken"]?["billingContact"]?["countryCode"]?.stringValue == "NL")
             #expect(appleSent["applePayPaymentToken"]?["token"]?["paymentData"]?["version"]?.stringValue == "EC_v1")
             let decrypted = try await tokens.createApplePaySingleUseToken(
-                token: JSONObject(),
-                decrypted: JSONValue.parse(
-                    Array(
-                        #"{"applicationPrimaryAccountNumber":"4109370251004320","applicationExpirationDate":"291231","paymentData":{"onlinePaymentCryptogram":"Af9x"}}"#
-                            .utf8)
-                ).objectValue!)
+                token: Array("{}".utf8),
+                decrypted: Array(
+                    #"{"applicationPrimaryAccountNumber":"4109370251004320","applicationExpirationDate":"291231","paymentData":{"onlinePaymentCryptogram":"Af9x"}}"#
+                        .utf8))
             let decryptedSent = try JSONValue.parse(Array(try #require(server.requests().last).body))
             #expect(decryptedSent["applePayPaymentToken"]?["token"]?["paymentData"]?.objectValue?.keys == ["decryptedData"])
             // Each token pays once on the Card Payments API.

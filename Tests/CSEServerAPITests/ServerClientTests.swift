@@ -148,7 +148,7 @@ struct ServerClientTests {
         try update.set("39", at: "sourceOfFunds.provided.card.expiry.year")
         let after = try await api.updateSession(id: session.id, with: update)
         #expect(after.updateStatus == "SUCCESS")
-        let masked = after.maskedJSON.serialized
+        let masked = String(decoding: after.maskedJSON, as: UTF8.self)
         #expect(masked.contains("512345******0008") && !masked.contains("5123450000000008") && !masked.contains("securityCode"))
         _ = try await api.retrieveSession(id: session.id)
         let requests = transport.requests

@@ -9,20 +9,17 @@ import TestSupport
 /// 302 and 320 with `decryptedPaymentData`, built from the output of `cse wallet decrypt`.
 @Suite("Worldline Apple Pay (302) and Google Pay (320) payments with decryptedPaymentData")
 struct WorldlineWalletPaymentTests {
-    /// `cse wallet decrypt`'s output for an Apple Pay token (the shape of the gala vector's plaintext).
-    static let apple = try! JSONValue.parse(
-        Array(
-            #"{"wallet":"apple-pay","version":"EC_v1","transactionId":"f7f1","paymentData":{"applicationPrimaryAccountNumber":"4109370251004320","applicationExpirationDate":"291231","currencyCode":"840","transactionAmount":100,"cardholderName":"A Payer","deviceManufacturerIdentifier":"040010030273","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"Af9x/QwAA/DjmU65oyc1MAABAAA=","eciIndicator":"07"}}}"#
-                .utf8)
-    ).objectValue!
+    /// `cse wallet decrypt`'s output for an Apple Pay token (the shape of the gala vector's plaintext),
+    /// as the JSON text the public API takes.
+    static let apple = Array(
+        #"{"wallet":"apple-pay","version":"EC_v1","transactionId":"f7f1","paymentData":{"applicationPrimaryAccountNumber":"4109370251004320","applicationExpirationDate":"291231","currencyCode":"840","transactionAmount":100,"cardholderName":"A Payer","deviceManufacturerIdentifier":"040010030273","paymentDataType":"3DSecure","paymentData":{"onlinePaymentCryptogram":"Af9x/QwAA/DjmU65oyc1MAABAAA=","eciIndicator":"07"}}}"#
+            .utf8)
 
-    static func google(_ authMethod: String) -> JSONObject {
+    static func google(_ authMethod: String) -> [UInt8] {
         let extra = authMethod == "CRYPTOGRAM_3DS" ? #","cryptogram":"AgAAAAAABk4DWZ4C28yUQAAAAAA=","eciIndicator":"05""# : ""
-        return try! JSONValue.parse(
-            Array(
-                #"{"wallet":"google-pay","protocolVersion":"ECv2","paymentData":{"gatewayMerchantId":"m","messageId":"x","paymentMethod":"CARD","paymentMethodDetails":{"authMethod":"\#(authMethod)","pan":"4895370012003478","expirationMonth":3,"expirationYear":2030\#(extra)}}}"#
-                    .utf8)
-        ).objectValue!
+        return Array(
+            #"{"wallet":"google-pay","protocolVersion":"ECv2","paymentData":{"gatewayMerchantId":"m","messageId":"x","paymentMethod":"CARD","paymentMethodDetails":{"authMethod":"\#(authMethod)","pan":"4895370012003478","expirationMonth":3,"expirationYear":2030\#(extra)}}}"#
+                .utf8)
     }
 
     @Test("Apple Pay: YYMMDD becomes MMYY, the ECI \"07\" the number 7, with the cryptogram and the name")
@@ -51,35 +48,33 @@ struct WorldlineWalletPaymentTests {
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
             _ = try WorldlineDecryptedPaymentData(dpan: "4111111111111111", expiryDate: "1330")
         }
-        var other = Self.apple
-        other["wallet"] = .string("samsung-pay")
+        let other = Array(String(decoding: Self.apple, as: UTF8.self).replacing("apple-pay", with: "samsung-pay").utf8)
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(other) }
+        // The JSON text must be an object.
+        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(Array("[]".utf8)) }
+        #expect(throws: CSEError(.jsonSyntax, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(Array("{".utf8)) }
     }
 
     @Test(
         "route 1: the payment request the client examples seal — Apple's paymentData as JSON text and transactionId; Google's token quoted once more"
     )
     func sealedRoute() throws {
-        let apple = try JSONValue.parse(
-            Array(
-                #"{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"transactionIdentifier":"AB12"}"#
-                    .utf8)
-        ).objectValue!
+        let apple = Array(
+            #"{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"transactionIdentifier":"AB12"}"#
+                .utf8)
         let appleRequest = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: apple)
         #expect(appleRequest.product.id == "302")
         #expect(
             appleRequest.unmaskedValue(forField: "encryptedPaymentData")
                 == #"{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}}"#)
         #expect(appleRequest.unmaskedValue(forField: "transactionId") == "AB12")
-        let google = try JSONValue.parse(
-            Array(#"{"paymentMethodData":{"tokenizationData":{"token":"{\"signedMessage\":\"m\"}"}}}"#.utf8)
-        ).objectValue!
+        let google = Array(#"{"paymentMethodData":{"tokenizationData":{"token":"{\"signedMessage\":\"m\"}"}}}"#.utf8)
         let googleRequest = try WorldlinePaymentProduct.googlePay.paymentRequest(forWalletToken: google)
         #expect(
             googleRequest.product.id == "320"
                 && googleRequest.unmaskedValue(forField: "encryptedPaymentData") == #""{\"signedMessage\":\"m\"}""#)
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
-            _ = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: JSONObject())
+            _ = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: Array("{}".utf8))
         }
         let sealed320 = try WorldlinePaymentRequest(
             encryptedCustomerInput: "a.b.c.d.e", amount: 1, currencyCode: "EUR", googlePayReturnURL: "https://shop.example/3ds")

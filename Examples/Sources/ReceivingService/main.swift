@@ -15,6 +15,39 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
+/// What the client sends: `SealedPaymentRequest`'s two members.
+struct Sealed: Decodable {
+    let encryptedCustomerInput: String
+    let encodedClientMetaInfo: String
+}
+
+/// The decrypted payload (the Worldline client SDKs' form). `paymentProductId` is a string
+/// ("card") or a Worldline number (1 = Visa, 3 = MasterCard, …).
+struct Payload: Decodable {
+    struct Value: Decodable {
+        let key: String
+        let value: String
+    }
+    let clientSessionId: String
+    let nonce: String
+    let paymentProductId: String
+    let paymentValues: [Value]
+
+    enum CodingKeys: String, CodingKey { case clientSessionId, nonce, paymentProductId, paymentValues }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientSessionId = try container.decode(String.self, forKey: .clientSessionId)
+        nonce = try container.decode(String.self, forKey: .nonce)
+        if let text = try? container.decode(String.self, forKey: .paymentProductId) {
+            paymentProductId = text
+        } else {
+            paymentProductId = String(try container.decode(Int.self, forKey: .paymentProductId))
+        }
+        paymentValues = try container.decodeIfPresent([Value].self, forKey: .paymentValues) ?? []
+    }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: receiving-service PRIVATE-KEY SESSION-ID < sealed.json\n".utf8))
@@ -23,36 +56,35 @@ guard arguments.count == 3 else {
 do {
     let privateKey = try RSAPrivateKey(
         pemRepresentation: String(decoding: try Data(contentsOf: URL(fileURLWithPath: arguments[1])), as: UTF8.self))
-    let sealed = try JSONValue.parse(Array(FileHandle.standardInput.readDataToEndOfFile()))
-    guard let jwe = sealed["encryptedCustomerInput"]?.stringValue else { fail("no encryptedCustomerInput") }
-    guard let meta = sealed["encodedClientMetaInfo"]?.stringValue,
-        let sdk = try JSONValue.parse(Array(Data(base64Encoded: meta) ?? Data()))["sdkIdentifier"]?.stringValue
+    let sealed = try JSONDecoder().decode(Sealed.self, from: FileHandle.standardInput.readDataToEndOfFile())
+    struct ClientMeta: Decodable { let sdkIdentifier: String }
+    guard let meta = Data(base64Encoded: sealed.encodedClientMetaInfo),
+        let sdk = try? JSONDecoder().decode(ClientMeta.self, from: meta).sdkIdentifier
     else { fail("no encodedClientMetaInfo") }
 
     // 1. Decrypt: RSA-OAEP + A256CBC-HS512 (the Worldline algorithms), tag checked first.
     let decryptor = try JWEDecryptor(privateKey: privateKey)
-    let decrypted = try decryptor.decrypt(jwe)
+    let decrypted = try decryptor.decrypt(sealed.encryptedCustomerInput)
     guard decrypted.header.algorithm == .rsaOAEP, decrypted.header.encryption == .a256cbcHS512 else {
         fail("unexpected algorithms \(decrypted.header.algorithm) / \(decrypted.header.encryption)")
     }
-    let payload = try decrypted.plaintext.withUnsafeBytes { (bytes) throws(CSEError) -> JSONValue in try JSONValue.parse(bytes) }
+    let payload = try decrypted.plaintext.withUnsafeBytes { try JSONDecoder().decode(Payload.self, from: Data($0)) }
 
     // 2. Check the envelope: this session, a fresh 128-bit nonce, a product we know.
-    guard payload["clientSessionId"]?.stringValue == arguments[2] else { fail("the payload belongs to another session") }
-    guard let nonce = payload["nonce"]?.stringValue, nonce.count == 32, nonce.allSatisfy(\.isHexDigit) else { fail("bad nonce") }
-    // The id is a string ("card") or a Worldline number (1 = Visa, 3 = MasterCard, …); a numbered
-    // card product is checked with the card rules.
-    let values = payload["paymentValues"]?.arrayValue ?? []
-    guard let productID = payload["paymentProductId"]?.stringValue ?? payload["paymentProductId"]?.intValue.map(String.init),
+    guard payload.clientSessionId == arguments[2] else { fail("the payload belongs to another session") }
+    guard payload.nonce.count == 32, payload.nonce.allSatisfy(\.isHexDigit) else { fail("bad nonce") }
+    // A numbered card product is checked with the card rules.
+    let values = payload.paymentValues
+    let productID = payload.paymentProductId
+    guard
         let product = BuiltinProducts.all.first(where: { $0.id == productID })
-            ?? (Int(productID) != nil && values.contains { $0["key"]?.stringValue == "cardNumber" } ? BuiltinProducts.card : nil)
+            ?? (Int(productID) != nil && values.contains { $0.key == "cardNumber" } ? BuiltinProducts.card : nil)
     else { fail("unknown paymentProductId") }
 
     // 3. Validate the values again, with the product's own rules.
     var request = PaymentRequest(product: product)
     for entry in values {
-        guard let field = entry["key"]?.stringValue, let value = entry["value"]?.stringValue else { fail("bad paymentValues entry") }
-        try request.setValue(value, forField: field)
+        try request.setValue(entry.value, forField: entry.key)
     }
     let errors = request.validate()
     guard errors.isEmpty else { fail("invalid values: " + errors.map { "\($0)" }.joined(separator: ", ")) }

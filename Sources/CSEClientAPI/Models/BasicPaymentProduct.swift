@@ -20,7 +20,7 @@ public struct WalletSpecificData: Hashable, Sendable {
 ///
 /// Lenient where the platform is: `id` an integer or a string, display hints from
 /// `displayHints` or `displayHintsList`. Strict otherwise: a member of the wrong type is
-/// ``CSEError/Code/clientAPIMalformedResponse``. ``jsonValue`` keeps the element as received, so
+/// ``CSEError/Code/clientAPIMalformedResponse``. `jsonValue` keeps the element as received, so
 /// the CLI can print it with the platform's member names.
 public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
     /// The product id, for example `1` (Visa).
@@ -53,7 +53,7 @@ public struct BasicPaymentProduct: Hashable, Sendable, Identifiable {
     /// See ``minAmount``.
     public let maxAmount: Int?
     /// The element as received.
-    public let jsonValue: JSONValue
+    package let jsonValue: JSONValue
 
     /// The first display hint's order, or `Int.max` without hints (sorted last).
     public var displayOrder: Int { displayHints.first?.displayOrder ?? Int.max }

@@ -69,7 +69,7 @@ public struct CurrencyConversionResponse: Hashable, Sendable {
     /// The proposal, when the result carries one (`{}` for `NoRate` gives all-nil members).
     public let proposal: DCCProposal?
     /// The body as received (the CLI prints it with the platform's member names).
-    public let jsonValue: JSONValue
+    package let jsonValue: JSONValue
 
     /// Decodes a response body.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.
@@ -128,7 +128,7 @@ public struct SurchargeCalculationResponse: Hashable, Sendable {
     /// One entry per product the card may be paid with.
     public let surcharges: [Surcharge]
     /// The body as received.
-    public let jsonValue: JSONValue
+    package let jsonValue: JSONValue
 
     /// Decodes a response body.
     /// - Throws: ``CSEError/Code/clientAPIMalformedResponse``.

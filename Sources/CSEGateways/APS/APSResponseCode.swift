@@ -64,10 +64,15 @@ public struct APSResponseStatus: Hashable, Sendable {
     public var outcome: APSResponseCode.Outcome { statusMatches ? code.outcome : .unknown }
 
     /// Reads `response_code` and `status` from a response.
-    /// - Parameter response: The response parameters.
-    /// - Throws: ``CSEError/Code/apsResponseCodeMalformed`` when `response_code` is missing or
-    ///   malformed.
-    public init(response: JSONObject) throws(CSEError) {
+    /// - Parameter response: The response parameters: UTF-8 JSON text of an object.
+    /// - Throws: a `json.*` error for text that is not a JSON object, or
+    ///   ``CSEError/Code/apsResponseCodeMalformed`` when `response_code` is missing or malformed.
+    public init(response: some Collection<UInt8>) throws(CSEError) {
+        try self.init(response: try JSONObject.parse(response, what: "an APS response"))
+    }
+
+    /// ``init(response:)`` of parsed parameters.
+    package init(response: JSONObject) throws(CSEError) {
         guard let text = response["response_code"].flatMap(APSSignature.scalarText) else {
             throw CSEError(.apsResponseCodeMalformed, "the response has no response_code")
         }

@@ -54,13 +54,26 @@ extension APSSignature {
     /// rest `*`, as ``SecretMasking/maskPAN(_:)`` writes it); `notEchoed` parameters are not
     /// compared.
     /// - Parameters:
-    ///   - request: The parameters that were sent.
-    ///   - response: The parameters received, including `signature`.
+    ///   - request: The parameters that were sent: UTF-8 JSON text of an object.
+    ///   - response: The parameters received, including `signature`: UTF-8 JSON text of an object.
     ///   - responsePhrase: The SHA response phrase, in a wiping buffer.
     ///   - algorithm: The account's SHA type.
     /// - Returns: The verdict; an unsigned response has `signatureValid == false`.
-    /// - Throws: Any error of `signingBytes(_:phrase:)`.
+    /// - Throws: a `json.*` error for text that is not a JSON object,
+    ///   ``CSEError/Code/apsSignatureEmptyPhrase`` or
+    ///   ``CSEError/Code/apsSignatureUnsupportedValue``.
     public static func verifyResponse(
+        request: some Collection<UInt8>, response: some Collection<UInt8>, responsePhrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> APSResponseVerification {
+        try verifyResponse(
+            request: try JSONObject.parse(request, what: "the APS request"),
+            response: try JSONObject.parse(response, what: "the APS response"), responsePhrase: responsePhrase,
+            algorithm: algorithm)
+    }
+
+    /// ``verifyResponse(request:response:responsePhrase:algorithm:)`` of parsed parameters.
+    package static func verifyResponse(
         request: JSONObject, response: JSONObject, responsePhrase: SecureBytes,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> APSResponseVerification {

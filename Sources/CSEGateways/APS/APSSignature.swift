@@ -55,13 +55,32 @@ public enum APSSignature {
 
     /// Computes the signature of a parameter set, with the phrase held in a wiping buffer; no
     /// copy of the phrase outlives the call.
+    ///
+    ///     let signature = try APSSignature.sign(Array(#"{"command":"PURCHASE",…}"#.utf8), phrase: phrase)
+    /// - Parameters:
+    ///   - parameters: The parameters: UTF-8 JSON text of an object, such as the request body
+    ///     (a `signature` member is ignored).
+    ///   - phrase: The SHA request phrase (or response phrase, to check a response).
+    ///   - algorithm: The account's SHA type; SHA-256 by default.
+    /// - Returns: The digest in lowercase hex.
+    /// - Throws: a `json.*` error for text that is not a JSON object,
+    ///   ``CSEError/Code/apsSignatureEmptyPhrase``, ``CSEError/Code/apsSignatureUnsupportedValue``
+    ///   (the context names the parameter) or ``CSEError/Code/digestFailure``.
+    public static func sign(
+        _ parameters: some Collection<UInt8>, phrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> String {
+        try sign(try JSONObject.parse(parameters, what: "the APS parameters"), phrase: phrase, algorithm: algorithm)
+    }
+
+    /// ``sign(_:phrase:algorithm:)`` of parsed parameters (the clients, the CLI and the tests).
     /// - Parameters:
     ///   - parameters: The parameters (a `signature` member is ignored).
     ///   - phrase: The SHA request phrase (or response phrase, to check a response).
     ///   - algorithm: The account's SHA type; SHA-256 by default.
     /// - Returns: The digest in lowercase hex.
     /// - Throws: Any error of `signingBytes(_:phrase:)`, or ``CSEError/Code/digestFailure``.
-    public static func sign(
+    package static func sign(
         _ parameters: JSONObject, phrase: SecureBytes,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> String {
@@ -74,13 +93,34 @@ public enum APSSignature {
     /// phrase held in a wiping buffer.
     /// - Parameters:
     ///   - signature: The received signature.
+    ///   - parameters: The parameters it covers: UTF-8 JSON text of an object (a `signature`
+    ///     member is ignored).
+    ///   - phrase: The phrase the sender used.
+    ///   - algorithm: The account's SHA type.
+    /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
+    ///   length is simply invalid.
+    /// - Throws: a `json.*` error for text that is not a JSON object,
+    ///   ``CSEError/Code/apsSignatureEmptyPhrase`` or
+    ///   ``CSEError/Code/apsSignatureUnsupportedValue``.
+    public static func isValid(
+        _ signature: String, for parameters: some Collection<UInt8>, phrase: SecureBytes,
+        algorithm: APSSignatureAlgorithm = .sha256
+    ) throws(CSEError) -> Bool {
+        try isValid(
+            signature, for: try JSONObject.parse(parameters, what: "the APS parameters"), phrase: phrase,
+            algorithm: algorithm)
+    }
+
+    /// ``isValid(_:for:phrase:algorithm:)`` of parsed parameters.
+    /// - Parameters:
+    ///   - signature: The received signature.
     ///   - parameters: The parameters it covers (a `signature` member is ignored).
     ///   - phrase: The phrase the sender used.
     ///   - algorithm: The account's SHA type.
     /// - Returns: `true` when the signature matches. A signature that is not hex of the digest's
     ///   length is simply invalid.
     /// - Throws: Any error of `signingBytes(_:phrase:)` (malformed parameters, empty phrase).
-    public static func isValid(
+    package static func isValid(
         _ signature: String, for parameters: JSONObject, phrase: SecureBytes,
         algorithm: APSSignatureAlgorithm = .sha256
     ) throws(CSEError) -> Bool {

@@ -12,11 +12,11 @@ public import CSECore
 /// parsing those bytes gives the same map back.
 ///
 ///     var map = GatewayMap()
-///     try map.set(.string("APPLE_PAY"), at: "order.walletProvider")
+///     try map.set("APPLE_PAY", at: "order.walletProvider")
 ///     map.serialized == #"{"order":{"walletProvider":"APPLE_PAY"}}"#
 public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     /// The top-level object.
-    public private(set) var root: JSONObject
+    package private(set) var root: JSONObject
 
     /// An empty map.
     public init() { root = JSONObject() }
@@ -28,7 +28,7 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/gatewayInputNotObject``, ``CSEError/Code/gatewayMapInvalidPath``
     ///   or ``CSEError/Code/gatewayMapConflict`` (the context names the path, echoed safely,
     ///   never a value).
-    public init(json: JSONValue) throws(CSEError) {
+    package init(json: JSONValue) throws(CSEError) {
         guard case .object(let object) = json else {
             throw CSEError(.gatewayInputNotObject, "a gateway request must be a JSON object")
         }
@@ -46,16 +46,22 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     /// default-limited document (expanding dotted names at most triples the text, and a
     /// `maximumPathDepth`-deep path may hold a 64-deep value), so a map's own
     /// ``serializedBytes`` always parse back.
-    public static let parsingLimits = JSONLimits(maxBytes: 4 << 20, maxDepth: maximumPathDepth + JSONLimits.default.maxDepth + 1)
+    package static let parsingLimits = JSONLimits(maxBytes: 4 << 20, maxDepth: maximumPathDepth + JSONLimits.default.maxDepth + 1)
 
-    /// Parses JSON text (RFC 8259, strict, within ``parsingLimits``) into a map (see ``init(json:)``).
-    /// - Throws: a `json.*` error or any error of ``init(json:)``.
+    /// Parses a JSON object (RFC 8259, strict; up to 4 MiB and 97 levels deep) into a map. Nested
+    /// objects and dotted member names are both accepted (`{"order":{"id":"1"}}` and
+    /// `{"order.id":"1"}` give the same map); the same leaf given twice, or a leaf used as an
+    /// object, is a conflict.
+    /// - Parameter bytes: The UTF-8 JSON text of an object.
+    /// - Throws: a `json.*` error, ``CSEError/Code/gatewayInputNotObject``,
+    ///   ``CSEError/Code/gatewayMapInvalidPath`` or ``CSEError/Code/gatewayMapConflict`` (the
+    ///   context names the path, echoed safely, never a value).
     public init(parsing bytes: some Collection<UInt8>) throws(CSEError) {
         try self.init(json: try JSONValue.parse(bytes, limits: Self.parsingLimits))
     }
 
     /// The value at a dot-notation path (an object for an inner node), or `nil`.
-    public subscript(at path: String) -> JSONValue? {
+    package subscript(at path: String) -> JSONValue? {
         guard let parts = try? Self.components(of: path) else { return nil }
         var current = JSONValue.object(root)
         for part in parts {
@@ -72,33 +78,39 @@ public struct GatewayMap: Hashable, Sendable, CustomStringConvertible {
     ///   - value: The value.
     ///   - path: For example `sourceOfFunds.provided.card.number`.
     /// - Throws: ``CSEError/Code/gatewayMapInvalidPath`` or ``CSEError/Code/gatewayMapConflict``.
-    public mutating func set(_ value: JSONValue, at path: String) throws(CSEError) {
+    package mutating func set(_ value: JSONValue, at path: String) throws(CSEError) {
         try insert(value, at: try Self.components(of: path), replacing: true)
     }
 
-    /// Sets a string at a path (see ``set(_:at:)``).
+    /// Sets a string at a dot-notation path, creating the objects on the way; it replaces an
+    /// existing leaf.
+    /// - Parameters:
+    ///   - value: The value.
+    ///   - path: For example `sourceOfFunds.provided.card.number`.
+    /// - Throws: ``CSEError/Code/gatewayMapInvalidPath``, or ``CSEError/Code/gatewayMapConflict``
+    ///   when a component of the path is a leaf or the path names an object.
     public mutating func set(_ value: String, at path: String) throws(CSEError) {
         try set(.string(value), at: path)
     }
 
     /// Removes and returns the value at a path; empty parent objects are left in place.
     @discardableResult
-    public mutating func removeValue(at path: String) -> JSONValue? {
+    package mutating func removeValue(at path: String) -> JSONValue? {
         guard let parts = try? Self.components(of: path) else { return nil }
         return Self.remove(parts[...], from: &root)
     }
 
     /// Every leaf (a non-object value, or an empty object) with its dotted path, sorted by path.
-    public var leaves: [(path: String, value: JSONValue)] {
+    package var leaves: [(path: String, value: JSONValue)] {
         var out: [(path: String, value: JSONValue)] = []
         Self.collectLeaves(root, prefix: "", into: &out)
         return out.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     }
 
     /// The canonical JSON value: members sorted by name at every level.
-    public var json: JSONValue { Self.canonical(.object(root)) }
+    package var json: JSONValue { Self.canonical(.object(root)) }
 
-    /// The canonical compact JSON bytes (see ``json``).
+    /// The canonical compact JSON bytes: members sorted by name at every level.
     public var serializedBytes: [UInt8] { json.serializedBytes }
 
     /// The canonical compact JSON text.

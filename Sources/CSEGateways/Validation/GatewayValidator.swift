@@ -10,14 +10,22 @@ public enum GatewayValidator {
     /// invalid Paysafe result carries a fresh ``GatewayValidationResult/correlationID`` for
     /// Paysafe's error objects (``PaysafeError``).
     /// - Parameters:
-    ///   - json: The request.
+    ///   - json: The request: UTF-8 JSON text of an object (RFC 8259, strict, at most 1 MiB).
     ///   - operation: The operation.
     ///   - partnerSharedKey: Paysafe `tokenize` only: the caller is a partner using a shared API
     ///     key, which makes `accountId` mandatory.
     /// - Returns: Every issue found.
     /// - Throws: ``CSEError/Code/gatewayOptionNotApplicable`` when `partnerSharedKey` is set for
-    ///   another operation, ``CSEError/Code/gatewayInputNotObject`` and other input errors.
+    ///   another operation, a `json.*` error for text that is not JSON,
+    ///   ``CSEError/Code/gatewayInputNotObject`` and other input errors.
     public static func validate(
+        _ json: some Collection<UInt8>, operation: GatewayOperation, partnerSharedKey: Bool = false
+    ) throws(CSEError) -> GatewayValidationResult {
+        try validate(try JSONValue.parse(json), operation: operation, partnerSharedKey: partnerSharedKey)
+    }
+
+    /// ``validate(_:operation:partnerSharedKey:)`` of a parsed request (the CLI and the tests).
+    package static func validate(
         _ json: JSONValue, operation: GatewayOperation, partnerSharedKey: Bool = false
     ) throws(CSEError) -> GatewayValidationResult {
         if partnerSharedKey && !operation.acceptsPartnerSharedKey {

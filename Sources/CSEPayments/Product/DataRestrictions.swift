@@ -1,4 +1,4 @@
-public import CSECore
+package import CSECore
 import CSEValidation
 
 /// One validation rule of a field as written in the product JSON: its key (`luhn`, `length`, …)
@@ -10,7 +10,7 @@ public struct ValidatorDefinition: Hashable, Sendable {
     /// `validationType` is kept as written.
     public let key: String
     /// The rule's parameters, for example `{"minLength":12,"maxLength":19}`.
-    public let parameters: JSONObject
+    package let parameters: JSONObject
 
     /// Creates a definition.
     package init(key: String, parameters: JSONObject = JSONObject()) {

@@ -34,7 +34,7 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     public let threeDSURL: String?
     /// The parameters as received, with `card_number` masked (first 6 and last 4 digits) and
     /// `card_security_code` and `signature` removed.
-    public let parameters: JSONObject
+    package let parameters: JSONObject
 
     /// Reads verified parameters; `codeMember` names the member with the transaction's code.
     /// Parameters are strings or numbers (APS signs them as their text).
@@ -170,13 +170,26 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
     /// `apple_type` (the order of every source), sent and signed in that order.
     /// It is signed with the Apple Pay credential set (``APSPaymentClient/init(credentials:applePayCredentials:environment:configuration:transport:)``).
     /// - Parameters:
-    ///   - token: A `PKPaymentToken` (`{"paymentData","paymentMethod","transactionIdentifier"}`),
-    ///     or `{"token":{…}}` as Apple Pay JS delivers it.
+    ///   - token: UTF-8 JSON text of a `PKPaymentToken`
+    ///     (`{"paymentData","paymentMethod","transactionIdentifier"}`), or of `{"token":{…}}` as
+    ///     Apple Pay JS delivers it.
     ///   - customerIP: The payer's IP address (required for Apple Pay).
     ///   - headerOrder: The order of the `apple_header` members (``ApplePayHeaderOrder/dotNetSDK`` by default).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for the rules of the card request, a
-    ///   token that is not `EC_v1` (APS has no field for `RSA_v1`) or lacks one of the members.
+    ///   token that is not `EC_v1` (APS has no field for `RSA_v1`) or lacks one of the members; a
+    ///   `json.*` error for a token that is not a JSON object.
     public init(
+        applePay command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String,
+        customerIP: String, token: some Collection<UInt8>, language: String = "en", headerOrder: ApplePayHeaderOrder = .dotNetSDK
+    ) throws(CSEError) {
+        try self.init(
+            applePay: command, merchantReference: merchantReference, amount: amount, currency: currency,
+            customerEmail: customerEmail, customerIP: customerIP, token: try JSONObject.parse(token, what: "the Apple Pay token"),
+            language: language, headerOrder: headerOrder)
+    }
+
+    /// The Apple Pay request of a parsed token (see the public initializer).
+    package init(
         applePay command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String,
         customerIP: String, token: JSONObject, language: String = "en", headerOrder: ApplePayHeaderOrder = .dotNetSDK
     ) throws(CSEError) {

@@ -51,8 +51,8 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
     /// `session.authenticationLimit`, if present.
     public let authenticationLimit: Int?
     /// The whole response body, as received. It may echo card data from an update: show it through
-    /// ``maskedJSON``.
-    public let json: JSONValue
+    /// `maskedValue`.
+    package let json: JSONValue
 
     /// Decodes a response.
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `session.id`
@@ -79,7 +79,12 @@ public struct MastercardSession: Hashable, Sendable, CustomStringConvertible {
     ///   or `cvc` is removed;
     /// - by value: any other string or number that is a card number, 12 to 19 digits (single
     ///   separators between them allowed) passing the Luhn check, is masked whatever its name.
-    public var maskedJSON: JSONValue { Self.mask(json, path: []) }
+    ///
+    /// The bytes are compact UTF-8 JSON text.
+    public var maskedJSON: [UInt8] { maskedValue.serializedBytes }
+
+    /// ``maskedJSON`` as a value (the CLI writes it into its own lines).
+    package var maskedValue: JSONValue { Self.mask(json, path: []) }
 
     /// Member names (lowercased, last path component) that are removed.
     private static let removedNames: Set<String> = ["securitycode", "cvv", "cvc"]

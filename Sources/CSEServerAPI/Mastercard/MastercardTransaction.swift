@@ -209,8 +209,8 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
     public let transactionType: String?
     /// `transaction.authorizationCode`.
     public let authorizationCode: String?
-    /// The whole body as received; show it through ``maskedJSON``.
-    public let json: JSONValue
+    /// The whole body as received; show it through `maskedValue`.
+    package let json: JSONValue
 
     /// The gateway codes that approve: "any other code represents a declined or failed transaction"
     /// (research notes §3.3), except the two of a transaction still on its way.
@@ -249,8 +249,12 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
     /// or gateway code `SUBMITTED`/`PENDING`): follow it with a retrieve.
     public var isPending: Bool { result == "PENDING" || gatewayCode.map(Self.pendingCodes.contains) == true }
 
-    /// The body with card numbers masked and security codes removed (``MastercardSession/maskedJSON``'s rules).
-    public var maskedJSON: JSONValue { MastercardSession.mask(json, path: []) }
+    /// The body with card numbers masked and security codes removed (``MastercardSession/maskedJSON``'s
+    /// rules), as compact UTF-8 JSON text.
+    public var maskedJSON: [UInt8] { maskedValue.serializedBytes }
+
+    /// ``maskedJSON`` as a value (the CLI writes it into its own lines).
+    package var maskedValue: JSONValue { MastercardSession.mask(json, path: []) }
 
     /// Result, gateway code and ids.
     public var description: String {
@@ -376,8 +380,16 @@ extension MastercardSessionClient {
     }
 
     /// RETRIEVE ORDER: `GET …/order/{orderId}`: the order's status, totals and transactions.
-    /// - Returns: The body with card numbers masked and security codes removed.
-    public func retrieveOrder(orderID: String) async throws(CSEError) -> JSONValue {
+    /// - Returns: The body with card numbers masked and security codes removed
+    ///   (``MastercardSession/maskedJSON``'s rules), as compact UTF-8 JSON text.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an id a path cannot carry; the
+    ///   errors of ``createSession(authenticationLimit:correlationID:)``.
+    public func retrieveOrder(orderID: String) async throws(CSEError) -> [UInt8] {
+        try await retrieveOrderValue(orderID: orderID).serializedBytes
+    }
+
+    /// ``retrieveOrder(orderID:)`` as a value (the CLI writes it into its own lines).
+    package func retrieveOrderValue(orderID: String) async throws(CSEError) -> JSONValue {
         try MastercardTransactionRequest.checkID(orderID, argument: "orderId")
         return MastercardSession.mask(.object(try await get(["order", orderID])), path: [])
     }

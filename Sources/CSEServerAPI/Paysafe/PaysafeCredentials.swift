@@ -35,8 +35,27 @@ public struct PaysafeCredentials: Sendable, CustomStringConvertible {
 /// authentication on every request and the key redacted from any platform text.
 struct PaysafeConnection: Sendable {
     let credentials: PaysafeCredentials
-    let origin: HTTPURL
+    let environment: ServerEnvironment
     let http: HTTPClient
+
+    /// A connection over a client made from the caller's configuration and transport: the one
+    /// construction of both public initializers.
+    init(
+        credentials: PaysafeCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration,
+        transport: (any HTTPTransport)?
+    ) throws(CSEError) {
+        self.init(
+            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
+    }
+
+    init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
+        self.credentials = credentials
+        self.environment = environment
+        self.http = http
+    }
+
+    /// The platform's origin.
+    var origin: HTTPURL { environment.origin }
 
     /// Redacts platform text, with the key by value.
     var redactor: SafeText { SafeText(secrets: [credentials.apiKey]) }

@@ -207,7 +207,7 @@ public struct PaysafePaymentClient: Sendable {
     /// The credentials: the server-to-server API key (`username:password`, base64).
     public var credentials: PaysafeCredentials { connection.credentials }
     /// Where the calls go.
-    public let environment: ServerEnvironment
+    public var environment: ServerEnvironment { connection.environment }
 
     /// Creates a client.
     /// - Parameters:
@@ -221,14 +221,13 @@ public struct PaysafePaymentClient: Sendable {
         credentials: PaysafeCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
         transport: (any HTTPTransport)? = nil
     ) throws(CSEError) {
-        self.init(
-            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
+        connection = try PaysafeConnection(
+            credentials: credentials, environment: environment, configuration: configuration, transport: transport)
     }
 
     /// Creates a client over an existing `HTTPClient`.
     package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
-        self.environment = environment
-        connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
+        connection = PaysafeConnection(credentials: credentials, environment: environment, http: http)
     }
 
     /// Takes the payment.

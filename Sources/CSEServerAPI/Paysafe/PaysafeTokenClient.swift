@@ -81,7 +81,7 @@ public struct PaysafeTokenClient: Sendable {
     /// The credentials.
     public var credentials: PaysafeCredentials { connection.credentials }
     /// Where the calls go; `/customervault/v1/…` is appended.
-    public let environment: ServerEnvironment
+    public var environment: ServerEnvironment { connection.environment }
     /// The key, the origin and the transport every call goes through.
     let connection: PaysafeConnection
 
@@ -97,24 +97,24 @@ public struct PaysafeTokenClient: Sendable {
         credentials: PaysafeCredentials, environment: ServerEnvironment, configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
         transport: (any HTTPTransport)? = nil
     ) throws(CSEError) {
-        self.init(
-            credentials: credentials, environment: environment, http: try HTTPClient(configuration: configuration, transport: transport))
-    }
-
-    /// Creates a client over an existing `HTTPClient`.
-    package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
-        self.environment = environment
-        connection = PaysafeConnection(credentials: credentials, origin: environment.origin, http: http)
+        connection = try PaysafeConnection(
+            credentials: credentials, environment: environment, configuration: configuration, transport: transport)
     }
 
     /// Creates a single-use token for a card.
-    /// - Parameter card: The card object in Paysafe's shape: `cardNum`, `cardExpiry {month, year}`
-    ///   and optionally `holderName`, `cvv`, `billingAddress`.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` when `cardNum` is not 12–19 digits or
+    /// - Parameter card: UTF-8 JSON text of the card object in Paysafe's shape: `cardNum`,
+    ///   `cardExpiry {month, year}` and optionally `holderName`, `cvv`, `billingAddress`.
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` when `cardNum` is not 12–19 digits or
     ///   `cardExpiry` lacks an integer month (1–12) and year; ``CSEError/Code/paysafeAPIError`` for
     ///   Paysafe's error body; ``CSEError/Code/serverAPIAuthenticationFailed`` for 401/403;
     ///   ``CSEError/Code/serverAPIInvalidResponse``; a transport error.
-    public func createSingleUseToken(card: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
+    public func createSingleUseToken(card: some Collection<UInt8>) async throws(CSEError) -> PaysafeSingleUseToken {
+        try await createSingleUseToken(card: try JSONObject.parse(card, what: "the card"))
+    }
+
+    /// ``createSingleUseToken(card:)`` of a parsed card object (the CLI and the tests).
+    package func createSingleUseToken(card: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
         guard let number = card["cardNum"]?.stringValue, (12...19).contains(number.utf8.count),
             number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
         else {
@@ -158,19 +158,39 @@ public struct PaysafeTokenClient: Sendable {
 }
 
 extension PaysafeTokenClient {
+    /// Creates a client over an existing `HTTPClient` (the tests' transports).
+    package init(credentials: PaysafeCredentials, environment: ServerEnvironment, http: HTTPClient) {
+        connection = PaysafeConnection(credentials: credentials, environment: environment, http: http)
+    }
+
     /// An Apple Pay single-use token: `POST /customervault/v1/applepaysingleusetokens` with
     /// `{"applePayPaymentToken":{"token":{"paymentData","paymentMethod","transactionIdentifier"},
     /// "billingContact"?}}`, the Apple Pay JS `ApplePayPayment` shape (research notes §4.2), for the
     /// Card Payments API. Paysafe decrypts the token.
     /// - Parameters:
-    ///   - token: A `PKPaymentToken`, or `{"token":{…}}` as Apple Pay JS delivers it (then its
-    ///     `billingContact` goes along).
-    ///   - decrypted: The `paymentData` is the merchant's decryption (the `paymentData` member of
+    ///   - token: UTF-8 JSON text of a `PKPaymentToken`, or of `{"token":{…}}` as Apple Pay JS
+    ///     delivers it (then its `billingContact` goes along).
+    ///   - decrypted: UTF-8 JSON text of an object, when the `paymentData` is the merchant's decryption (the `paymentData` member of
     ///     `cse wallet decrypt`'s output): it is sent as `paymentData.decryptedData` in place of the
     ///     encrypted members ("keep the original format, but replace the encrypted data").
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming a missing member; the errors of
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` naming a missing member; the errors of
     ///   ``createSingleUseToken(card:)``.
     public func createApplePaySingleUseToken(
+        token: some Collection<UInt8>, decrypted: (some Collection<UInt8>)? = [UInt8]?.none
+    ) async throws(CSEError) -> PaysafeSingleUseToken {
+        let decryptedObject: JSONObject?
+        if let decrypted {
+            decryptedObject = try JSONObject.parse(decrypted, what: "the decrypted payment data")
+        } else {
+            decryptedObject = nil
+        }
+        return try await createApplePaySingleUseToken(
+            token: try JSONObject.parse(token, what: "the Apple Pay token"), decrypted: decryptedObject)
+    }
+
+    /// ``createApplePaySingleUseToken(token:decrypted:)`` of parsed objects.
+    package func createApplePaySingleUseToken(
         token: JSONObject, decrypted: JSONObject? = nil
     ) async throws(CSEError) -> PaysafeSingleUseToken {
         let whole = token["token"]?.objectValue ?? token
@@ -199,10 +219,17 @@ extension PaysafeTokenClient {
     /// A Google Pay single-use token: `POST /customervault/v1/googlepaysingleusetokens` with
     /// `{"googlePayPaymentToken":{"signature","protocolVersion","signedMessage"[,"intermediateSigningKey"]}}`
     /// (research notes §4.2; the token made with gateway `paysafe`). Paysafe decrypts it.
-    /// - Parameter token: The token object (`tokenizationData.token` parsed), or a whole `PaymentData`.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` when the token lacks `signature`,
+    /// - Parameter token: UTF-8 JSON text of the token object (`tokenizationData.token`), or of a
+    ///   whole `PaymentData`.
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` when the token lacks `signature`,
     ///   `protocolVersion` or `signedMessage`; the errors of ``createSingleUseToken(card:)``.
-    public func createGooglePaySingleUseToken(token: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
+    public func createGooglePaySingleUseToken(token: some Collection<UInt8>) async throws(CSEError) -> PaysafeSingleUseToken {
+        try await createGooglePaySingleUseToken(token: try JSONObject.parse(token, what: "the Google Pay token"))
+    }
+
+    /// ``createGooglePaySingleUseToken(token:)`` of a parsed token.
+    package func createGooglePaySingleUseToken(token: JSONObject) async throws(CSEError) -> PaysafeSingleUseToken {
         var object = token
         if let text = token["paymentMethodData"]?["tokenizationData"]?["token"]?.stringValue {
             guard case .object(let parsed)? = try? JSONValue.parse(Array(text.utf8)) else {

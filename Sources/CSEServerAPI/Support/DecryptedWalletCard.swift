@@ -26,16 +26,22 @@ public struct DecryptedWalletCard: Sendable, CustomStringConvertible {
     /// The cardholder's name, when the wallet gave one.
     public let cardholderName: String?
 
-    /// Reads `cse wallet decrypt`'s output: Apple Pay's `applicationPrimaryAccountNumber`,
+    /// Reads `cse wallet decrypt`'s output (UTF-8 JSON text of an object): Apple Pay's `applicationPrimaryAccountNumber`,
     /// `applicationExpirationDate` (YYMMDD), `paymentData.onlinePaymentCryptogram`,
     /// `paymentData.eciIndicator` and `cardholderName`; Google Pay's `paymentMethodDetails.pan`,
     /// `expirationMonth`/`expirationYear`, and, for `CRYPTOGRAM_3DS` only, `cryptogram` and
     /// `eciIndicator` (older ECv1 tokens: `dpan`, authMethod `3DS` or paymentMethod
     /// `TOKENIZED_CARD`, `3dsCryptogram`, `3dsEciIndicator`).
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing,
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing,
     ///   malformed or of the wrong JSON type (an optional member too: a cryptogram or a name that
     ///   is not a string is an error, never left out).
-    public init(walletDecryption output: JSONObject) throws(CSEError) {
+    public init(walletDecryption output: some Collection<UInt8>) throws(CSEError) {
+        try self.init(walletDecryption: try JSONObject.parse(output, what: "the decrypted wallet data"))
+    }
+
+    /// ``init(walletDecryption:)`` of a parsed object (the CLI and the tests).
+    package init(walletDecryption output: JSONObject) throws(CSEError) {
         func missing(_ member: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, "the decrypted wallet data lacks a member", context: ["argument": member])
         }

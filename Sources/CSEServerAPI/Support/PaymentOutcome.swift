@@ -10,7 +10,7 @@ internal import CSEHTTP
 /// the answer is lost.
 public struct IdempotenceKey: Hashable, Sendable, CustomStringConvertible {
     /// The most characters a key may have (Worldline's limit).
-    public static let maximumLength = 40
+    package static let maximumLength = 40
 
     /// The key as sent.
     public let text: String

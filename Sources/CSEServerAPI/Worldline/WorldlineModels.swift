@@ -17,7 +17,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     public let googlePayReturnURL: String?
 
     /// The largest amount the platform takes (12 digits).
-    public static let maximumAmount: Int64 = 999_999_999_999
+    package static let maximumAmount: Int64 = 999_999_999_999
 
     /// Creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an input that is not a compact

@@ -52,8 +52,17 @@ public struct WorldlineDecryptedPaymentData: Sendable, CustomStringConvertible {
     /// Reads the output of `cse wallet decrypt` (see ``DecryptedWalletCard/init(walletDecryption:)``):
     /// the DPAN, the expiry as `MMYY`, the cryptogram, the ECI and the cardholder name.
     /// - Returns: The data and the product of the wallet it came from.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
+    /// - Parameter output: UTF-8 JSON text of an object.
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` naming the member that is missing or malformed.
     public static func fromWalletDecryption(
+        _ output: some Collection<UInt8>
+    ) throws(CSEError) -> (WorldlinePaymentProduct, WorldlineDecryptedPaymentData) {
+        try fromWalletDecryption(try JSONObject.parse(output, what: "the decrypted wallet data"))
+    }
+
+    /// ``fromWalletDecryption(_:)`` of a parsed object.
+    package static func fromWalletDecryption(
         _ output: JSONObject
     ) throws(CSEError) -> (WorldlinePaymentProduct, WorldlineDecryptedPaymentData) {
         let card = try DecryptedWalletCard(walletDecryption: output)
@@ -99,10 +108,16 @@ public struct WorldlinePaymentProduct: Hashable, Sendable, CustomStringConvertib
     ///   `transactionId` = `transactionIdentifier` (OnlinePaymentsExample, iOS);
     /// - Google Pay (320): `encryptedPaymentData` = `tokenizationData.token` JSON-quoted once more
     ///   ("Token needs to be formatted", the Android example).
-    /// - Parameter token: Apple: a `PKPaymentToken` (or `{"token":{…}}`); Google: a whole
-    ///   `PaymentData`, or the token object itself.
-    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the missing member.
-    public func paymentRequest(forWalletToken token: JSONObject) throws(CSEError) -> PaymentRequest {
+    /// - Parameter token: UTF-8 JSON text of, for Apple, a `PKPaymentToken` (or `{"token":{…}}`);
+    ///   for Google, a whole `PaymentData`, or the token object itself.
+    /// - Throws: a `json.*` error for text that is not a JSON object;
+    ///   ``CSEError/Code/serverAPIInvalidArgument`` naming the missing member.
+    public func paymentRequest(forWalletToken token: some Collection<UInt8>) throws(CSEError) -> PaymentRequest {
+        try paymentRequest(forWalletToken: try JSONObject.parse(token, what: "the wallet token"))
+    }
+
+    /// ``paymentRequest(forWalletToken:)`` of a parsed token.
+    package func paymentRequest(forWalletToken token: JSONObject) throws(CSEError) -> PaymentRequest {
         func missing(_ member: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, "the wallet token lacks a member", context: ["argument": member])
         }

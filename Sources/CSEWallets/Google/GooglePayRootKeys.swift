@@ -28,12 +28,12 @@ public struct GooglePayRootKeys: Sendable {
     /// The most keys a document may hold (Google publishes three).
     package static let maximumKeyCount = 32
     /// The largest document accepted, in bytes.
-    public static var maximumDocumentByteCount: Int { GooglePayFields.maximumDocumentByteCount }
+    package static var maximumDocumentByteCount: Int { GooglePayFields.maximumDocumentByteCount }
 
     let entries: [Entry]
 
     /// Reads a root-key document in Google's published format.
-    /// - Parameter document: The UTF-8 JSON document, at most ``maximumDocumentByteCount`` bytes.
+    /// - Parameter document: The UTF-8 JSON document, at most 64 KiB.
     /// - Throws: `wallet.malformed` when the document is not that format, holds more than
     ///   `maximumKeyCount` keys, a key that is not a P-256 SubjectPublicKeyInfo, or a
     ///   `keyExpiration` that is not a string of milliseconds.

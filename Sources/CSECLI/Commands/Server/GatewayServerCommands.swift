@@ -103,8 +103,27 @@ enum MastercardCommandSupport {
     }
 }
 
+/// A `cse mastercard session …` command: the Mastercard options, one call, and the session it
+/// returns printed with the card number masked and the security code removed.
+protocol MastercardSessionCommand: NetworkCommand where Options == MastercardCommandSupport.Options {
+    /// The options, read once.
+    var parsed: MastercardCommandSupport.Parsed { get }
+    init(parsed: MastercardCommandSupport.Parsed)
+    /// Makes the call.
+    func session() async throws(CSEError) -> MastercardSession
+}
+
+extension MastercardSessionCommand {
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { self.init(parsed: try MastercardCommandSupport.Parsed(arguments)) }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        JSONLine.write(try await session().maskedValue)
+        return ExitCode.success
+    }
+}
+
 /// `cse mastercard session create`.
-struct MastercardSessionCreateCommand: NetworkCommand {
+struct MastercardSessionCreateCommand: MastercardSessionCommand {
     static let spec = CommandSpec(
         name: "mastercard session create",
         abstract: "Create a Mastercard Gateway session (POST …/session).",
@@ -113,18 +132,11 @@ struct MastercardSessionCreateCommand: NetworkCommand {
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
-        parsed = try MastercardCommandSupport.Parsed(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        JSONLine.write(try await parsed.client().createSession().maskedJSON)
-        return ExitCode.success
-    }
+    func session() async throws(CSEError) -> MastercardSession { try await parsed.client().createSession() }
 }
 
 /// `cse mastercard session update ID`.
-struct MastercardSessionUpdateCommand: NetworkCommand {
+struct MastercardSessionUpdateCommand: MastercardSessionCommand {
     static let spec = CommandSpec(
         name: "mastercard session update",
         abstract: "Update a Mastercard Gateway session (PUT …/session/{id}) with the JSON on standard input.",
@@ -138,21 +150,16 @@ struct MastercardSessionUpdateCommand: NetworkCommand {
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
-        parsed = try MastercardCommandSupport.Parsed(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
+    func session() async throws(CSEError) -> MastercardSession {
         var input = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&input) }
         let update = try GatewayMap(parsing: input)
-        JSONLine.write(try await parsed.client().updateSession(id: parsed.sessionID, with: update).maskedJSON)
-        return ExitCode.success
+        return try await parsed.client().updateSession(id: parsed.sessionID, with: update)
     }
 }
 
 /// `cse mastercard session get ID`.
-struct MastercardSessionGetCommand: NetworkCommand {
+struct MastercardSessionGetCommand: MastercardSessionCommand {
     static let spec = CommandSpec(
         name: "mastercard session get",
         abstract: "Retrieve a Mastercard Gateway session (GET …/session/{id}).",
@@ -162,14 +169,7 @@ struct MastercardSessionGetCommand: NetworkCommand {
 
     let parsed: MastercardCommandSupport.Parsed
 
-    init(arguments: ParsedArguments<MastercardCommandSupport.Options>) throws(UsageError) {
-        parsed = try MastercardCommandSupport.Parsed(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        JSONLine.write(try await parsed.client().retrieveSession(id: parsed.sessionID).maskedJSON)
-        return ExitCode.success
-    }
+    func session() async throws(CSEError) -> MastercardSession { try await parsed.client().retrieveSession(id: parsed.sessionID) }
 }
 
 /// `cse paysafe token`: a single-use card token for the card object on stdin.

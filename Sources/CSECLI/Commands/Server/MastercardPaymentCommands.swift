@@ -109,7 +109,7 @@ enum MastercardPaymentSupport {
                 settle:
                     "settle it with 'cse mastercard retrieve \(orderID) \(transactionID)', or run the same command again (the same ids are the same transaction)",
                 id: \.transactionID,
-                status: { $0.gatewayCode ?? $0.result }, json: \.maskedJSON)
+                status: { $0.gatewayCode ?? $0.result }, json: \.maskedValue)
         }
     }
 
@@ -195,9 +195,9 @@ struct MastercardRetrieveCommand: NetworkCommand {
     func runAsync() async throws(CSEError) -> Int32 {
         let client = try parsed.client()
         if let transaction {
-            JSONLine.write(try await client.retrieveTransaction(orderID: order, transactionID: transaction).maskedJSON)
+            JSONLine.write(try await client.retrieveTransaction(orderID: order, transactionID: transaction).maskedValue)
         } else {
-            JSONLine.write(try await client.retrieveOrder(orderID: order))
+            JSONLine.write(try await client.retrieveOrderValue(orderID: order))
         }
         return ExitCode.success
     }
