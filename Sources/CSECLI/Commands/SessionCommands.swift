@@ -23,13 +23,33 @@ extension SessionCallCommand {
     }
 }
 
+/// The options of a session command that takes no context: the session group alone.
+struct SessionWithoutContextOptions: CommandOptions {
+    let session: SessionOptions.Keys
+    init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .none) }
+}
+
+/// The options of a session command that needs a payment context: the session group with it.
+struct SessionInContextOptions: CommandOptions {
+    let session: SessionOptions.Keys
+    init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
+}
+
+/// What `cse session product ID` and `cse session networks ID` share: a session in a context and
+/// the product id.
+struct SessionProductCall: Sendable {
+    let session: SessionOptions
+    let productID: String
+
+    init(_ arguments: ParsedArguments<SessionInContextOptions>) throws(UsageError) {
+        session = try SessionOptions(arguments: arguments.group(\.session))
+        productID = arguments.positionals.first ?? ""
+    }
+}
+
 /// `cse session publickey`.
 struct SessionPublicKeyCommand: SessionCallCommand {
-    /// The session group, context none.
-    struct Options: CommandOptions {
-        let session: SessionOptions.Keys
-        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .none) }
-    }
+    typealias Options = SessionWithoutContextOptions
     static let spec = CommandSpec(
         name: "session publickey",
         abstract: "Fetch the session's encryption key: {\"keyId\",\"publicKey\"}.",
@@ -51,11 +71,7 @@ struct SessionPublicKeyCommand: SessionCallCommand {
 
 /// `cse session products`.
 struct SessionProductsCommand: SessionCallCommand {
-    /// The session group, context required.
-    struct Options: CommandOptions {
-        let session: SessionOptions.Keys
-        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
-    }
+    typealias Options = SessionInContextOptions
     static let spec = CommandSpec(
         name: "session products",
         abstract: "List the payment products of a context, with their accounts on file.",
@@ -77,11 +93,7 @@ struct SessionProductsCommand: SessionCallCommand {
 
 /// `cse session product ID`.
 struct SessionProductCommand: SessionCallCommand {
-    /// The session group, context required.
-    struct Options: CommandOptions {
-        let session: SessionOptions.Keys
-        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
-    }
+    typealias Options = SessionInContextOptions
     static let spec = CommandSpec(
         name: "session product",
         abstract: "Fetch one payment product with its fields.",
@@ -93,42 +105,30 @@ struct SessionProductCommand: SessionCallCommand {
         options: Options.self,
         positionals: [.init("ID", help: "The payment product id, e.g. 1.")])
 
-    let session: SessionOptions
-    let productID: String
+    let call: SessionProductCall
 
-    init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments.group(\.session))
-        productID = arguments.positionals.first ?? ""
-    }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { call = try SessionProductCall(arguments) }
 
     func response() async throws(CSEError) -> JSONValue {
-        try await session.session().paymentProduct(id: productID, for: try session.requiredContext()).clientAPIJSONValue
+        try await call.session.session().paymentProduct(id: call.productID, for: try call.session.requiredContext()).clientAPIJSONValue
     }
 }
 
 /// `cse session networks ID`.
 struct SessionNetworksCommand: SessionCallCommand {
-    /// The session group, context required.
-    struct Options: CommandOptions {
-        let session: SessionOptions.Keys
-        init(_ declare: inout OptionDeclarations) { session = SessionOptions.Keys(&declare, context: .required) }
-    }
+    typealias Options = SessionInContextOptions
     static let spec = CommandSpec(
         name: "session networks",
         abstract: "Fetch the card networks of a payment product: {\"networks\":[…]}.",
         options: Options.self,
         positionals: [.init("ID", help: "The payment product id, e.g. 302.")])
 
-    let session: SessionOptions
-    let productID: String
+    let call: SessionProductCall
 
-    init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        session = try SessionOptions(arguments: arguments.group(\.session))
-        productID = arguments.positionals.first ?? ""
-    }
+    init(arguments: ParsedArguments<Options>) throws(UsageError) { call = try SessionProductCall(arguments) }
 
     func response() async throws(CSEError) -> JSONValue {
-        try await session.session().paymentProductNetworks(id: productID, for: try session.requiredContext()).jsonValue
+        try await call.session.session().paymentProductNetworks(id: call.productID, for: try call.session.requiredContext()).jsonValue
     }
 }
 
