@@ -3,6 +3,7 @@
 /// Numbers keep their exact source text, so no precision is lost and the caller decides how to
 /// read them (see ``JSONValue/intValue``). Objects keep member order and never contain duplicate
 /// names: the parser rejects them, because two JSON implementations may pick different duplicates.
+@usableFromInline
 package indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
@@ -18,6 +19,7 @@ package indirect enum JSONValue: Hashable, Sendable {
     case object(JSONObject)
 
     /// The string, when this is a string.
+    @inlinable
     package var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
 
     /// The text of a scalar as a platform signs and echoes it (APS signatures, Paysafe codes,
@@ -32,13 +34,17 @@ package indirect enum JSONValue: Hashable, Sendable {
         }
     }
     /// The Boolean, when this is `true` or `false`.
+    @inlinable
     package var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// The elements, when this is an array.
+    @inlinable
     package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// The object, when this is an object.
+    @inlinable
     package var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
     /// The value as an `Int` when it is a number written as an integer (no fraction or exponent)
     /// that fits in `Int`.
+    @inlinable
     package var intValue: Int? {
         guard case .number(let text) = self, !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
             return nil
@@ -46,17 +52,22 @@ package indirect enum JSONValue: Hashable, Sendable {
         return Int(text)
     }
     /// `true` for `null`.
+    @inlinable
     package var isNull: Bool { self == .null }
 
     /// Looks up a member when this is an object.
+    @inlinable
     package subscript(key: String) -> JSONValue? { objectValue?[key] }
 }
 
 /// A JSON object: names and values in document order, names unique.
+@usableFromInline
 package struct JSONObject: Hashable, Sendable, Sequence {
     /// The member names, in document order.
+    @usableFromInline
     package private(set) var keys: [String]
     /// The member values, parallel to ``keys``.
+    @usableFromInline
     package private(set) var values: [JSONValue]
 
     /// An empty object.
@@ -69,11 +80,13 @@ package struct JSONObject: Hashable, Sendable, Sequence {
     }
 
     /// The number of members.
+    @inlinable
     package var count: Int { keys.count }
 
     /// The value of member `key`, or `nil`. Setting appends a new member or replaces in place;
     /// setting `nil` removes it. Names match by their UTF-8 bytes (RFC 8259 §8.3), not by Unicode
     /// canonical equivalence: `"\u212A"` (KELVIN SIGN) is not the member `"K"`.
+    @inlinable
     package subscript(key: String) -> JSONValue? {
         get { keys.firstIndex { $0.isByteEqual(to: key) }.map { values[$0] } }
         set {
@@ -93,10 +106,12 @@ package struct JSONObject: Hashable, Sendable, Sequence {
     }
 
     /// Iterates `(name, value)` pairs in document order.
+    @inlinable
     package func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator { zip(keys, values).makeIterator() }
 }
 
 /// Limits that bound the work and memory a JSON document can cost.
+@usableFromInline
 package struct JSONLimits: Hashable, Sendable {
     /// The largest accepted document in bytes.
     package var maxBytes: Int
@@ -110,6 +125,7 @@ package struct JSONLimits: Hashable, Sendable {
     }
 
     /// 1 MiB and depth 64: ample for product definitions, keys and request payloads.
+    @usableFromInline
     package static let `default` = JSONLimits()
 }
 
@@ -140,6 +156,7 @@ extension JSONValue {
     ///   - limits: Size and depth limits.
     /// - Returns: The value.
     /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
+    @usableFromInline
     package static func parse(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
         try run(bytes, limits: limits, materialize: true)
     }
@@ -164,11 +181,6 @@ extension JSONValue {
         try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try validate(buffer, limits: limits) }
     }
 
-    /// `run` over any byte collection: its own storage when contiguous, else a copy.
-    private static func run(contiguous bytes: some Collection<UInt8>, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
-        try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try run(buffer, limits: limits, materialize: materialize) }
-    }
-
     private static func run(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits, materialize: Bool) throws(CSEError) -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
             throw CSEError(.jsonTooLarge, "JSON document exceeds \(limits.maxBytes) bytes", context: ["limit": String(limits.maxBytes)])
@@ -184,14 +196,16 @@ extension JSONValue {
     /// Parses one JSON document (RFC 8259) from any byte collection: strict UTF-8, no duplicate
     /// member names, within `limits`.
     /// - Throws: A `json.*` ``CSEError``; the context gives the byte `offset` (never the text).
+    @inlinable
     package static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
-        try run(contiguous: bytes, limits: limits, materialize: true)
+        try withContiguousBytes(of: bytes) { (buffer) throws(CSEError) in try parse(buffer, limits: limits) }
     }
 
     /// Parses a JSON document from a string (RFC 8259 §8.1: JSON text exchanged between systems is
     /// UTF-8, which is what a Swift `String` holds), without copying a native string.
+    @inlinable
     package static func parse(_ text: String, limits: JSONLimits = .default) throws(CSEError) -> JSONValue {
-        try run(contiguous: text.utf8, limits: limits, materialize: true)
+        try parse(text.utf8, limits: limits)
     }
 }
 

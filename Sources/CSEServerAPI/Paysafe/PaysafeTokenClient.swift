@@ -177,7 +177,7 @@ extension PaysafeTokenClient {
     ///   ``CSEError/Code/serverAPIInvalidArgument`` naming a missing member; the errors of
     ///   ``createSingleUseToken(card:)``.
     public func createApplePaySingleUseToken(
-        token: some Collection<UInt8>, decrypted: (some Collection<UInt8>)? = [UInt8]?.none
+        token: some Collection<UInt8>, decrypted: [UInt8]? = nil
     ) async throws(CSEError) -> PaysafeSingleUseToken {
         let decryptedObject: JSONObject?
         if let decrypted {
