@@ -120,6 +120,25 @@ struct WorldlineStrictDecodingTests {
         }
     }
 
+    @Test(
+        "a 409 whose body names no other conflict (a proxy's HTML page, an empty body, {}, errors without an id) is unknown with its keys"
+    )
+    func conflictWithoutAConflict() async throws {
+        for (body, type) in [
+            ("<html><body>409 Conflict</body></html>", "text/html"), ("", "text/plain"), ("{}", "application/json"),
+            (#"{"errorId":"e","errors":[{"message":"busy"}]}"#, "application/json"),
+        ] {
+            let transport = RecordingTransport([
+                .success(HTTPResponse(status: 409, headers: ["Content-Type": type], body: Array(body.utf8)))
+            ])
+            guard case .unknown(let keys, let error) = try await Self.api(transport).createPayment(try Self.payment()) else {
+                Issue.record("409 \(body): not unknown")
+                continue
+            }
+            #expect(keys.merchantReference == "order-1" && keys.idempotenceKey != nil && error.code == .serverOutcomeUnknown, "\(body)")
+        }
+    }
+
     @Test("cse wallet decrypt output with an optional member of the wrong type is serverAPI.invalidArgument naming it, never left out")
     func walletDecryption() throws {
         let cases = [

@@ -98,7 +98,8 @@ public struct WorldlineServerClient: Sendable {
     ///   read: a timeout or a connection lost after sending, a 2xx that is not a readable payment,
     ///   a 5xx unless every error in it is `retriable` (then nothing was processed), or a 409
     ///   `DUPLICATE_REQUEST_IN_PROGRESS` (the first attempt with this key still runs), or a 409 whose
-    ///   errors have a member of the wrong type (they cannot say it is not running). Call again
+    ///   body names no other conflict (not JSON, empty, no error id or code, or a member of the
+    ///   wrong type: it cannot say the first attempt is not running). Call again
     ///   with the same key: the platform replays a finished first attempt (keys are kept at least
     ///   24 hours), so nothing is charged twice.
     ///
@@ -113,7 +114,8 @@ public struct WorldlineServerClient: Sendable {
     ///   a transport error before anything was sent (the URL or a header refused, the host
     ///   unresolved, the connection refused, TLS failed), or an
     ///   error answer that processes nothing (400 validation, 401/403 credentials, 404, a 409
-    ///   without the in-progress id, a 5xx whose errors are all `retriable`).
+    ///   naming another conflict such as `DUPLICATE_REFERENCE`, a 5xx whose errors are all
+    ///   `retriable`).
     public func createPayment(
         _ request: WorldlinePaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
@@ -187,9 +189,13 @@ public struct WorldlineServerClient: Sendable {
             return .refused(payment, error)
         }
         if response.status == 409 {
-            // An error body of the wrong shape cannot say that the first attempt is not running.
-            let unreadable = body == nil && error.underlying?.code == .serverAPIInvalidResponse
-            guard unreadable || body?.isRequestInProgress == true else { throw error }
+            // Only an error body that names another conflict (an error id or code other than
+            // DUPLICATE_REQUEST_IN_PROGRESS) shows this request processed nothing. A body that is
+            // not JSON (a proxy's page), empty, of the wrong shape or naming no error cannot say
+            // that the first attempt with this key is not running.
+            let namesAnotherConflict =
+                body?.isRequestInProgress == false && body?.errors?.contains(where: { $0.id != nil || $0.code != nil }) == true
+            guard !namesAnotherConflict else { throw error }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
