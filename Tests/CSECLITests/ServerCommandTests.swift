@@ -15,8 +15,14 @@ struct ServerCommandTests {
     static let mastercardPassword = "CANARY-cli-mc-pw-77e1"
     static let paysafePassword = "CANARY-cli-ps-pw-0b3d"
     static let paysafeKey = Base64.encode(Array("clientuser:\(paysafePassword)".utf8))
+    static let paysafePaymentsPassword = "CANARY-cli-ps-pay-6f2a"
+    /// The server-to-server key of the Paysafe payment tests (`paysafeKey` is the single-use-token key).
+    static let paysafePaymentsKey = Base64.encode(Array("serveruser:\(paysafePaymentsPassword)".utf8))
     static let pan = "4111111111111111"
-    static let secrets = [worldlineSecret, requestPhrase, responsePhrase, mastercardPassword, paysafePassword, paysafeKey]
+    static let secrets = [
+        worldlineSecret, requestPhrase, responsePhrase, mastercardPassword, paysafePassword, paysafeKey, paysafePaymentsPassword,
+        paysafePaymentsKey,
+    ]
 
     /// Neither stdout nor stderr carries a secret or a full card number.
     static func checkCanaries(_ result: CommandRunner.Result, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -643,14 +649,16 @@ struct ServerCommandTests {
     /// Issue #26, Paysafe: a card token on the Card Payments API and a payment handle on the
     /// Payments API; a repeat with the same reference is the first payment (exit 0), and a lost
     /// answer exits 75 naming the reference, settled by lookup.
-    @Test("paysafe pay and lookup: both APIs; a repeated reference exits 0 with the first payment; a lost answer exits 75")
+    @Test(
+        "paysafe pay and lookup: both APIs, each with its own key; a repeated reference exits 0 with the first payment; a lost answer exits 75"
+    )
     func paysafePay() throws {
-        let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey])
+        let server = try Self.emulator("paysafe", ["--api-key", Self.paysafeKey, "--payments-key", Self.paysafePaymentsKey])
         defer { server.stop() }
-        let credentials = try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#)
-        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
+        let tokenCommon = ["--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafeKey)"}"#), "--endpoint", server.baseURL]
+        let common = ["--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafePaymentsKey)"}"#), "--endpoint", server.baseURL]
         let token = try CommandRunner.run(
-            ["paysafe", "token"] + common, input: #"{"cardNum":"\#(Self.pan)","cardExpiry":{"month":12,"year":2030}}"#)
+            ["paysafe", "token"] + tokenCommon, input: #"{"cardNum":"\#(Self.pan)","cardExpiry":{"month":12,"year":2030}}"#)
         let paymentToken = try #require(try JSONValue.parse(Array(token.stdout))["paymentToken"]?.stringValue)
         let byCard = try CommandRunner.run(
             [
@@ -663,6 +671,9 @@ struct ServerCommandTests {
         let pay = [
             "paysafe", "pay", "--amount", "2345", "--currency", "EUR", "--merchant-ref", "order-2", "--payment-handle", "SCp7iW4xTkmN3Bq",
         ]
+        // The single-use-token key takes no payment: exit 1 (nothing was processed), no payment recorded.
+        let wrongKey = try CommandRunner.run(pay + tokenCommon)
+        #expect(wrongKey.status == 1 && wrongKey.err.contains("serverAPI.authenticationFailed"), "\(wrongKey.err)")
         let first = try CommandRunner.run(pay + common)
         #expect(first.status == 0, "\(first.err)")
         let id = try #require(try JSONValue.parse(Array(first.stdout))["id"]?.stringValue)
@@ -684,7 +695,7 @@ struct ServerCommandTests {
         let usage = try CommandRunner.run(
             ["paysafe", "pay", "--amount", "5", "--currency", "EUR", "--merchant-ref", "r", "--token", "t"] + common)
         #expect(usage.status == 64 && usage.err.contains("'--account'"))
-        for result in [byCard, first, repeated, lost, lookup] { Self.checkCanaries(result) }
+        for result in [token, byCard, wrongKey, first, repeated, lost, lookup] { Self.checkCanaries(result) }
     }
 
     @Test("paysafe wallet-token: a Google Pay PaymentData becomes a token that pays with --token; --decrypted is Apple Pay's only")

@@ -10,11 +10,17 @@ import TestSupport
 /// reference used before (dupCheck).
 @Suite("Paysafe payments: a payment handle or a card token, three outcomes, a reused reference settled by lookup")
 struct PaysafePaymentTests {
-    static let arguments = ["--api-key", Canary.paysafeKey]
+    /// Each key opens its own API: the single-use-token key the Customer Vault, the
+    /// server-to-server key the payments.
+    static let arguments = ["--api-key", Canary.paysafeKey, "--payments-key", Canary.paysafePaymentsKey]
 
-    static func client(_ server: LoopbackEmulator, http: HTTPClient? = nil) throws -> PaysafePaymentClient {
+    static func client(
+        _ server: LoopbackEmulator, key: String = Canary.paysafePaymentsKey, http: HTTPClient? = nil
+    ) throws
+        -> PaysafePaymentClient
+    {
         PaysafePaymentClient(
-            credentials: try PaysafeCredentials(apiKey: secret(Canary.paysafeKey)),
+            credentials: try PaysafeCredentials(apiKey: secret(key)),
             environment: try ServerEnvironment(origin: server.baseURL),
             http: try http ?? realClient())
     }
@@ -22,6 +28,27 @@ struct PaysafePaymentTests {
     static func handlePayment(_ reference: String = "order-1", amount: Int64 = 2345) throws -> PaysafePaymentRequest {
         try PaysafePaymentRequest(
             merchantReference: reference, amount: amount, currency: Currency(code: "EUR")!, source: .paymentHandle("SCp7iW4xTkmN3Bq"))
+    }
+
+    @Test("each key opens its own API: the single-use-token key takes no payment, the payments key makes no token; nothing is taken")
+    func keyKinds() async throws {
+        try await withServerEmulator("paysafe", Self.arguments) { server in
+            let wrongKey = await thrown { try await Self.client(server, key: Canary.paysafeKey).pay(try Self.handlePayment()) }
+            #expect(wrongKey?.code == .serverAPIAuthenticationFailed && wrongKey?.context["paysafeCode"] == "5279")
+            let tokenWithPaymentsKey = await thrown {
+                try await ServerEmulatorTests.paysafe(server, key: Canary.paysafePaymentsKey).createSingleUseToken(
+                    card: ServerEmulatorTests.card(Canary.pan))
+            }
+            #expect(tokenWithPaymentsKey?.code == .serverAPIAuthenticationFailed)
+            // The right key for each: a token, then a payment with it, then nothing more was taken.
+            let token = try await ServerEmulatorTests.paysafe(server).createSingleUseToken(card: ServerEmulatorTests.card(Canary.pan))
+            let request = try PaysafePaymentRequest(
+                merchantReference: "keys-1", amount: 100, currency: Currency(code: "EUR")!,
+                source: .cardToken(token.paymentToken, accountID: "1001234567"))
+            #expect(try await Self.client(server).pay(request).get().isCompleted)
+            #expect(try await Self.client(server).payments(merchantReference: "order-1", accountID: nil).isEmpty)
+            for error in [wrongKey, tokenWithPaymentsKey] { Canary.check(error.map { "\($0)" + $0.debugDescription } ?? "") }
+        }
     }
 
     @Test("a payment handle goes to the Payments API with dupCheck on; COMPLETED succeeds with the card's last digits only")

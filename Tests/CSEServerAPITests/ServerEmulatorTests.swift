@@ -15,9 +15,15 @@ enum Canary {
     static let requestPhrase = "CANARY-aps-request-7b2f"
     static let responsePhrase = "CANARY-aps-response-3e8a"
     static let mastercardPassword = "CANARY-mc-password-9d4c"
+    /// Paysafe's single-use-token key (Customer Vault).
     static let paysafeKey = Base64.encode(Array("canaryuser:CANARY-ps-password-2a6b".utf8))
+    /// Paysafe's server-to-server key (the Payments and Card Payments APIs).
+    static let paysafePaymentsKey = Base64.encode(Array("canarypay:CANARY-ps-payments-7c1d".utf8))
     static let pan = "4111111111111111"
-    static let all = [worldlineSecret, requestPhrase, responsePhrase, mastercardPassword, paysafeKey, "CANARY-ps-password-2a6b", pan]
+    static let all = [
+        worldlineSecret, requestPhrase, responsePhrase, mastercardPassword, paysafeKey, "CANARY-ps-password-2a6b", paysafePaymentsKey,
+        "CANARY-ps-payments-7c1d", pan,
+    ]
 
     static func check(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for canary in all { #expect(!text.contains(canary), "leaked \(canary)", sourceLocation: sourceLocation) }

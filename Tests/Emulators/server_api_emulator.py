@@ -38,8 +38,11 @@ app.argparser.add_argument("--apple-request-phrase", default="")
 app.argparser.add_argument("--apple-response-phrase", default="")
 # Mastercard
 app.argparser.add_argument("--api-password", default="")
-# Paysafe
+# Paysafe: each key opens its own API, as on the platform (research notes §4): --api-key the
+# Customer Vault (single-use tokens), --payments-key the Payments and Card Payments APIs (the
+# server-to-server key; --api-key as well when it is not given).
 app.argparser.add_argument("--api-key", default="")
+app.argparser.add_argument("--payments-key", default="")
 
 SESSIONS = {}
 COUNTER = [0]
@@ -608,7 +611,7 @@ def mastercard_transaction_routes():
 
 
 # ---------------------------------------------------------------------------------------------
-# Paysafe: HTTP Basic with the single-use-token API key (base64 of username:password).
+# Paysafe: HTTP Basic (base64 of username:password) with the key of the API called.
 
 def luhn(number):
     total = 0
@@ -620,11 +623,12 @@ def luhn(number):
     return total % 10 == 0
 
 
-def paysafe_refused(request):
+def paysafe_refused(request, payments=False):
+    key = (args().payments_key or args().api_key) if payments else args().api_key
     auth = request.header("Authorization") or ""
-    ok = hmac.compare_digest(auth, "Basic " + args().api_key)
+    ok = hmac.compare_digest(auth, "Basic " + key)
     try:
-        user, _, password = base64.b64decode(args().api_key, validate=True).decode().partition(":")
+        user, _, password = base64.b64decode(key, validate=True).decode().partition(":")
         ok = ok and bool(user) and bool(password)
     except ValueError:
         ok = False
@@ -677,7 +681,7 @@ def paysafe_routes():
 
     @app.route("POST", r"/paymenthub/v1/payments")
     def hub_payment(request, match):
-        refused = paysafe_refused(request)
+        refused = paysafe_refused(request, payments=True)
         if refused:
             return refused
         body = request.json()
@@ -693,7 +697,7 @@ def paysafe_routes():
 
     @app.route("POST", r"/cardpayments/v1/accounts/(?P<account>\d+)/auths")
     def card_auth(request, match):
-        refused = paysafe_refused(request)
+        refused = paysafe_refused(request, payments=True)
         if refused:
             return refused
         body = request.json()
@@ -707,7 +711,7 @@ def paysafe_routes():
                                                                     "card": {"lastDigits": card["lastDigits"], "type": "VI"}})
 
     def listing(request, api, account, name):
-        refused = paysafe_refused(request)
+        refused = paysafe_refused(request, payments=True)
         if refused:
             return refused
         reference = dict(request.query_items()).get("merchantRefNum")
