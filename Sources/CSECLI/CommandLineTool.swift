@@ -198,6 +198,7 @@ public enum CommandLineTool {
             return nil
         }
     }
+
     /// Parses `arguments` (the words after the command's name) for `command` and runs it.
     private static func run(_ command: any CLICommand.Type, arguments: ArraySlice<String>) -> Step {
         let spec = command.spec

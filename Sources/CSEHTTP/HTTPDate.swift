@@ -1,3 +1,4 @@
+internal import CSECore
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -50,7 +51,7 @@ public enum HTTPDate {
             guard parts.count == 3, parts[0].count == 2, let day = Int(parts[0]), let month = months.firstIndex(of: String(parts[1])),
                 parts[2].count == 2, let twoDigits = Int(parts[2])
             else { return nil }
-            let currentYear = civilYear(now)
+            let currentYear = CivilCalendar.date(unixTime: now).year
             var year = currentYear - currentYear % 100 + twoDigits
             if year > currentYear + 50 { year -= 100 }
             return timestamp(year: year, month: month + 1, day: day, time: words[2])
@@ -71,31 +72,7 @@ public enum HTTPDate {
             let second = Int(parts[2]), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             (1...31).contains(day), (1...12).contains(month)
         else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible
-    /// Low-Level Date Algorithms").
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month), d = Int64(day)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The Gregorian year of a Unix time.
-    static func civilYear(_ seconds: Int64) -> Int {
-        let z = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+        return CivilCalendar.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 }
 

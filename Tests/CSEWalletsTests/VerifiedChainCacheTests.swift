@@ -87,3 +87,17 @@ struct VerifiedChainCacheTests {
 enum ApplePayTokenForTests {
     static func parsed(_ json: [UInt8]) throws -> ApplePayToken { try ApplePayToken(json: json, accepting: [.ecV1, .rsaV1]) }
 }
+
+/// The cache in the shape these tests use: a leaf and an intermediate as the certificates carried,
+/// and entries without a remembered signer.
+extension VerifiedChainCache {
+    static func key(leaf: [UInt8], intermediate: [UInt8], root: [UInt8]) -> [UInt8] {
+        key(certificates: [leaf[...], intermediate[...]], root: root)
+    }
+
+    func validity(for key: [UInt8]) -> Validity? { entry(for: key)?.validity }
+
+    func store(_ validity: Validity, for key: [UInt8], now: Int64) {
+        store(Entry(validity: validity, signer: nil), for: key, now: now)
+    }
+}

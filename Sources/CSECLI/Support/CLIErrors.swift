@@ -1,7 +1,7 @@
 import CSECore
 
 extension CSEError.Code {
-    /// The input is not a JSON object of field values.
+    /// Standard input is not the JSON object the command reads (field values, a card, a wallet token).
     static let cliNotAnObject = Self("cli.notAnObject")
     /// A field value in the input is not a JSON string (or `null`).
     static let cliFieldNotString = Self("cli.fieldNotString")

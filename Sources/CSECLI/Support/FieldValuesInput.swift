@@ -31,9 +31,8 @@ struct FieldValuesInput {
     ///   `payments.unknownField`, `payments.unknownCardBrand` for a `cardBrand` that names no
     ///   built-in brand.
     init(json bytes: some Collection<UInt8>, product: PaymentProduct, acceptsSessionID: Bool) throws(CSEError) {
-        guard let object = try JSONValue.parse(bytes).objectValue else {
-            throw CSEError(.cliNotAnObject, "the input must be a JSON object of field values, such as {\"cardNumber\":\"…\"}")
-        }
+        let object = try JSONObjectInput.parse(
+            bytes, orElse: "the input must be a JSON object of field values, such as {\"cardNumber\":\"…\"}")
         request = PaymentRequest(product: product)
         let sessionMemberIsField = product.field(Self.sessionIDMember) != nil
         let brandMemberIsField = product.field(Self.cardBrandMember) != nil

@@ -1,3 +1,4 @@
+internal import CSECore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,17 +23,9 @@ public struct CalendarMonth: Hashable, Comparable, Sendable, CustomStringConvert
     /// The month containing `secondsSince1970` (Unix time) in UTC, Gregorian calendar.
     /// Uses the days-from-civil algorithm, so no locale, time zone or Foundation calendar is involved.
     public init(unixTime secondsSince1970: Int64) {
-        let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
-        // Howard Hinnant's civil_from_days, shifted so the era starts on 0000-03-01.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0))
-        self.month = Int(m)
+        let date = CivilCalendar.date(unixTime: secondsSince1970)
+        self.year = date.year
+        self.month = date.month
     }
 
     /// The current month in UTC according to the system clock.

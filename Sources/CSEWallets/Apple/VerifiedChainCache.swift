@@ -47,11 +47,6 @@ final class VerifiedChainCache: Sendable {
 
     private let state = ThreadLock(State())
 
-    /// The key of a chain: the three DER encodings, each preceded by its length.
-    static func key(leaf: [UInt8], intermediate: [UInt8], root: [UInt8]) -> [UInt8] {
-        key(certificates: [leaf[...], intermediate[...]], root: root)
-    }
-
     /// The key of the certificates a signature carries, in their order, and the trusted root:
     /// each encoding preceded by its length, the root last.
     static func key(certificates: [ArraySlice<UInt8>], root: [UInt8]) -> [UInt8] {
@@ -64,9 +59,6 @@ final class VerifiedChainCache: Sendable {
         return key
     }
 
-    /// The validity of a chain verified earlier, or `nil` (a miss).
-    func validity(for key: [UInt8]) -> Validity? { entry(for: key)?.validity }
-
     /// What is remembered of a chain verified earlier, or `nil` (a miss).
     func entry(for key: [UInt8]) -> Entry? {
         state.withLock { state in
@@ -77,11 +69,6 @@ final class VerifiedChainCache: Sendable {
             state.hits += 1
             return found
         }
-    }
-
-    /// Remembers a verified chain without a signer, as ``store(_:for:now:)-(Entry,_,_)`` does.
-    func store(_ validity: Validity, for key: [UInt8], now: Int64) {
-        store(Entry(validity: validity, signer: nil), for: key, now: now)
     }
 
     /// Remembers a verified chain, evicting the oldest entry when full and every entry whose

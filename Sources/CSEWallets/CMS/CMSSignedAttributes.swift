@@ -119,17 +119,6 @@ struct CMSSignedAttributes {
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard (1...12).contains(month), day >= 1, day <= monthDays[month - 1], hour < 24, minute < 60, second < 60
         else { throw WalletError.malformed("the signing time is not a valid time") }
-        return Int64(daysSinceEpoch(year: year, month: month, day: day)) * 86_400
-            + Int64(hour * 3_600 + minute * 60 + second)
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return CivilCalendar.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
     }
 }

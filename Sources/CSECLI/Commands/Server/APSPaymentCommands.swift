@@ -113,9 +113,8 @@ struct APSPaymentOptions: CommandOptions {
                     command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
                     tokenName: tokenName, customerIP: customerIP, language: language)
             } else {
-                guard case .object(let token) = try JSONValue.parse(try Files.readStandardInput(limit: 64 * 1024)) else {
-                    throw CSEError(.cliNotAnObject, "the Apple Pay token must be a JSON object")
-                }
+                let token = try JSONObjectInput.parse(
+                    try Files.readStandardInput(limit: 64 * 1024), orElse: "the Apple Pay token must be a JSON object")
                 request = try APSPaymentRequest(
                     applePay: command, merchantReference: reference, amount: Int64(amount), currency: currency, customerEmail: email,
                     customerIP: customerIP ?? "", token: token, language: language, headerOrder: appleHeaderOrder)

@@ -201,9 +201,7 @@ struct PaysafeTokenCommand: NetworkCommand {
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
         defer { secureZero(&input) }
-        guard case .object(let object) = try JSONValue.parse(input) else {
-            throw CSEError(.cliNotAnObject, "the card must be a JSON object")
-        }
+        let object = try JSONObjectInput.parse(input, orElse: "the card must be a JSON object")
         let card = object["card"]?.objectValue ?? object
         let credentials = try PaysafeCredentials(document: try options.credentials())
         let client = try PaysafeTokenClient(

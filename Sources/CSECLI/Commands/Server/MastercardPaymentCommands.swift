@@ -74,9 +74,7 @@ enum MastercardPaymentSupport {
             let input = Files.trimmingTrailingWhitespace(raw)
             let value = try JSONValue.parse(input)
             if decrypted {
-                guard case .object(let output) = value else {
-                    throw CSEError(.cliNotAnObject, "the input must be 'cse wallet decrypt' output")
-                }
+                let output = try JSONObjectInput.object(value, orElse: "the input must be 'cse wallet decrypt' output")
                 let card = try DecryptedWalletCard(walletDecryption: output)
                 guard (card.wallet == .applePay) == (wallet == .applePay) else {
                     throw CSEError(

@@ -180,9 +180,7 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
     func runAsync() async throws(CSEError) -> Int32 {
         var input = try Files.readStandardInput(limit: 64 * 1024)
         defer { secureZero(&input) }
-        guard case .object(let object) = try JSONValue.parse(input) else {
-            throw CSEError(.cliNotAnObject, "the wallet token must be a JSON object")
-        }
+        let object = try JSONObjectInput.parse(input, orElse: "the wallet token must be a JSON object")
         let credentials = try PaysafeCredentials(document: try options.credentials())
         let client = try PaysafeTokenClient(
             credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),

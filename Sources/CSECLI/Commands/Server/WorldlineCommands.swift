@@ -173,9 +173,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
         let keys = PaymentReconciliation(idempotenceKey: key, merchantReference: reference)
         if let wallet, let session {
-            guard case .object(let token) = try JSONValue.parse(input) else {
-                throw CSEError(.cliNotAnObject, "the wallet token must be a JSON object")
-            }
+            let token = try JSONObjectInput.parse(input, orElse: "the wallet token must be a JSON object")
             var configuration = ClientAPIConfiguration()
             configuration.http = options.transport.applied(to: configuration.http)
             let clientSession = try ClientAPISession(
@@ -188,9 +186,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         if let wallet {
-            guard case .object(let output) = try JSONValue.parse(input) else {
-                throw CSEError(.cliNotAnObject, "the input must be the JSON object 'cse wallet decrypt' prints")
-            }
+            let output = try JSONObjectInput.parse(input, orElse: "the input must be the JSON object 'cse wallet decrypt' prints")
             let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(output)
             guard product == wallet else {
                 throw CSEError(
