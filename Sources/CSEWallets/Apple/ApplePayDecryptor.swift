@@ -78,8 +78,12 @@ public struct ApplePayDecryptor: Sendable {
         try verify(parsed: ApplePayToken(json: token, accepting: acceptedVersions))
     }
 
-    /// Verifies (as ``verify(_:)``) and decrypts a token, then records its `transactionId` with
-    /// the replay guard.
+    /// Verifies (as ``verify(_:)``) and decrypts a token, then records it with the replay guard.
+    ///
+    /// The guard is keyed on what the signature fixes, `apple-pay:` and the lower-case hex of
+    /// SHA-256 over the signed content (the key member ‖ `data` ‖ `transactionId` ‖
+    /// `applicationData`, decoded), so the same token presented again in another spelling (hex
+    /// of the other case, another JSON envelope) is the same sighting.
     /// - Throws: the errors of ``verify(_:)``, then `wallet.noMatchingKey` (no configured pair
     ///   has the token's `publicKeyHash` and version), `wallet.decryptionFailed` (one code for
     ///   every cause) or `wallet.replayed`.
@@ -95,7 +99,7 @@ public struct ApplePayDecryptor: Sendable {
         let paymentData = try ApplePayPaymentData(json: plaintext)
         if let replayGuard {
             let expiry = signingWindow.acceptanceEnd(signingTime: verification.signingTimeUnixMilliseconds)
-            guard replayGuard.recordFirstSighting(of: parsed.transactionId, until: expiry, now: clock.unixMilliseconds())
+            guard replayGuard.recordFirstSighting(of: try Self.replayKey(parsed), until: expiry, now: clock.unixMilliseconds())
             else { throw WalletError.replayed() }
         }
         return ApplePayPayment(verification: verification, paymentData: paymentData, decryptedJSON: plaintext)
@@ -110,6 +114,11 @@ public struct ApplePayDecryptor: Sendable {
         return ApplePayVerification(
             version: parsed.version, transactionId: parsed.transactionId, signingTimeUnixMilliseconds: signingTime,
             applicationData: parsed.applicationData)
+    }
+
+    /// `apple-pay:` and the lower-case hex of SHA-256 over the signed content.
+    static func replayKey(_ token: ApplePayToken) throws(CSEError) -> String {
+        "apple-pay:" + Base16.encode(try DigestAlgorithm.sha256.hash(token.signedContent))
     }
 
     /// The symmetric key, then AES-GCM with the 16-byte zero IV and the last 16 bytes of `data` as

@@ -5,11 +5,13 @@ public import CSECrypto
 public struct ApplePayVerification: Sendable, Hashable {
     /// The token's format.
     public let version: ApplePayVersion
-    /// `header.transactionId`, hex as received: the id to refuse a second time (replay).
+    /// `header.transactionId` in its canonical form, the lower-case hex of its 32 bytes, whatever
+    /// the case it was received in.
     public let transactionId: String
     /// The CMS signing time, milliseconds since the epoch.
     public let signingTimeUnixMilliseconds: Int64
-    /// `header.applicationData`, hex as received, when present (a SHA-256 the merchant chose).
+    /// `header.applicationData` as lower-case hex of its 32 bytes, when present (a SHA-256 the
+    /// merchant chose).
     public let applicationData: String?
 }
 

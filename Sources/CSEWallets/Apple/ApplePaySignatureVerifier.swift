@@ -7,19 +7,27 @@ internal import Glibc
 final class CMSContentInfo {
     let pointer: OpaquePointer
 
-    /// Reads a CMS `ContentInfo` from BER (`d2i_CMS_bio`): Apple's signatures use indefinite
-    /// lengths, which a DER-only reader refuses.
+    /// Reads a CMS `ContentInfo` from BER (`d2i_CMS_ContentInfo`, which takes the indefinite
+    /// lengths Apple's signatures use and a DER-only reader refuses). The structure must fill the
+    /// whole input: bytes after it are refused, as ``CMSSignedData`` refuses them on the fast path,
+    /// so both paths give one verdict (OpenSSL's `d2i_CMS_bio` would ignore them).
     /// - Throws: `wallet.malformed`.
     init(ber: [UInt8]) throws(CSEError) {
         guard ber.count <= Int(Int32.max) else { throw WalletError.malformed("the signature is too large") }
-        let made = ber.withUnsafeBytes { buffer -> OpaquePointer? in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return d2i_CMS_bio(bio, nil)
+        var trailing = false
+        let made = ber.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor = buffer.baseAddress
+            guard let info = d2i_CMS_ContentInfo(nil, &cursor, buffer.count) else { return nil }
+            guard cursor == buffer.baseAddress.map({ $0 + buffer.count }) else {
+                CMS_ContentInfo_free(info)
+                trailing = true
+                return nil
+            }
+            return info
         }
         guard let made else {
             ERR_clear_error()
-            throw WalletError.malformed("the signature is not a CMS structure")
+            throw WalletError.malformed(trailing ? "bytes follow the CMS structure" : "the signature is not a CMS structure")
         }
         pointer = made
     }

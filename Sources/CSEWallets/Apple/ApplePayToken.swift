@@ -9,14 +9,24 @@ struct ApplePayToken {
     /// `ephemeralPublicKey` (EC_v1) or `wrappedKey` (RSA_v1), decoded.
     let keyMaterial: [UInt8]
     let publicKeyHash: [UInt8]
-    let transactionId: String
     let transactionIdBytes: [UInt8]
-    let applicationData: String?
-    let applicationDataBytes: [UInt8]
+    let applicationDataBytes: [UInt8]?
+
+    /// The length of `transactionId` and of `applicationData` when present, in bytes: a
+    /// transaction id is 32 bytes (every token Apple has published), and `applicationData` is the
+    /// SHA-256 of the merchant's application data (Apple, "Payment token format reference"). Fixing
+    /// both lengths fixes where one ends and the next begins in the signed content, so no byte can
+    /// move between them without breaking the signature.
+    static let identifierByteCount = 32
+
+    /// `transactionId` in its one canonical form: lower-case hex of the decoded bytes.
+    var transactionId: String { Base16.encode(transactionIdBytes) }
+    /// `applicationData` in its one canonical form (lower-case hex), when present.
+    var applicationData: String? { applicationDataBytes.map { Base16.encode($0) } }
 
     /// The content Apple signs: the key member ‖ data ‖ transactionId ‖ applicationData
     /// (Apple, "Verify the signature", step c).
-    var signedContent: [UInt8] { keyMaterial + data + transactionIdBytes + applicationDataBytes }
+    var signedContent: [UInt8] { keyMaterial + data + transactionIdBytes + (applicationDataBytes ?? []) }
 
     /// The largest token read (the `data` of a real token is a few hundred bytes).
     static let maximumByteCount = 64 * 1024
@@ -60,13 +70,10 @@ struct ApplePayToken {
         keyMaterial = try Self.base64(header, keyMember)
         publicKeyHash = try Self.base64(header, "publicKeyHash")
         guard publicKeyHash.count == 32 else { throw WalletError.malformed("publicKeyHash is not 32 bytes") }
-        transactionId = try Self.string(header, "transactionId")
-        transactionIdBytes = try Self.hex(transactionId, "transactionId")
-        applicationData = try header["applicationData"].map { (value) throws(CSEError) -> String in
-            guard let text = value.stringValue else { throw WalletError.malformed("applicationData is not a string") }
-            return text
+        transactionIdBytes = try Self.identifier(header, "transactionId")
+        applicationDataBytes = try header["applicationData"].map { (_) throws(CSEError) in
+            try Self.identifier(header, "applicationData")
         }
-        applicationDataBytes = try applicationData.map { (text) throws(CSEError) in try Self.hex(text, "applicationData") } ?? []
         guard data.count >= 16 else { throw WalletError.malformed("data is shorter than a GCM tag") }
     }
 
@@ -93,8 +100,14 @@ struct ApplePayToken {
         }
     }
 
-    private static func hex(_ text: String, _ key: String) throws(CSEError) -> [UInt8] {
+    /// `transactionId` or `applicationData`: hex (either case) of exactly
+    /// ``identifierByteCount`` bytes.
+    private static func identifier(_ object: JSONObject, _ key: String) throws(CSEError) -> [UInt8] {
+        let text = try string(object, key)
         guard !text.isEmpty, let bytes = Base16.decode(text) else { throw WalletError.malformed("\(key) is not hex") }
+        guard bytes.count == identifierByteCount else {
+            throw WalletError.malformed("\(key) is not \(identifierByteCount) bytes")
+        }
         return bytes
     }
 }
