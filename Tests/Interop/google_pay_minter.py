@@ -238,6 +238,21 @@ def main():
         mint(pki, "an expirationMonth that is not an integer is malformed",
              plaintext='{"paymentMethodDetails":{"expirationMonth":"twelve"}}', expect="wallet.malformed"),
         mint(pki, "a message that is JSON but not an object has no typed members", plaintext='["CARD"]'),
+        # Issue #32, decision: Google always sends messageExpiration; a payment message without it
+        # is refused, signed and decrypted correctly though it is.
+        mint(pki, "an ECv2 payment message without messageExpiration is malformed",
+             plaintext=json.dumps({k: v for k, v in json.loads(message()).items() if k != "messageExpiration"}),
+             expect="wallet.malformed"),
+        mint(pki, "an ECv1 payment message without messageExpiration is malformed", protocol="ECv1", root_expiration=None,
+             plaintext=json.dumps({k: v for k, v in json.loads(message()).items() if k != "messageExpiration"}),
+             expect="wallet.malformed"),
+        # Issue #32, point 5: at most 8 signatures of the intermediate key; the genuine one last, so
+        # that only the count can refuse the token.
+        mint(pki, "eight intermediate signatures, the genuine one last, verify",
+             intermediate_tweak=lambda i: i.update({"signatures": [b64(bytes(8))] * 7 + i["signatures"]})),
+        mint(pki, "nine intermediate signatures are malformed before any verification",
+             intermediate_tweak=lambda i: i.update({"signatures": [b64(bytes(8))] * 8 + i["signatures"]}),
+             expect="wallet.malformed"),
     ]
     json.dump(cases, sys.stdout)
 

@@ -15,6 +15,9 @@ public struct GooglePayMessage: Sendable, CustomStringConvertible {
     /// `messageId`: Google's unique id of the message, for replay detection and support.
     public let messageID: String?
     /// `messageExpiration`, in milliseconds since the Unix epoch (checked against the clock).
+    /// Every decrypted (ECv1, ECv2) JSON message has one: one without it is `wallet.malformed`.
+    /// It is `nil` for an ECv2SigningOnly message without it, and for a message that is not a
+    /// JSON object (Tink's test messages).
     public let messageExpiration: Int64?
     /// `gatewayMerchantId`, when the token was made for a gateway: a gateway checks it is its
     /// merchant's.
@@ -32,6 +35,13 @@ public struct GooglePayMessage: Sendable, CustomStringConvertible {
         paymentMethod = try Self.optionalString(object, "paymentMethod")
         messageExpiration = try Self.optionalString(object, "messageExpiration").map {
             (text) throws(CSEError) in try GooglePayFields.milliseconds(text, member: "messageExpiration")
+        }
+        // Google's step 6 needs the current time before messageExpiration, and Google always sends
+        // it in a payment message; without it the message would never expire and the replay
+        // guard's 7 days would be the only bound, so a decrypted JSON message without it is refused
+        // (docs/WALLETS.md). ECv2SigningOnly carries other messages (passes callbacks).
+        if protocolVersion.isEncrypted, object != nil, messageExpiration == nil {
+            throw GooglePayFields.malformed("the message has no messageExpiration")
         }
         if let details = object?["paymentMethodDetails"] {
             guard let details = details.objectValue else { throw GooglePayFields.malformed("paymentMethodDetails is not a JSON object") }

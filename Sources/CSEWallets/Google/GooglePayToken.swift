@@ -49,6 +49,12 @@ struct GooglePayToken {
             guard let signatures = key["signatures"]?.arrayValue, !signatures.isEmpty else {
                 throw GooglePayFields.malformed("intermediateSigningKey.signatures is not a non-empty array")
             }
+            // Each signature costs an ECDSA verification per root key before any other check;
+            // Google sends one. The cap bounds that work (docs/SECURITY.md, bounds).
+            guard signatures.count <= Self.maximumIntermediateSignatures else {
+                throw GooglePayFields.malformed(
+                    "intermediateSigningKey.signatures holds more than \(Self.maximumIntermediateSignatures) signatures")
+            }
             var texts: [String] = []
             for signature in signatures {
                 guard let text = signature.stringValue else {
@@ -65,6 +71,10 @@ struct GooglePayToken {
         signature = try GooglePayFields.string(object, "signature", in: "token")
         signedMessage = try GooglePayFields.string(object, "signedMessage", in: "token")
     }
+
+    /// The most `intermediateSigningKey.signatures` read: Google sends one per intermediate key;
+    /// a few allow for a rotation of Google's root keys.
+    static let maximumIntermediateSignatures = 8
 
     /// The bytes a Google signature covers: each part as a 4-byte little-endian UTF-8 byte length
     /// followed by its UTF-8 bytes ("Payment data cryptography for merchants", "Verify the
