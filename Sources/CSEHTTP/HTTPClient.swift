@@ -168,6 +168,8 @@ package struct HTTPClient: Sendable {
         // not prove the request unsent). A later attempt that provably never left must not hide
         // it: for a call that moves money, "refused before sending" would read as "not processed".
         var reached: Result<HTTPResponse, CSEError>?
+        // Every attempt so far that may have reached the server, for the response returned.
+        var earlier: [Result<HTTPResponse, CSEError>] = []
         while true {
             attempt += 1
             guard !Task.isCancelled else { throw CSEError(.httpCancelled, "the task was cancelled", context: context(request)) }
@@ -184,18 +186,23 @@ package struct HTTPClient: Sendable {
             report(request, attempt: attempt, began: began, outcome: outcome)
             let mayRetry = request.retry == .idempotent && attempt <= configuration.maxRetries
             switch outcome {
-            case .success(let response):
+            case .success(var response):
+                response.earlierAttempts = earlier
                 guard mayRetry, Self.retryableStatuses.contains(response.status) else { return response }
                 let delay: Duration
                 if let requested = retryAfter(response) { delay = requested } else { delay = try backoff(before: attempt) }
                 guard environment.now() + delay < deadline else { return response }
-                reached = outcome
+                reached = .success(response)
+                earlier.append(.success(HTTPResponse(status: response.status, headers: response.headers, body: response.body)))
                 try await environment.sleep(delay)
             case .failure(let error):
                 guard mayRetry, error.code == .httpConnectionFailed else { return try Self.finish(error, reached: reached) }
                 let delay = try backoff(before: attempt)
                 guard environment.now() + delay < deadline else { return try Self.finish(error, reached: reached) }
-                if !error.provesRequestNotSent { reached = outcome }
+                if !error.provesRequestNotSent {
+                    reached = outcome
+                    earlier.append(outcome)
+                }
                 try await environment.sleep(delay)
             }
         }

@@ -49,6 +49,13 @@ package enum HTTPRetryPolicy: Sendable, Hashable {
     public let headers: HTTPHeaders
     /// The body, never longer than the limit the request was sent with.
     public let body: [UInt8]
+    /// The earlier attempts of the same request that may have reached the server, oldest first:
+    /// the answers that were retried (429, 502, 503, 504) and the failures that do not prove the
+    /// request unsent. Set by `HTTPClient` on the response it returns; empty after one attempt.
+    /// When it is not empty, this response speaks for the last attempt only: a 4xx or 429 here
+    /// cannot prove that the earlier ones processed nothing, so a call that moves money decides
+    /// from them too (docs/SECURITY.md, "retries").
+    package var earlierAttempts: [Result<HTTPResponse, CSEError>] = []
 
     /// A response.
     public init(status: Int, headers: HTTPHeaders, body: [UInt8]) {

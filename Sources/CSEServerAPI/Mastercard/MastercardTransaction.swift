@@ -242,6 +242,30 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
         json = .object(response)
     }
 
+    /// The first member of this answer that names another transaction than `expected`:
+    /// `transaction.amount` (major units, by the currency's exponent) and `transaction.currency`
+    /// (else `order.amount` and `order.currency`), `order.id`, `transaction.id`; `nil` when all
+    /// that the answer gives agrees.
+    func mismatch(_ expected: ExpectedAnswer) -> String? {
+        let object = json.objectValue
+        let transaction = object?["transaction"]?.objectValue, order = object?["order"]?.objectValue
+        let amountValue = transaction?["amount"] ?? order?["amount"]
+        let currency = transaction?["currency"]?.stringValue ?? order?["currency"]?.stringValue
+        var amount: Int64?
+        if let amountValue {
+            var text = amountValue.stringValue
+            if case .number(let number) = amountValue { text = number }
+            guard let text, let exponent = Currency(code: expected.currencyCode)?.minorUnits,
+                let minor = ExpectedAnswer.minorUnits(fromMajorNumber: text, exponent: exponent)
+            else { return "amount" }
+            amount = minor
+        }
+        var identifiers: [String: String] = [:]
+        if let orderID { identifiers["orderId"] = orderID }
+        if let transactionID { identifiers["transactionId"] = transactionID }
+        return expected.mismatch(amount: amount, currencyCode: currency, merchantReference: nil, identifiers: identifiers)
+    }
+
     /// Whether the gateway approved the transaction: `result` `SUCCESS` with an approving gateway code.
     public var isApproved: Bool { result == "SUCCESS" && gatewayCode.map(Self.approvedCodes.contains) == true }
 
@@ -306,12 +330,18 @@ extension MastercardSessionClient {
             return .unknown(keys, outcomeUnknownError("no answer was read; the transaction may have been processed", keys, cause: error))
         }
         let values = transaction.source.secrets.map { SecureBytes($0.utf8) }
-        return try Self.outcome(of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword] + values))
+        let expected = ExpectedAnswer(
+            amount: transaction.amount, currencyCode: transaction.currency.code,
+            identifiers: [("orderId", transaction.orderID), ("transactionId", transaction.transactionID)])
+        return try Self.outcome(
+            of: response, keys: keys, redactor: SafeText(secrets: [credentials.apiPassword] + values), expected: expected)
     }
 
     /// The outcome of a transaction answer (see ``perform(_:)``).
+    /// - Parameter expected: What the request asked for, when known: a transaction in the answer
+    ///   with another amount, currency, order id or transaction id is `server.referenceInUse`.
     static func outcome(
-        of response: HTTPResponse, keys: PaymentReconciliation, redactor: SafeText
+        of response: HTTPResponse, keys: PaymentReconciliation, redactor: SafeText, expected: ExpectedAnswer? = nil
     ) throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         guard let object = ServerResponse.errorObject(response) else {
             let error = ServerResponse.statusError(response, platform: "mastercard")
@@ -322,7 +352,7 @@ extension MastercardSessionClient {
                     : error
                 return .unknown(keys, outcomeUnknownError("the gateway's answer is not a transaction", keys, cause: cause))
             }
-            throw error
+            return try notProcessed(error, after: response, keys)
         }
         var isError = !response.isSuccess
         if !isError {
@@ -334,11 +364,11 @@ extension MastercardSessionClient {
             let error = Self.error(of: response, redactor: redactor)
             // Only a request the gateway refused to take (invalid, or rejected with the
             // credentials) was certainly not processed; any other ERROR may hide a transaction.
-            let notProcessed: Set<CSEError.Code> = [
+            let refusedToTake: Set<CSEError.Code> = [
                 .mastercardInvalidRequest, .mastercardRequestRejected, .serverAPIAuthenticationFailed,
             ]
-            if notProcessed.contains(error.code) || ((400..<500).contains(response.status) && error.code == .serverAPIUnexpectedStatus) {
-                throw error
+            if refusedToTake.contains(error.code) || ((400..<500).contains(response.status) && error.code == .serverAPIUnexpectedStatus) {
+                return try notProcessed(error, after: response, keys)
             }
             return .unknown(keys, outcomeUnknownError("the gateway could not complete the transaction", keys, cause: error))
         }
@@ -347,6 +377,9 @@ extension MastercardSessionClient {
             transaction = try MastercardTransaction(response: object)
         } catch {
             return .unknown(keys, outcomeUnknownError("the gateway's answer is not a readable transaction", keys, cause: error))
+        }
+        if let expected, let member = transaction.mismatch(expected) {
+            throw expected.referenceInUseError(member: member, platform: "mastercard", keys: keys)
         }
         if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
         if let code = transaction.gatewayCode, MastercardTransaction.undeterminedCodes.contains(code) {

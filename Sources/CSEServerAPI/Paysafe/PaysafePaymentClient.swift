@@ -8,6 +8,11 @@ extension CSEError.Code {
     /// payment whose `status` is `FAILED`, `CANCELLED` or `EXPIRED`. The context gives the status,
     /// the Paysafe code and the merchant reference.
     public static let paysafePaymentDeclined = Self("paysafe.paymentDeclined")
+    /// Paysafe answered a payment whose `status` it does not document (not `COMPLETED`, a pending
+    /// status or a refusal; the comparison is exact, so `failed` is not `FAILED`), or, after a
+    /// 409, listed payments under the reference whose outcomes disagree: the cause of an unknown
+    /// outcome, never a success. The context names the status.
+    public static let paysafePaymentUndetermined = Self("paysafe.paymentUndetermined")
 }
 
 /// A Paysafe payment: the Payments API's `Payment` or the Card Payments API's authorization.
@@ -29,6 +34,10 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
 
     /// The statuses after which nothing more happens to a refused payment (research notes §4.3).
     static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
+    /// The documented statuses of a payment that is neither approved nor refused yet: the union
+    /// of the SDKs' sets (Java `PaymentRequestStatus`, PHP `TransactionRequestStatus`, the Card
+    /// Payments `Status`; payment-calls research notes §4.3).
+    static let pendingStatuses: Set<String> = ["RECEIVED", "INITIATED", "PENDING", "PROCESSING", "HELD"]
 
     /// Decodes a payment.
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `id` or
@@ -57,9 +66,12 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     public var isDeclined: Bool { Self.declinedStatuses.contains(status) }
     /// Whether the payment is approved (`COMPLETED`).
     public var isCompleted: Bool { status == "COMPLETED" }
-    /// Whether the payment is neither completed nor declined yet (`RECEIVED`, `PROCESSING`,
-    /// `PENDING`, `HELD`, …): look it up again later.
-    public var isPending: Bool { !isCompleted && !isDeclined }
+    /// Whether the payment is not final yet, in a documented status (`RECEIVED`, `INITIATED`,
+    /// `PENDING`, `PROCESSING`, `HELD`): look it up again later.
+    public var isPending: Bool { Self.pendingStatuses.contains(status) }
+    /// Whether the status is one Paysafe documents: completed, pending or declined. Any other
+    /// status (`ERROR`, `DECLINED`, `failed`, …) decides nothing: the outcome is unknown.
+    public var isDocumentedStatus: Bool { isCompleted || isPending || isDeclined }
 
     /// The fields as JSON (no card number: only its last digits).
     package var json: JSONValue {
@@ -233,16 +245,19 @@ public struct PaysafePaymentClient: Sendable {
     /// Takes the payment.
     ///
     /// The outcome (research notes §4.3, §4.4):
-    /// - ``PaymentOutcome/succeeded(_:)``: a payment that is `COMPLETED`, or not final yet
-    ///   (``PaysafePayment/isPending``: look it up later);
+    /// - ``PaymentOutcome/succeeded(_:)``: a payment that is `COMPLETED`, or in a documented
+    ///   status that is not final yet (``PaysafePayment/isPending``: look it up later);
     /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
     ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
-    /// - ``PaymentOutcome/unknown(_:_:)``: no answer read after sending, a 5xx, or a 2xx that is
-    ///   not a readable payment; the reconciliation names the merchant reference.
+    /// - ``PaymentOutcome/unknown(_:_:)``: no answer read after sending, a 5xx, a 2xx that is
+    ///   not a readable payment, or a payment in a status Paysafe does not document
+    ///   (`paysafe.paymentUndetermined`); the reconciliation names the merchant reference.
     ///
     /// A 409 (the reference was used before: an earlier attempt exists) is never a refusal, which
-    /// would make a charged payment look failed: the payment with that reference is looked up and
-    /// its own outcome returned, or, if none is found, the outcome is unknown.
+    /// would make a charged payment look failed: the payments with that reference are looked up
+    /// and decided together (a completed, else a pending entry of the request's amount and
+    /// currency wins; refused only when every one is declined), or, if none is found, the outcome
+    /// is unknown.
     /// - Throws: When nothing was processed: a transport error before sending, 400, 401, 403.
     public func pay(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
@@ -259,18 +274,11 @@ public struct PaysafePaymentClient: Sendable {
             let accountID: String?
             if case .cardToken(_, let account) = request.source { accountID = account } else { accountID = nil }
             let earlier = try? await payments(merchantReference: request.merchantReference, accountID: accountID)
-            guard let first = earlier?.first else {
+            guard let earlier, !earlier.isEmpty else {
                 return .unknown(
                     keys, outcomeUnknownError("the reference was used before, and no payment with it was found", keys, cause: conflict))
             }
-            // A duplicate is the same payment: a reference that holds another amount or currency
-            // was reused for another order, and this request took nothing.
-            if let amount = first.amount, let currency = first.currencyCode,
-                amount != request.amount || currency != request.currency.code
-            {
-                throw referenceInUse(request.merchantReference, platform: "paysafe")
-            }
-            return Self.outcome(of: first, keys: keys, redactor: redactor)
+            return try Self.outcome(ofEarlier: earlier, for: request, keys: keys, redactor: redactor)
         }
         // A 402 body with an `id` is the declined payment; without one, an error body (below).
         if response.status == 402, let object = ServerResponse.errorObject(response), object["id"] != nil {
@@ -300,9 +308,40 @@ public struct PaysafePaymentClient: Sendable {
         }
     }
 
+    /// `COMPLETED` and the pending statuses succeed, the declined ones are refused, and any
+    /// other status is unknown: an answer Paysafe does not document never reads as success.
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
-        guard payment.isDeclined else { return .succeeded(payment) }
-        return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor))
+        if payment.isCompleted || payment.isPending { return .succeeded(payment) }
+        if payment.isDeclined { return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor)) }
+        var settled = keys
+        settled.paymentID = payment.id
+        let cause = CSEError(
+            .paysafePaymentUndetermined, "Paysafe answered a payment status it does not document",
+            context: ["paymentStatus": redactor.of(payment.status, limit: 32)])
+        return .unknown(settled, outcomeUnknownError("the payment's status decides nothing; look the payment up", settled, cause: cause))
+    }
+
+    /// The outcome of a request whose reference Paysafe already holds (a 409), from every payment
+    /// the lookup lists under it (research notes §4.4; issue #32, point 4), in whatever order
+    /// Paysafe lists them.
+    ///
+    /// A duplicate is the same payment, so only the entries with the request's amount and
+    /// currency count (none: the reference belongs to another order, `server.referenceInUse`).
+    /// Among them a `COMPLETED` entry, else a pending one, is the earlier attempt that took the
+    /// payment (succeeded); the payment was refused only when every entry is declined; entries
+    /// with a status Paysafe does not document and nothing taken leave the outcome unknown.
+    static func outcome(
+        ofEarlier payments: [PaysafePayment], for request: PaysafePaymentRequest, keys: PaymentReconciliation, redactor: SafeText
+    ) throws(CSEError) -> PaymentOutcome<PaysafePayment> {
+        let same = payments.filter { payment in
+            (payment.amount.map { $0 == request.amount } ?? true)
+                && (payment.currencyCode.map { $0 == request.currency.code } ?? true)
+        }
+        guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
+        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(taken) }
+        if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
+        let undocumented = same.first { !$0.isDocumentedStatus } ?? first
+        return outcome(of: undocumented, keys: keys, redactor: redactor)
     }
 
     /// `paysafe.paymentDeclined` for a refused payment, with Paysafe's `error.code` when the body had one.

@@ -1,6 +1,6 @@
 public import CSECore
 internal import CSECrypto
-internal import CSEHTTP
+@_spi(CustomTransport) internal import CSEHTTP
 
 /// The key that makes a money-moving call safe to send again: every attempt with the same key is
 /// the same request, so a retry after a lost answer returns the first outcome instead of charging
@@ -133,4 +133,30 @@ package func outcomeUnknownError(_ reason: String, _ reconciliation: PaymentReco
     var context: [String: String] = [:]
     for (name, value) in reconciliation.members { context[name] = value }
     return CSEError(.serverOutcomeUnknown, reason, context: context, underlying: cause)
+}
+
+/// Ends a money-moving call whose platform answer says nothing was processed (a 4xx, a 429, a
+/// 5xx that says "retriable"): `error` is thrown, unless an earlier attempt of the same request
+/// may have been processed (the transport retried after a 429, 502, 503, 504 or a lost
+/// connection, and that attempt's answer does not itself prove nothing was processed). Then the
+/// last answer speaks for the last attempt only, so the outcome is unknown, with the keys that
+/// settle it (issue #32, point 2; docs/SECURITY.md, "retries").
+/// - Parameter provesNothingProcessed: Whether an earlier answer proves that its attempt
+///   processed nothing (Worldline: a 5xx whose errors are all `retriable`); none by default.
+func notProcessed<Payment>(
+    _ error: CSEError, after response: HTTPResponse, _ reconciliation: PaymentReconciliation,
+    provesNothingProcessed: (HTTPResponse) -> Bool = { _ in false }
+) throws(CSEError) -> PaymentOutcome<Payment> {
+    let mayHaveBeenProcessed = response.earlierAttempts.contains { attempt in
+        switch attempt {
+        case .success(let earlier): return !provesNothingProcessed(earlier)
+        case .failure: return true
+        }
+    }
+    guard mayHaveBeenProcessed else { throw error }
+    return .unknown(
+        reconciliation,
+        outcomeUnknownError(
+            "an earlier attempt of this request may have been processed; the answer to the last attempt does not decide",
+            reconciliation, cause: error))
 }

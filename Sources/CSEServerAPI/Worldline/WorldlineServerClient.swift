@@ -120,7 +120,10 @@ public struct WorldlineServerClient: Sendable {
         _ request: WorldlinePaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         try await createPayment(
-            body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey, values: [])
+            body: request.json,
+            expected: ExpectedAnswer(
+                amount: request.amount, currencyCode: request.currencyCode, merchantReference: request.merchantReference),
+            idempotenceKey: idempotenceKey, values: [])
     }
 
     /// CreatePayment for a wallet token the merchant decrypted: `mobilePaymentMethodSpecificInput`
@@ -133,17 +136,21 @@ public struct WorldlineServerClient: Sendable {
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let data = request.decrypted
         return try await createPayment(
-            body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey,
-            values: [data.dpan, data.cryptogram, data.cardholderName].compactMap { $0 })
+            body: request.json,
+            expected: ExpectedAnswer(
+                amount: request.amount, currencyCode: request.currencyCode, merchantReference: request.merchantReference),
+            idempotenceKey: idempotenceKey, values: [data.dpan, data.cryptogram, data.cardholderName].compactMap { $0 })
     }
 
-    /// - Parameter values: Card data the body carries, redacted by value from platform text.
+    /// - Parameters:
+    ///   - expected: What the request asked for: an answer naming another payment is refused.
+    ///   - values: Card data the body carries, redacted by value from platform text.
     private func createPayment(
-        body: JSONValue, merchantReference: String?, idempotenceKey: IdempotenceKey?, values: [String]
+        body: JSONValue, expected: ExpectedAnswer, idempotenceKey: IdempotenceKey?, values: [String]
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key: IdempotenceKey
         if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
-        let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: merchantReference)
+        let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: expected.merchantReference)
         let response: HTTPResponse
         do {
             response = try await send(.post, path: ["payments"], body: body, idempotenceKey: key)
@@ -153,13 +160,23 @@ public struct WorldlineServerClient: Sendable {
                 reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
         }
         let secrets = [credentials.secretAPIKey] + values.map { SecureBytes($0.utf8) }
-        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets))
+        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets), expected: expected)
     }
 
     /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``).
+    /// - Parameter expected: What the request asked for, when known: a payment in the answer
+    ///   with another amount, currency or merchant reference is `server.referenceInUse`.
     static func outcome(
-        of response: HTTPResponse, reconciliation: PaymentReconciliation, redactor: SafeText
+        of response: HTTPResponse, reconciliation: PaymentReconciliation, redactor: SafeText, expected: ExpectedAnswer? = nil
     ) throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        /// Throws when `payment` is another payment than the one asked for.
+        func check(_ payment: WorldlinePayment) throws(CSEError) {
+            guard let expected,
+                let member = expected.mismatch(
+                    amount: payment.amount, currencyCode: payment.currencyCode, merchantReference: payment.merchantReference)
+            else { return }
+            throw expected.referenceInUseError(member: member, platform: "worldline", keys: reconciliation)
+        }
         if response.isSuccess {
             let payment: WorldlinePayment
             do {
@@ -169,6 +186,7 @@ public struct WorldlineServerClient: Sendable {
                     reconciliation, outcomeUnknownError("the platform's 2xx answer is not a readable payment", reconciliation, cause: error)
                 )
             }
+            try check(payment)
             if payment.isUnsuccessful { return .refused(payment, refusal(payment, status: response.status)) }
             guard payment.isDetermined else {
                 var keys = reconciliation
@@ -186,6 +204,7 @@ public struct WorldlineServerClient: Sendable {
         }
         let (error, body) = Self.failure(of: response, redactor: redactor)
         if error.code == .worldlinePaymentRejected, let payment = body?.paymentResult {
+            try check(payment)
             return .refused(payment, error)
         }
         if response.status == 409 {
@@ -195,7 +214,7 @@ public struct WorldlineServerClient: Sendable {
             // that the first attempt with this key is not running.
             let namesAnotherConflict =
                 body?.isRequestInProgress == false && body?.errors?.contains(where: { $0.id != nil || $0.code != nil }) == true
-            guard !namesAnotherConflict else { throw error }
+            guard !namesAnotherConflict else { return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError) }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
@@ -203,13 +222,19 @@ public struct WorldlineServerClient: Sendable {
         if response.status >= 500 {
             // "retriable: a technical error happened and the same request can safely be sent again
             // with a new idempotence key": only then was nothing processed.
-            if body?.isRetriable == true { throw error }
+            if body?.isRetriable == true { return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError) }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
             )
         }
-        throw error
+        return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+    }
+
+    /// Whether an answer is a 5xx whose errors are all `retriable`: "a technical error happened
+    /// and the same request can safely be sent again", so that attempt processed nothing.
+    static func isRetriableServerError(_ response: HTTPResponse) -> Bool {
+        response.status >= 500 && failure(of: response, redactor: SafeText(secrets: [])).body?.isRetriable == true
     }
 
     /// GetPayment: `GET /v2/{merchantId}/payments/{paymentId}`, the payment as it stands now
