@@ -1,47 +1,56 @@
 extension SecretMasking {
-    /// The fewest digits in a run that ``platformText(_:limit:minimumDigitRun:secrets:)`` redacts
-    /// by default: the shortest card number (ISO/IEC 7812).
+    /// The fewest digits in a run that every digit-run redaction replaces: 12, the shortest card
+    /// number in use (ISO/IEC 7812; Maestro). The one digit count of the package: a platform's
+    /// own error codes (Worldline's 8 digits, `21000020`), status and response codes, amounts,
+    /// dates and order numbers or references of up to 11 digits stay readable, while any card
+    /// number, however its groups are separated, is hidden. Identifiers a caller needs whole
+    /// (a payment id, a `fort_id`) are not passed through it: they are printed as results.
     package static let cardNumberDigits = 12
 
     /// Text from a platform (an error message, an error id, a field name it echoes) made safe for
-    /// an error, a log line or stderr (issue #24, point 9). In this order:
+    /// an error, a log line or stderr (issue #24, point 9; issue #31, point 3): the one redaction
+    /// rule of every platform's text and of the CLI. In this order:
     ///
     /// 1. **The caller's own secrets, by value**: every occurrence of one of `secrets` (the
-    ///    session id, an API key or password, as bytes) becomes `<redacted>`; secrets shorter
-    ///    than 6 bytes are not searched (they would match ordinary text).
+    ///    session id, an API key or password, a DPAN or cryptogram the request carried, as bytes)
+    ///    becomes `<redacted>`; secrets shorter than 6 bytes are not searched (they would match
+    ///    ordinary text).
     /// 2. **Credentials by shape**: the token after `Basic` or `Bearer` (any case, then spaces)
     ///    becomes `<redacted>`, so an echoed `Authorization` value never prints.
-    /// 3. **Card numbers by shape**: a run of `minimumDigitRun` or more ASCII digits, in which a
-    ///    single character that is neither a letter nor a digit (space, `-`, `.`, `/`, `_`, …)
+    /// 3. **Card numbers by shape**: a run of ``cardNumberDigits`` or more ASCII digits, in which
+    ///    a single character that is neither a letter nor a digit (space, `-`, `.`, `/`, `_`, …)
     ///    between two digits does not end the run, becomes `<redacted N chars>`.
     /// 4. Anything but printable ASCII becomes `?` (no control, C1, bidi or line-break
     ///    character), and at most `limit` characters are kept (then `…`).
     ///
     ///     platformText("card 4111.1111.1111.1111 refused") == "card <redacted 19 chars> refused"
+    ///     platformText("errorCode 21000020") == "errorCode 21000020"
     ///     platformText("Authorization: Basic bWVyY2hhbnQ6cGFzcw==") == "Authorization: Basic <redacted>"
     ///
     /// - Parameters:
     ///   - text: The platform's text.
     ///   - limit: The most characters kept.
-    ///   - minimumDigitRun: The fewest digits in a redacted run.
     ///   - secrets: The caller's secrets, as UTF-8 bytes.
     /// - Returns: The safe text.
-    package static func platformText(
-        _ text: String, limit: Int = 160, minimumDigitRun: Int = cardNumberDigits, secrets: [UnsafeRawBufferPointer] = []
-    ) -> String {
-        let out = redactingCardNumbers(Array(redactingSecrets(text, secrets: secrets).unicodeScalars), minimumDigitRun: minimumDigitRun) {
+    package static func platformText(_ text: String, limit: Int = 160, secrets: [UnsafeRawBufferPointer] = []) -> String {
+        let out = redactingCardNumbers(Array(redactingSecrets(text, secrets: secrets).unicodeScalars)) {
             $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? $0 : "?"
         }
         guard out.count > limit else { return String(out) }
         return String(String.UnicodeScalarView(out.prefix(limit))) + "…"
     }
 
-    /// `scalars` with every run of `minimumDigitRun` or more ASCII digits, in which a single
+    /// ``platformText(_:limit:secrets:)`` for secrets held as strings (a session id).
+    package static func platformText(_ text: String, limit: Int = 160, values: [String]) -> String {
+        platformText(redactingSecrets(text, values: values), limit: limit)
+    }
+
+    /// `scalars` with every run of ``cardNumberDigits`` or more ASCII digits, in which a single
     /// ``isSeparator(_:)`` character between two digits does not end the run, replaced by
     /// `<redacted N chars>`, and every other scalar passed through `other` (which replaces what
     /// must not be printed). The one digit-run rule of `platformText` and the CLI's `SafeEcho`.
     package static func redactingCardNumbers(
-        _ scalars: [Unicode.Scalar], minimumDigitRun: Int, other: (Unicode.Scalar) -> Unicode.Scalar
+        _ scalars: [Unicode.Scalar], other: (Unicode.Scalar) -> Unicode.Scalar
     ) -> String.UnicodeScalarView {
         var out = String.UnicodeScalarView()
         var index = 0
@@ -63,7 +72,7 @@ extension SecretMasking {
                     break
                 }
             }
-            if digits >= minimumDigitRun {
+            if digits >= cardNumberDigits {
                 out.append(contentsOf: redact(String(String.UnicodeScalarView(scalars[index..<end]))).unicodeScalars)
             } else {
                 out.append(contentsOf: scalars[index..<end])
@@ -73,7 +82,7 @@ extension SecretMasking {
         return out
     }
 
-    /// Steps 1 and 2 of ``platformText(_:limit:minimumDigitRun:secrets:)``: `text` with every
+    /// Steps 1 and 2 of ``platformText(_:limit:secrets:)``: `text` with every
     /// occurrence of one of the caller's `secrets` (6 bytes or more) and every `Basic`/`Bearer`
     /// credential token replaced by `<redacted>`. For redactions that then treat digit runs
     /// their own way.

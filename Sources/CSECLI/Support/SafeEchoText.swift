@@ -9,20 +9,16 @@ extension SafeEcho {
     /// The longest error message printed (in characters).
     static let errorLineLimit = 4096
 
-    /// The fewest digits in a run that ``text(_:limit:)`` redacts: the shortest card number.
-    static let redactedDigitRun = 12
-
     /// `text` made safe to print on a terminal or in a log: every C0 or C1 control character,
     /// DEL and bidirectional-format character (which could move the cursor, recolour or reorder
-    /// what the reader sees) becomes `?`; every run of ``redactedDigitRun`` or more ASCII digits,
-    /// where a single character that is neither a letter nor a digit between digits (space, `-`,
-    /// `.`, `/`, `_`, …; ``SecretMasking/isSeparator(_:)``) does not end the run, becomes
-    /// `<redacted N chars>`; and the result keeps at most `limit` characters (then `…`).
+    /// what the reader sees) becomes `?`; card numbers are redacted by the package's one digit-run
+    /// rule (`SecretMasking.redactingCardNumbers`: 12 or more digits, single separators allowed,
+    /// become `<redacted N chars>`); and the result keeps at most `limit` characters (then `…`).
     ///
     ///     SafeEcho.text("keys/\u{1B}[2Jx.pem") == "keys/?[2Jx.pem"
     ///     SafeEcho.text("/tmp/4111 1111 1111 1111.pem") == "/tmp/<redacted 19 chars>.pem"
     static func text(_ text: String, limit: Int = 256) -> String {
-        let out = SecretMasking.redactingCardNumbers(Array(text.unicodeScalars), minimumDigitRun: redactedDigitRun) {
+        let out = SecretMasking.redactingCardNumbers(Array(text.unicodeScalars)) {
             isUnsafe($0) ? "?" : $0
         }
         guard out.count > limit else { return String(out) }

@@ -95,15 +95,13 @@ public struct APIError: Hashable, Sendable {
             })
     }
 
-    /// A platform message made safe to hand to a caller: the caller's `secrets` and any
-    /// `Basic`/`Bearer` credential become `<redacted>` (``SecretMasking/redactingSecrets(_:values:)``);
-    /// then redacted whole when it holds a run of 12 or more digits (any non-letter between them),
-    /// which could be a card number the platform echoed; otherwise printable ASCII (others become
-    /// `?`), at most 512 characters.
+    /// A platform message made safe to hand to a caller by the package's one rule
+    /// (``SecretMasking/platformText(_:limit:values:)``): the caller's `secrets` and any
+    /// `Basic`/`Bearer` credential become `<redacted>`, a run of 12 or more digits (single
+    /// separators allowed), which could be a card number the platform echoed, becomes
+    /// `<redacted N chars>`, and the rest is printable ASCII, at most 512 characters.
     static func safeMessage(_ text: String, secrets: [String] = []) -> String {
-        safeText(
-            SecretMasking.redactingSecrets(text, values: secrets), limit: 512, breaksDigitRun: { $0.properties.isAlphabetic },
-            isKept: { _ in true })
+        SecretMasking.platformText(text, limit: 512, values: secrets)
     }
 
     /// The error facts a ``CSEError`` carries: `errorId`, then each item's `errorCode`, `id`,
@@ -123,36 +121,12 @@ public struct APIError: Hashable, Sendable {
         ]
     }
 
-    /// A platform token made safe to echo: the caller's `secrets` and any `Basic`/`Bearer`
-    /// credential become `<redacted>`; printable ASCII (others become `?`), at most 64
-    /// characters, and redacted when it holds a run of 12 or more digits (any non-letter between
-    /// them, ``SecretMasking/isSeparator(_:)``), which could be a card number. Error codes
+    /// A platform token made safe to echo by the same rule as ``safeMessage(_:secrets:)``, at most
+    /// 64 characters, with `,` (the separator of ``context``) replaced by `?`. Error codes
     /// (`50001111`) and error ids (UUIDs: 4-hex groups between dashes) pass unchanged.
     static func echo(_ text: String, secrets: [String] = []) -> String {
-        safeText(
-            SecretMasking.redactingSecrets(text, values: secrets), limit: 64, breaksDigitRun: { !SecretMasking.isSeparator($0) },
-            isKept: { $0 != "," })
-    }
-
-    /// `text` redacted whole when it holds 12 or more digits with only `breaksDigitRun`-false
-    /// scalars between them; otherwise its first `limit` scalars, each outside printable ASCII or
-    /// not `isKept` replaced by `?`.
-    private static func safeText(
-        _ text: String, limit: Int, breaksDigitRun: (Unicode.Scalar) -> Bool, isKept: (Unicode.Scalar) -> Bool
-    ) -> String {
-        var run = 0
-        for scalar in text.unicodeScalars {
-            if scalar.value >= 0x30 && scalar.value <= 0x39 {
-                run += 1
-                if run >= 12 { return SecretMasking.redact(text) }
-            } else if breaksDigitRun(scalar) {
-                run = 0
-            }
-        }
-        return String(
+        String(
             String.UnicodeScalarView(
-                text.unicodeScalars.prefix(limit).map {
-                    $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F && isKept($0) ? $0 : "?"
-                }))
+                SecretMasking.platformText(text, limit: 64, values: secrets).unicodeScalars.map { $0 == "," ? "?" : $0 }))
     }
 }

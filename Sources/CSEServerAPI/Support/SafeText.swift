@@ -1,14 +1,14 @@
 import CSECore
 import CSECrypto
 
-/// Makes text from a platform response safe for an error or a log line (issue #24, point 9): the
-/// caller's own secrets (``secrets``) and any `Basic`/`Bearer` credential become `<redacted>`
-/// (``SecretMasking/redactingSecrets(_:secrets:)``); then printable ASCII only, at most `limit`
-/// characters, and every digit run of 8 or more digits, where a single character that is not a
-/// letter or a digit between digits does not end the run (``SecretMasking/isSeparator(_:)``),
-/// starred out, so an echoed card number never reaches a message whatever separates its groups.
+/// Makes text from a platform response safe for an error or a log line, by the package's one
+/// rule (``SecretMasking/platformText(_:limit:secrets:)``): the caller's own secrets
+/// (``secrets``) and any `Basic`/`Bearer` credential become `<redacted>`, every run of 12 or more
+/// digits (single separators allowed) becomes `<redacted N chars>`, and the rest is printable
+/// ASCII, at most `limit` characters. Platform error codes (Worldline's 8 digits) stay readable.
 struct SafeText {
-    /// The caller's secrets to redact by value: API keys, passwords, phrases.
+    /// The caller's secrets to redact by value: API keys, passwords, phrases, and card data the
+    /// request carried (a DPAN, a cryptogram, a name).
     let secrets: [SecureBytes]
 
     /// No secrets of the caller: shapes only.
@@ -19,32 +19,7 @@ struct SafeText {
 
     /// `text` made safe.
     func of(_ text: String, limit: Int = 160) -> String {
-        let redacted = withSecrets(0, []) { SecretMasking.redactingSecrets(text, secrets: $0) }
-        let scalars = Array(redacted.unicodeScalars.prefix(limit))
-        var out = scalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
-        var i = 0
-        while i < out.count {
-            guard out[i].isASCII, out[i].isNumber else { i += 1; continue }
-            var j = i
-            var digits = 0
-            var lastDigit = i
-            while j < out.count {
-                if out[j].isASCII && out[j].isNumber {
-                    digits += 1
-                    lastDigit = j
-                } else if !(SecretMasking.isSeparator(out[j].unicodeScalars.first!) && j + 1 < out.count && out[j + 1].isASCII
-                    && out[j + 1].isNumber)
-                {
-                    break
-                }
-                j += 1
-            }
-            if digits >= 8 {
-                for k in i...lastDigit where out[k].isNumber { out[k] = "*" }
-            }
-            i = j
-        }
-        return String(out)
+        withSecrets(0, []) { SecretMasking.platformText(text, limit: limit, secrets: $0) }
     }
 
     /// A platform identifier the caller needs whole, such as a Worldline payment id
