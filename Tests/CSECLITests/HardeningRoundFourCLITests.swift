@@ -38,13 +38,16 @@ struct HardeningRoundFourCLITests {
 
     @Test("mastercard pay: a 504 after processing, then 429s, exits 75 naming the order and transaction")
     func mastercardHiddenRetry() throws {
-        let server = try ServerCommandTests.emulator("mastercard", ["--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword])
+        let server = try ServerCommandTests.emulator(
+            "mastercard", ["--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword])
         defer { server.stop() }
-        let credentials = try ServerCommandTests.file(#"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
+        let credentials = try ServerCommandTests.file(
+            #"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
         let common = ["--credentials", credentials, "--endpoint", server.baseURL]
         let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
         let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-        let card = #"{"sourceOfFunds.provided.card.number":"\#(ServerCommandTests.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
+        let card =
+            #"{"sourceOfFunds.provided.card.number":"\#(ServerCommandTests.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
         #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
         let path = "/api/rest/version/100/merchant/TEST_12345/order/"
         try server.enqueue(LoopbackEmulator.Fault.status(504).afterRoute().onPath(path))
@@ -75,7 +78,8 @@ struct HardeningRoundFourCLITests {
         #"{"id":"\#(id)","status":"\#(status)","merchantRefNum":"order-s","amount":\#(amount),"currencyCode":"EUR"}"#
     }
 
-    @Test("paysafe pay: ERROR, FAILURE, DECLINED and lower-case failed exit 75, not 0", arguments: ["ERROR", "FAILURE", "DECLINED", "failed"])
+    @Test(
+        "paysafe pay: ERROR, FAILURE, DECLINED and lower-case failed exit 75, not 0", arguments: ["ERROR", "FAILURE", "DECLINED", "failed"])
     func paysafeUndocumentedStatus(status: String) throws {
         let (server, common) = try Self.paysafe()
         defer { server.stop() }
@@ -128,7 +132,8 @@ struct HardeningRoundFourCLITests {
     // MARK: Points 1 and 8, on Apple's own signature (the gala vector)
 
     static func gala(_ change: (inout [String: Any], inout [String: Any]) -> Void) throws -> [UInt8] {
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(CLIWalletCommandTests.file("gala/token.json"))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(CLIWalletCommandTests.file("gala/token.json"))) as? [String: Any])
         var header = try #require(object["header"] as? [String: Any])
         change(&object, &header)
         object["header"] = header

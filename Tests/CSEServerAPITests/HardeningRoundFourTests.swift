@@ -128,7 +128,8 @@ struct HardeningRoundFourTests {
             ("every entry refused", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "CANCELLED")], "refused", "p-1"),
             ("a refusal and an undocumented status", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "ERROR")], "unknown", nil),
             (
-                "another amount's completed entry does not count", [Self.entry("p-1", "COMPLETED", amount: 999), Self.entry("p-2", "FAILED")],
+                "another amount's completed entry does not count",
+                [Self.entry("p-1", "COMPLETED", amount: 999), Self.entry("p-2", "FAILED")],
                 "refused", "p-2"
             ),
         ]
@@ -152,23 +153,32 @@ struct HardeningRoundFourTests {
         arguments: [
             (201, #""amountOfMoney":{"amount":100,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"}"#, "amount"),
             (201, #""amountOfMoney":{"amount":2345,"currencyCode":"USD"},"references":{"merchantReference":"order-1"}"#, "currency"),
-            (201, #""amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-9"}"#, "merchantReference"),
+            (
+                201, #""amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-9"}"#,
+                "merchantReference"
+            ),
         ])
     func worldlineAnotherPayment(status: Int, output: String, member: String) async throws {
-        let body = #"{"payment":{"id":"1_0","status":"CAPTURED","statusOutput":{"statusCategory":"COMPLETED"},"paymentOutput":{\#(output)}}}"#
+        let body =
+            #"{"payment":{"id":"1_0","status":"CAPTURED","statusOutput":{"statusCategory":"COMPLETED"},"paymentOutput":{\#(output)}}}"#
         let client = try WorldlineStrictDecodingTests.api(RecordingTransport(status: status, json: body))
-        let error = await thrown { try await client.createPayment(try WorldlineStrictDecodingTests.payment(), idempotenceKey: try IdempotenceKey("reused-key")) }
+        let error = await thrown {
+            try await client.createPayment(try WorldlineStrictDecodingTests.payment(), idempotenceKey: try IdempotenceKey("reused-key"))
+        }
         #expect(error?.code == .serverReferenceInUse && error?.context["member"] == member, "\(String(describing: error))")
         #expect(error?.context["idempotenceKey"] == "reused-key")
         // The same payment, with its own amount, currency and reference, is this payment.
-        let own = #"{"payment":{"id":"1_0","status":"CAPTURED","statusOutput":{"statusCategory":"COMPLETED"},"paymentOutput":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"}}}}"#
+        let own =
+            #"{"payment":{"id":"1_0","status":"CAPTURED","statusOutput":{"statusCategory":"COMPLETED"},"paymentOutput":{"amountOfMoney":{"amount":2345,"currencyCode":"EUR"},"references":{"merchantReference":"order-1"}}}}"#
         let ok = try await WorldlineStrictDecodingTests.api(RecordingTransport(status: 201, json: own)).createPayment(
             try WorldlineStrictDecodingTests.payment())
         #expect(ok.isSucceeded)
         // A 402 refusal of another payment is not this payment's refusal either.
-        let refused = #"{"errorId":"e","errors":[{"code":"430330"}],"paymentResult":{"payment":{"id":"1_0","status":"REJECTED","statusOutput":{"statusCategory":"UNSUCCESSFUL"},"paymentOutput":{\#(output)}}}}"#
+        let refused =
+            #"{"errorId":"e","errors":[{"code":"430330"}],"paymentResult":{"payment":{"id":"1_0","status":"REJECTED","statusOutput":{"statusCategory":"UNSUCCESSFUL"},"paymentOutput":{\#(output)}}}}"#
         let declined = try WorldlineStrictDecodingTests.api(RecordingTransport(status: 402, json: refused))
-        #expect(await thrown { try await declined.createPayment(try WorldlineStrictDecodingTests.payment()) }?.code == .serverReferenceInUse)
+        #expect(
+            await thrown { try await declined.createPayment(try WorldlineStrictDecodingTests.payment()) }?.code == .serverReferenceInUse)
     }
 
     @Test(
@@ -192,8 +202,11 @@ struct HardeningRoundFourTests {
 
     @Test("Mastercard amounts in major units compare exactly, whatever the JSON spelling (23.45, 23.450, 2.345E1; JPY 100.0)")
     func mastercardAmountSpellings() async throws {
-        for (amount, currency, minor) in [("23.45", "EUR", 2345), ("23.450", "EUR", 2345), ("2.345E1", "EUR", 2345), ("100.0", "JPY", 100), ("1.234", "KWD", 1234)] {
-            let body = #"{"result":"SUCCESS","response":{"gatewayCode":"APPROVED"},"order":{"id":"order-1"},"transaction":{"id":"pay-1","amount":\#(amount),"currency":"\#(currency)"}}"#
+        for (amount, currency, minor) in [
+            ("23.45", "EUR", 2345), ("23.450", "EUR", 2345), ("2.345E1", "EUR", 2345), ("100.0", "JPY", 100), ("1.234", "KWD", 1234),
+        ] {
+            let body =
+                #"{"result":"SUCCESS","response":{"gatewayCode":"APPROVED"},"order":{"id":"order-1"},"transaction":{"id":"pay-1","amount":\#(amount),"currency":"\#(currency)"}}"#
             let client = try MastercardSessionClient(
                 credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
                 environment: .mastercard(.mtf), http: try CSEServerAPITests.client(RecordingTransport(status: 201, json: body)))

@@ -51,7 +51,8 @@ struct ApplePayReplayHardeningTests {
         }
     }
 
-    @Test("Bytes moved between transactionId and applicationData, or the id split into both, are wallet.malformed before any signature work")
+    @Test(
+        "Bytes moved between transactionId and applicationData, or the id split into both, are wallet.malformed before any signature work")
     func movedBytesAreMalformed() throws {
         let withData = try minted.token("applicationData")
         let decryptor = try minted.decryptor(at: withData.signingTime, replayGuard: InMemoryWalletReplayGuard())
@@ -107,7 +108,9 @@ struct ApplePayReplayHardeningTests {
         #expect(code { try decryptor.verify(data) } == .walletMalformed)
     }
 
-    @Test("A signature with bytes after its CMS ContentInfo is wallet.malformed, cold and warm", arguments: [[0x00], [0x00, 0x00], [0x30, 0x00], [0xFF]])
+    @Test(
+        "A signature with bytes after its CMS ContentInfo is wallet.malformed, cold and warm",
+        arguments: [[0x00], [0x00, 0x00], [0x30, 0x00], [0xFF]])
     func trailingSignatureBytes(trailing: [UInt8]) throws {
         let root = try ApplePayTrustedRoot(pemRepresentation: minted.root).certificate
         for name in ["ec", "ber", "rsa"] {

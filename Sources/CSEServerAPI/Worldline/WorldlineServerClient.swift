@@ -214,7 +214,9 @@ public struct WorldlineServerClient: Sendable {
             // that the first attempt with this key is not running.
             let namesAnotherConflict =
                 body?.isRequestInProgress == false && body?.errors?.contains(where: { $0.id != nil || $0.code != nil }) == true
-            guard !namesAnotherConflict else { return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError) }
+            guard !namesAnotherConflict else {
+                return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+            }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the first attempt with this idempotence key is still running", reconciliation, cause: error))
@@ -222,7 +224,9 @@ public struct WorldlineServerClient: Sendable {
         if response.status >= 500 {
             // "retriable: a technical error happened and the same request can safely be sent again
             // with a new idempotence key": only then was nothing processed.
-            if body?.isRetriable == true { return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError) }
+            if body?.isRetriable == true {
+                return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+            }
             return .unknown(
                 reconciliation,
                 outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
