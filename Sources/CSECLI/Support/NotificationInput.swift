@@ -1,0 +1,36 @@
+import CSECore
+import CSEServerAPI
+
+/// What the notification verifiers (`cse worldline|mastercard|paysafe webhook-verify`, `cse aps
+/// feedback-verify`) share: the body read raw from standard input, bounded.
+enum NotificationInput {
+    /// The body on standard input, byte for byte (a signature covers every byte, a final line
+    /// break included), at most ``NotificationLimits/maximumBodyByteCount``.
+    /// - Throws: `cli.inputTooLarge` over the limit (nothing is verified), `cli.emptyInput`,
+    ///   `cli.read`.
+    static func body() throws(CSEError) -> [UInt8] {
+        try Files.readStandardInput(limit: NotificationLimits.maximumBodyByteCount, keepingTrailingLineBreak: true)
+    }
+
+    /// A `--header 'NAME: VALUE'` argument as a header field: the name before the first colon (an
+    /// RFC 9110 §5.6.2 token), the value after it without surrounding spaces and tabs.
+    /// - Throws: A usage error that never quotes the argument (it may hold a secret).
+    static func header(_ argument: String) throws(UsageError) -> (name: String, value: String) {
+        let bytes = Array(argument.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+            bytes[..<colon].allSatisfy(isTokenByte),
+            bytes[(colon + 1)...].allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) })
+        else {
+            throw UsageError("The value for '--header' must be 'NAME: VALUE' (a header field as received).")
+        }
+        let value = bytes[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
+        let end = value.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? value.startIndex
+        return (String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: value[value.startIndex..<end], as: UTF8.self))
+    }
+
+    /// RFC 9110 §5.6.2 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        byte.isASCIIDigit || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+            || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
+}
