@@ -151,6 +151,16 @@ struct NotificationCommandTests {
         #expect(json["attempt"]?.intValue == 1 && json["transaction"]?["transaction"]?["id"]?.stringValue == "pay-1")
         #expect(json["transaction"]?["result"]?.stringValue == "SUCCESS" && result.out.contains("411111******1111"))
         Self.checkCanaries(result)
+        // The same headers from a file (CRLF lines, as a server logs them): the secret stays off the command line.
+        let headersFile = try ServerCommandTests.file(delivery.headers.map { "\($0.0): \($0.1)\r\n" }.joined())
+        let fromFile = try CommandRunner.run(
+            ["mastercard", "webhook-verify", "--secret-file", secretFile, "--headers-file", headersFile], input: delivery.body)
+        #expect(fromFile.status == 0 && fromFile.out == result.out, "\(fromFile.err)")
+        let broken = try ServerCommandTests.file("X-Notification-Id: 1\n\(Self.mastercardNotificationSecret)\n")
+        let refused = try CommandRunner.run(
+            ["mastercard", "webhook-verify", "--secret-file", secretFile, "--headers-file", broken], input: delivery.body)
+        Self.expectRefused(refused, "mastercard.webhook.header", hiding: ["pay-1"])
+        #expect(refused.err.contains("line=2"), "\(refused.err)")
     }
 
     @Test(

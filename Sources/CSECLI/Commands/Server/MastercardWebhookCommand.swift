@@ -8,7 +8,9 @@ struct MastercardWebhookVerifyCommand: CLICommand {
         name: "mastercard webhook-verify",
         abstract: "Verify a Mastercard Gateway webhook notification (headers as options, raw body on standard input).",
         discussion: """
-            Give every header of the delivery as received with --header 'NAME: VALUE' (repeatable).
+            Give every header of the delivery as received with --header 'NAME: VALUE'
+            (repeatable), or keep them off the command line (the secret header is a secret) in
+            --headers-file, one 'NAME: VALUE' per line; both may be combined.
             X-Notification-Secret must occur exactly once, as one value (not a comma-joined list),
             and equal the notification secret of --secret-file, compared in constant time; only then
             is the body read, as the RETRIEVE TRANSACTION JSON it carries. Prints
@@ -25,27 +27,38 @@ struct MastercardWebhookVerifyCommand: CLICommand {
     struct Options: CommandOptions {
         let secretFile: OptionKey<String>
         let header: OptionKey<[String]>
+        let headersFile: OptionKey<String?>
 
         init(_ declare: inout OptionDeclarations) {
             secretFile = declare.required("secret-file", "FILE", help: "The notification secret of Merchant Administration.")
-            header = declare.repeated("header", "'NAME: VALUE'", help: "A header of the delivery as received (repeatable).")
+            header = declare.repeated("header", "HEADER", help: "A header of the delivery as received, as 'NAME: VALUE' (repeatable).")
+            headersFile = declare.value(
+                "headers-file", "FILE", help: "The delivery's headers, one 'NAME: VALUE' per line (keeps the secret off the command line).")
         }
     }
 
     let secretPath: String
     let headers: [(name: String, value: String)]
+    let headersPath: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         secretPath = arguments[\.secretFile]
         var headers: [(name: String, value: String)] = []
         for argument in arguments[\.header] { headers.append(try NotificationInput.header(argument)) }
         self.headers = headers
+        headersPath = arguments[\.headersFile]
     }
 
     func run() throws(CSEError) -> Int32 {
         let secret = try ServerSecretFile.read(secretPath)
         let body = try NotificationInput.body()
-        let notification = try MastercardWebhook.verifiedNotification(body: body, headers: headers, secret: secret)
+        var fields = headers
+        if let headersPath {
+            fields += try NotificationInput.headers(file: headersPath) { line in
+                CSEError(.mastercardWebhookHeader, "a line of the headers file is not 'NAME: VALUE'", context: ["line": String(line)])
+            }
+        }
+        let notification = try MastercardWebhook.verifiedNotification(body: body, headers: fields, secret: secret)
         var members: [(String, JSONValue)] = [("valid", .bool(true))]
         members.append(("notificationId", notification.notificationID.map(JSONValue.string) ?? .null))
         members.append(("attempt", notification.attempt.map { .number(String($0)) } ?? .null))
