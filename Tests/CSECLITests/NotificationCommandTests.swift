@@ -12,7 +12,8 @@ struct NotificationCommandTests {
     static let worldlineWebhookSecret = "CANARY-cli-wl-webhook-3c9e"
     static let mastercardNotificationSecret = "CANARY-cli-mc-notify-51d7"
     static let paysafeKeyText = Base64.encode(Array("CANARY-cli-ps-webhook-key-abcdefghijklmnopqrstuv".utf8))
-    static let secrets = [worldlineWebhookSecret, mastercardNotificationSecret, paysafeKeyText]
+    /// The secrets, and the Paysafe key's decoded text (what the HMAC is keyed with).
+    static let secrets = [worldlineWebhookSecret, mastercardNotificationSecret, paysafeKeyText, "CANARY-cli-ps-webhook-key"]
 
     /// No secret, key or card number on either stream (and the server suite's canaries).
     static func checkCanaries(_ result: CommandRunner.Result, sourceLocation: SourceLocation = #_sourceLocation) {
