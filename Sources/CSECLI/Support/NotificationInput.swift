@@ -1,8 +1,9 @@
 import CSECore
 import CSEServerAPI
 
-/// What the notification verifiers (`cse worldline|mastercard|paysafe webhook-verify`, `cse aps
-/// feedback-verify`) share: the body read raw from standard input, bounded.
+/// What the webhook verifiers (`cse worldline|mastercard|paysafe webhook-verify`) share: the body
+/// read raw from standard input, bounded, and the delivery's headers. (`cse aps feedback-verify`
+/// reads a form, whose one final line break it drops, within the same bound.)
 enum NotificationInput {
     /// The body on standard input, byte for byte (a signature covers every byte, a final line
     /// break included), at most ``NotificationLimits/maximumBodyByteCount``.
