@@ -16,6 +16,10 @@ extension CSEError.Code {
     /// A request argument is malformed (an empty token, an amount out of range, a currency that is
     /// not three letters, an id with characters a path cannot carry). The context names it.
     public static let serverAPIInvalidArgument = Self("serverAPI.invalidArgument")
+    /// A notification body (a webhook or a transaction feedback) is larger than the verifiers
+    /// read (``NotificationLimits/maximumBodyByteCount``); nothing of it was read. The context
+    /// gives the limit.
+    public static let serverAPINotificationTooLarge = Self("serverAPI.notificationTooLarge")
 
     /// Worldline answered with its error body (`errorId`, `errors[]`); the context gives the
     /// status, the `errorId` and the first error's `id`, `code` and `propertyName`.
@@ -37,6 +41,13 @@ extension CSEError.Code {
     public static let worldlineWebhookHeader = Self("worldline.webhook.header")
     /// A webhook names a key id for which no secret is configured.
     public static let worldlineWebhookUnknownKey = Self("worldline.webhook.unknownKey")
+    /// A webhook's `X-GCS-Signature` is not base64 of the HMAC-SHA256 of the body under the
+    /// secret of its key id; nothing in it may be trusted.
+    public static let worldlineWebhookSignature = Self("worldline.webhook.signature")
+    /// A correctly signed webhook body is not a Worldline event (a JSON object with `id` and
+    /// `type`, and `payment`/`refund` objects of the documented shape); the context names the
+    /// member, never its value.
+    public static let worldlineWebhookMalformed = Self("worldline.webhook.malformed")
 
     /// The APS response `signature` is missing or does not match the response parameters under the
     /// SHA response phrase. No field of such a response is trusted; the token is never returned.
@@ -70,6 +81,16 @@ extension CSEError.Code {
     /// An update-session body fails the `mastercard-update-session.json` checks; the context
     /// lists the paths (never the values).
     public static let mastercardInvalidUpdate = Self("mastercard.invalidUpdate")
+    /// A webhook notification lacks `X-Notification-Secret`, carries it (or `X-Notification-Id`,
+    /// `X-Notification-Attempt`) more than once or as a comma-joined list, or has a malformed
+    /// `X-Notification-Attempt`; the context names the header.
+    public static let mastercardWebhookHeader = Self("mastercard.webhook.header")
+    /// A webhook notification's `X-Notification-Secret` is not the configured notification
+    /// secret; nothing in it may be trusted.
+    public static let mastercardWebhookSecret = Self("mastercard.webhook.secret")
+    /// An authenticated webhook notification's body is not the RETRIEVE TRANSACTION JSON it
+    /// carries; the context names the member, never its value.
+    public static let mastercardWebhookMalformed = Self("mastercard.webhook.malformed")
 
     /// Paysafe answered with its error body (`error.code`, `error.message`, `fieldErrors`); the
     /// context gives the status, the Paysafe code and the fields named.
@@ -77,4 +98,9 @@ extension CSEError.Code {
     /// The Paysafe single-use-token API key is empty (Paysafe 9167) or not base64 of
     /// `username:password` (9013); the context gives the Paysafe code.
     public static let paysafeAPIKey = Self("paysafe.apiKey")
+    /// A webhook's `Signature` is not base64 of the HMAC-SHA256 of the body under the webhook
+    /// key; nothing in it may be trusted.
+    public static let paysafeWebhookSignature = Self("paysafe.webhook.signature")
+    /// A correctly signed Paysafe webhook body is not a JSON object.
+    public static let paysafeWebhookMalformed = Self("paysafe.webhook.malformed")
 }

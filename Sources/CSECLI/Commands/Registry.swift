@@ -14,8 +14,9 @@ extension CommandLineTool {
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
-        MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self,
+        MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
+        PaysafeWebhookVerifyCommand.self,
     ]
 }
 
@@ -36,8 +37,8 @@ extension CommandLineTool {
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(
             name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
-        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval."),
+        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval, webhooks."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
-        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups."),
+        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups, webhooks."),
     ]
 }

@@ -72,11 +72,18 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     /// Declined: status 13 or 03.
     public var isDeclined: Bool { ["13", "03"].contains(responseCode.status) }
 
-    /// How a verified answer or feedback stands (research notes §2.5, §2.7).
+    /// A maintenance operation that succeeded: status 04 (capture), 06 (refund) or 08 (void of
+    /// an authorisation), PayFort "Transaction Response Codes"; research notes §3.2.
+    static let maintenanceSucceeded: Set<String> = ["04", "06", "08"]
+    /// A maintenance operation that failed: status 05 (capture), 07 (refund) or 09 (void).
+    static let maintenanceFailed: Set<String> = ["05", "07", "09"]
+
+    /// How a verified answer or feedback stands (research notes §2.5, §2.7, §3.2, §3.4).
     package enum Standing: String, Sendable {
-        /// Approved, or processed with the outcome later (``isApproved``, ``isPending``).
+        /// Approved, or processed with the outcome later (``isApproved``, ``isPending``), or a
+        /// capture, refund or void that succeeded (04, 06, 08).
         case succeeded
-        /// Declined (``isDeclined``).
+        /// Declined (``isDeclined``), or a capture, refund or void that failed (05, 07, 09).
         case refused
         /// Refused before processing: status 00 with any message but 006, 051 and 071.
         case notProcessed
@@ -87,8 +94,8 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// How this transaction stands.
     package var standing: Standing {
-        if isApproved || isPending { return .succeeded }
-        if isDeclined { return .refused }
+        if isApproved || isPending || Self.maintenanceSucceeded.contains(responseCode.status) { return .succeeded }
+        if isDeclined || Self.maintenanceFailed.contains(responseCode.status) { return .refused }
         if responseCode.status == "00" && !["006", "051", "071"].contains(responseCode.message) { return .notProcessed }
         return .unknown
     }
@@ -459,12 +466,14 @@ public struct APSPaymentClient: Sendable {
     ///   - body: The body as posted.
     ///   - format: Form, JSON, or decided from the body.
     ///   - credentials: The account whose SHA response phrase signs its feedback.
-    /// - Throws: ``CSEError/Code/apsFeedbackMalformed`` for a body that is neither form nor a JSON
-    ///   object of scalar values; ``CSEError/Code/apsFeedbackSignature`` when the signature is
-    ///   missing or wrong.
+    /// - Throws: ``CSEError/Code/serverAPINotificationTooLarge`` for a body over
+    ///   ``NotificationLimits/maximumBodyByteCount``; ``CSEError/Code/apsFeedbackMalformed`` for a
+    ///   body that is neither form nor a JSON object of scalar values;
+    ///   ``CSEError/Code/apsFeedbackSignature`` when the signature is missing or wrong.
     public static func verifyFeedback(
         _ body: [UInt8], format: FeedbackFormat = .automatic, credentials: APSCredentials
     ) throws(CSEError) -> APSTransaction {
+        try NotificationLimits.check(body)
         let parameters = try APSFeedback.parameters(body, format: format)
         guard let signature = parameters["signature"]?.stringValue,
             try APSSignature.isValid(signature, for: parameters, phrase: credentials.responsePhrase, algorithm: credentials.algorithm)

@@ -3,7 +3,8 @@ public import CSECrypto
 
 /// Verification of Worldline webhook deliveries: `X-GCS-Signature` is base64 of HMAC-SHA256 of the
 /// raw request body under the webhook secret named by `X-GCS-KeyId` (the Worldline server SDKs'
-/// `SignatureValidator`).
+/// `SignatureValidator`; research notes §1.4, known answer V-WL-1). ``verifiedEvent(body:headers:secrets:)``
+/// also decodes the event the body carries, once the signature verifies.
 public enum WorldlineWebhook {
     /// The header carrying the signature.
     public static let signatureHeader = "X-GCS-Signature"
@@ -64,6 +65,48 @@ public enum WorldlineWebhook {
                 context: ["keyId": SecretMasking.echoName(keyID, limit: 64)])
         }
         return try isValid(signature: signature, body: body, secret: secret)
+    }
+
+    /// Verifies a body against its `X-GCS-Signature` and decodes the event it carries; nothing is
+    /// read from the body before the signature verifies.
+    /// - Parameters:
+    ///   - signature: The received `X-GCS-Signature` value.
+    ///   - body: The raw body exactly as received, at most ``NotificationLimits/maximumBodyByteCount``
+    ///     bytes.
+    ///   - secret: The webhook secret's UTF-8 bytes.
+    /// - Returns: The event.
+    /// - Throws: ``CSEError/Code/serverAPINotificationTooLarge``;
+    ///   ``CSEError/Code/worldlineWebhookSignature`` when the signature does not verify;
+    ///   ``CSEError/Code/worldlineWebhookMalformed`` when the signed body is not an event;
+    ///   ``CSEError/Code/serverAPICredentials`` for an empty secret.
+    public static func verifiedEvent(
+        signature: String, body: some Collection<UInt8>, secret: SecureBytes
+    ) throws(CSEError) -> WorldlineWebhookEvent {
+        try NotificationLimits.check(body)
+        guard try isValid(signature: signature, body: body, secret: secret) else {
+            throw CSEError(.worldlineWebhookSignature, "the webhook signature does not match the body under the secret")
+        }
+        return try WorldlineWebhookEvent(verified: body)
+    }
+
+    /// Verifies a delivery (the two headers found case-insensitively, each exactly once; the
+    /// secret of the key id) and decodes the event it carries.
+    /// - Parameters:
+    ///   - body: The raw body, at most ``NotificationLimits/maximumBodyByteCount`` bytes.
+    ///   - headers: The request's header fields.
+    ///   - secrets: The secret for a key id, or `nil` when none is configured.
+    /// - Returns: The event.
+    /// - Throws: The errors of ``isValid(body:headers:secrets:)`` and of
+    ///   ``verifiedEvent(signature:body:secret:)``.
+    public static func verifiedEvent(
+        body: some Collection<UInt8>, headers: some Sequence<(name: String, value: String)>,
+        secrets: (String) -> SecureBytes?
+    ) throws(CSEError) -> WorldlineWebhookEvent {
+        try NotificationLimits.check(body)
+        guard try isValid(body: body, headers: headers, secrets: secrets) else {
+            throw CSEError(.worldlineWebhookSignature, "the webhook signature does not match the body under the secret")
+        }
+        return try WorldlineWebhookEvent(verified: body)
     }
 
     private static func header(_ name: String, _ problem: String) -> CSEError {

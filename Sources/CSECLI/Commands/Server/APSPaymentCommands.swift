@@ -222,10 +222,13 @@ struct APSFeedbackVerifyCommand: CLICommand {
             content, or forced with --format) and checks its signature over every received
             parameter but 'signature' with the SHA response phrase, in constant time, before
             reading anything else. Prints {"valid":true,"outcome":…,"transaction":{…}} with the
-            outcome succeeded (approved or pending: exit 0), refused (declined: 1), notProcessed
-            (status 00: 1) or unknown (status 15 uncertain, 10, or a status APS does not document:
-            75, settle it with 'cse aps check-status'); a wrong or missing signature is the error
-            aps.feedback.signature (exit 1) and nothing is printed on stdout. XML feedback is not read.
+            outcome succeeded (approved or pending, or a capture, refund or void that succeeded:
+            status 04, 06, 08; exit 0), refused (declined, or a capture, refund or void that
+            failed: 05, 07, 09; exit 1), notProcessed (status 00: 1) or unknown (status 15
+            uncertain, 10, or a status APS does not document: 75, settle it with 'cse aps
+            check-status'); a wrong or missing signature is the error aps.feedback.signature
+            (exit 1) and nothing is printed on stdout. The body is at most 1 MiB. XML feedback is
+            not read.
             """,
         options: Options.self)
 
@@ -249,7 +252,7 @@ struct APSFeedbackVerifyCommand: CLICommand {
     }
 
     func run() throws(CSEError) -> Int32 {
-        let body = try Files.readStandardInput(limit: 1 << 20)
+        let body = try Files.readStandardInput(limit: NotificationLimits.maximumBodyByteCount)
         let credentials = try APSCredentials(document: try ServerCallOptions.credentials(credentialsSpec))
         let transaction = try APSPaymentClient.verifyFeedback(body, format: format, credentials: credentials)
         let standing = transaction.standing
