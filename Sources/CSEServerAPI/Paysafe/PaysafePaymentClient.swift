@@ -233,7 +233,7 @@ public struct PaysafePaymentClient: Sendable {
     /// Takes the payment.
     ///
     /// The outcome (research notes §4.3, §4.4):
-    /// - ``PaymentOutcome/succeeded(_:)``: a payment that is `COMPLETED`, or not final yet
+    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`, or not final yet
     ///   (``PaysafePayment/isPending``: look it up later);
     /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
     ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
@@ -301,7 +301,7 @@ public struct PaysafePaymentClient: Sendable {
     }
 
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
-        guard payment.isDeclined else { return .succeeded(payment) }
+        guard payment.isDeclined else { return .succeeded(payment, keys) }
         return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor))
     }
 
