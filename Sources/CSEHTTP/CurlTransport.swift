@@ -297,12 +297,12 @@ final class CurlAttempt: @unchecked Sendable {
         // Header lines hold the Authorization value: cleansed before libcurl frees them.
         var node = headerList
         while let current = node {
-            if let line = current.pointee.data { OPENSSL_cleanse(line, strlen(line)) }
+            if let line = current.pointee.data { secureZero(UnsafeMutableRawBufferPointer(start: line, count: strlen(line))) }
             node = current.pointee.next
         }
         CCurl_slist_free_all(headerList)
         // The body may carry card digits (getIINdetails, surcharge): cleansed before it is freed.
-        OPENSSL_cleanse(requestBody.baseAddress, requestBody.count)
+        secureZero(requestBody)
         requestBody.deallocate()
     }
 

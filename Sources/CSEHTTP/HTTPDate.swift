@@ -9,16 +9,13 @@ internal import Glibc
 public enum HTTPDate {
     /// The IMF-fixdate of a time in whole seconds since the Unix epoch (UTC).
     public static func imfFixdate(secondsSinceEpoch seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        let parts = CivilCalendar.fields(unixTime: seconds)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let year = Int(parts.tm_year) + 1900
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(yearText) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(parts.year).count)) + String(parts.year)
+        return "\(days[parts.weekday]), \(two(parts.day)) \(months[parts.month - 1]) \(yearText) "
+            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) GMT"
     }
 
     /// The IMF-fixdate of the current system time.
@@ -72,7 +69,7 @@ public enum HTTPDate {
             let second = Int(parts[2]), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             (1...31).contains(day), (1...12).contains(month)
         else { return nil }
-        return CivilCalendar.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return CivilCalendar.unixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }
 

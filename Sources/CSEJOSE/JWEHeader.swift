@@ -25,19 +25,14 @@ public struct JWEHeader: Hashable, Sendable {
 
     /// The exact JSON this library writes: `{"alg":"…","enc":"…","kid":"…"}` in that order, no
     /// whitespace, `kid` escaped per RFC 8259 (the Worldline wire format, without the Swift SDK's
-    /// unescaped interpolation).
+    /// unescaped interpolation). Written with the package's one object writer,
+    /// `JSONObjectWriter`, once per ``JWEEncryptor`` (which keeps the base64url of it).
     package var jsonBytes: [UInt8] {
-        var out: [UInt8] = []
-        out.append(contentsOf: #"{"alg":"#.utf8)
-        JSONWriter.appendString(algorithm.name, to: &out)
-        out.append(contentsOf: #","enc":"#.utf8)
-        JSONWriter.appendString(encryption.name, to: &out)
-        if let keyID {
-            out.append(contentsOf: #","kid":"#.utf8)
-            JSONWriter.appendString(keyID, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
+        var out = JSONObjectWriter()
+        out.string("alg", algorithm.name)
+        out.string("enc", encryption.name)
+        if let keyID { out.string("kid", keyID) }
+        return out.finish()
     }
 
     /// Parses and checks a received protected header.

@@ -1,4 +1,4 @@
-internal import Glibc
+internal import CSECore
 
 /// Remembers the ids of accepted tokens (Apple `transactionId`, Google `messageId`) so that a
 /// second sighting within the acceptance window is refused with `wallet.replayed`.
@@ -21,40 +21,30 @@ public protocol WalletReplayGuard: Sendable {
 public final class InMemoryWalletReplayGuard: WalletReplayGuard, @unchecked Sendable {
     /// The most ids remembered at once.
     public let capacity: Int
-    // Guarded by `lock`, a pthread mutex (as EVPKey's pool in CSECrypto, for ThreadSanitizer).
-    private var expiries: [String: Int64] = [:]
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    /// The remembered ids and their expiries, under CSEKit's one lock type.
+    private let expiries = ThreadLock<[String: Int64]>([:])
 
     /// A guard remembering at most `capacity` ids (at least 1; 65,536 by default).
     public init(capacity: Int = 65_536) {
         self.capacity = max(1, capacity)
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
     }
 
     public func recordFirstSighting(of id: String, until expiry: Int64, now: Int64) -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        if let known = expiries[id], known >= now { return false }
-        if expiries.count >= capacity {
-            expiries = expiries.filter { $0.value >= now }
-            if expiries.count >= capacity, let earliest = expiries.min(by: { $0.value < $1.value }) {
-                expiries[earliest.key] = nil
+        expiries.withLock { expiries in
+            if let known = expiries[id], known >= now { return false }
+            if expiries.count >= capacity {
+                expiries = expiries.filter { $0.value >= now }
+                if expiries.count >= capacity, let earliest = expiries.min(by: { $0.value < $1.value }) {
+                    expiries[earliest.key] = nil
+                }
             }
+            expiries[id] = expiry
+            return true
         }
-        expiries[id] = expiry
-        return true
     }
 
     /// The number of ids currently remembered (expired ones included until they are swept).
     public var count: Int {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return expiries.count
+        expiries.withLock { $0.count }
     }
 }

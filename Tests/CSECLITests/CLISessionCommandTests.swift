@@ -145,6 +145,26 @@ struct CLISessionCommandTests {
         #expect(try JSONValue.parse(lines[2])["valid"] == .bool(false))
     }
 
+    @Test(
+        "seal --session: the session's sealer validates; an invalid request is refused with its issues, or sealed with --allow-invalid and a warning"
+    )
+    func sealWithSessionValidates() async throws {
+        let server = try CLISessionServer()
+        defer { server.stop() }
+        let short = #"{"cardNumber":"4111"}"#
+        let refused = try server.run(["seal", "--session", "@SESSION", "--product", "1", "--now", CLIFixtures.now] + Self.context, short)
+        #expect(refused.status == 1)
+        #expect(try JSONValue.parse(refused.out)["valid"] == .bool(false))
+        #expect(
+            refused.err.hasPrefix(
+                "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=cardNumber,"))
+        let sealed = try server.run(
+            ["seal", "--session", "@SESSION", "--product", "1", "--now", CLIFixtures.now, "--allow-invalid"] + Self.context, short)
+        #expect(sealed.status == 0, "\(sealed.err)")
+        #expect(sealed.err.hasPrefix("warning: sealing a request that does not validate (fields=cardNumber,"))
+        #expect(try JSONValue.parse(sealed.out)["encryptedCustomerInput"]?.stringValue != nil)
+    }
+
     @Test("seal --session --product builtin:card uses the platform key and the brand's platform product id (Amex → 2)")
     func sealBuiltin() async throws {
         let server = try CLISessionServer()

@@ -108,6 +108,29 @@ struct SealingTests {
         #expect(values?.first?["value"]?.stringValue == "4242424242424241")
     }
 
+    @Test("the sealer reports what validation found: the refusal carries the issues, a request sealed anyway carries them too")
+    func reportsValidationIssues() throws {
+        var request = try GoldenRequests.card()
+        try request.setValue("4242 4242 4242 4241", forField: "cardNumber")
+        let expected = request.validate(in: ValidationContext(currentMonth: try #require(CalendarMonth(year: 2026, month: 5))))
+        #expect(expected.map { $0.code } == [ValidationCode.luhn])
+        let error = caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionID: "s") }
+        #expect(error?.code == .paymentsInvalidRequest && error?.validationIssues == expected)
+        #expect(try demoSealer(allowInvalid: true).seal(request, clientSessionID: "s").validationIssues == expected)
+        #expect(try demoSealer().seal(try GoldenRequests.card(), clientSessionID: "s").validationIssues.isEmpty)
+        #expect(CSEError(.paymentsInvalidNonce, "another error").validationIssues.isEmpty)
+    }
+
+    @Test("an invalid request is refused before its session id is looked at (validate, then seal)")
+    func validatesFirst() throws {
+        var request = try GoldenRequests.card()
+        try request.setValue("4242 4242 4242 4241", forField: "cardNumber")
+        #expect(caught { () throws(CSEError) in try demoSealer().seal(request, clientSessionID: "") }?.code == .paymentsInvalidRequest)
+        #expect(
+            caught { () throws(CSEError) in try demoSealer(allowInvalid: true).seal(request, clientSessionID: "") }?.code
+                == .paymentsInvalidClientSessionID)
+    }
+
     @Test("validation at seal time uses the injected clock")
     func clock() throws {
         var request = try GoldenRequests.card()

@@ -58,7 +58,7 @@ struct APSPaymentTests {
         try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
             let client = try Self.client(server)
             let first = try await client.pay(try Self.purchase()).get()
-            guard case .succeeded(let again) = try await client.pay(try Self.purchase()) else {
+            guard case .succeeded(let again, _) = try await client.pay(try Self.purchase()) else {
                 Issue.record("the repeat is not the first order's success")
                 return
             }
@@ -102,7 +102,7 @@ struct APSPaymentTests {
         for (mode, command, expected) in cases {
             try await withServerEmulator("aps", ServerEmulatorTests.apsArguments + ["--mode", mode]) { server in
                 switch try await Self.client(server).pay(try Self.purchase(command: command)) {
-                case .succeeded(let transaction):
+                case .succeeded(let transaction, _):
                     #expect(
                         expected == "pending" && transaction.isPending && transaction.threeDSURL?.hasPrefix("https://") == true, "\(mode)")
                 case .refused(let transaction, let error):

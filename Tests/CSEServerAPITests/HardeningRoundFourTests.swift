@@ -246,7 +246,7 @@ extension PaymentOutcome {
     /// The payment of a succeeded or refused outcome.
     var payment: Payment? {
         switch self {
-        case .succeeded(let payment): payment
+        case .succeeded(let payment, _): payment
         case .refused(let payment, _): payment
         case .unknown: nil
         }

@@ -33,7 +33,7 @@ struct LostOutcomeTests {
             try server.enqueue(Self.fault(fault, path: "/api/rest/version/100/merchant/TEST_12345/order"))
             let outcome = try await client.perform(try MastercardTransactionTests.pay(session))
             switch (fault, outcome) {
-            case (.cut, .succeeded(let transaction)):
+            case (.cut, .succeeded(let transaction, _)):
                 #expect(transaction.isApproved)
             case (.unreadable, .unknown(let keys, let error)), (.serverError, .unknown(let keys, let error)):
                 let cause: CSEError.Code = fault == .unreadable ? .serverAPIInvalidResponse : .serverAPIUnexpectedStatus
@@ -90,7 +90,7 @@ struct LostOutcomeTests {
             let key = try IdempotenceKey()
             let outcome = try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: key)
             switch (fault, outcome) {
-            case (.cut, .succeeded(let payment)):
+            case (.cut, .succeeded(let payment, _)):
                 #expect(payment.id == "3066019701_0")
             case (.unreadable, .unknown(let keys, _)), (.serverError, .unknown(let keys, _)):
                 #expect(keys.idempotenceKey == key)

@@ -134,7 +134,7 @@ struct MastercardTransactionTests {
                 let client = try Self.client(server)
                 let session = try await Self.filledSession(client)
                 switch try await client.perform(try Self.pay(session, operation: .authorize)) {
-                case .succeeded(let transaction):
+                case .succeeded(let transaction, _):
                     #expect(expected == "pending" && transaction.isPending && !transaction.isApproved, "\(mode)")
                 case .refused(let transaction, let error):
                     #expect(expected == "refused" && transaction?.gatewayCode == "DECLINED", "\(mode)")

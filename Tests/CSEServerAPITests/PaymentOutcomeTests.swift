@@ -145,6 +145,26 @@ struct PaymentOutcomeNeverLostTests {
         }
     }
 
+    @Test("a payment created without a key succeeds with the references of the call: the key the client made and sent, and the reference")
+    func succeededCarriesTheReferences() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let client = try ServerEmulatorTests.worldline(server)
+            guard case .succeeded(_, let keys) = try await client.createPayment(try ServerEmulatorTests.payment()) else {
+                Issue.record("the outcome is not succeeded")
+                return
+            }
+            let sent = try server.requests().filter { $0.path == Self.paths }.compactMap { $0.header("X-GCS-Idempotence-Key") }
+            #expect(sent.count == 1 && keys.idempotenceKey?.text == sent.first && keys.merchantReference == "order-1")
+            let given = try IdempotenceKey("order-1-attempt-2")
+            guard case .succeeded(_, let again) = try await client.createPayment(try ServerEmulatorTests.payment(), idempotenceKey: given)
+            else {
+                Issue.record("the outcome with a given key is not succeeded")
+                return
+            }
+            #expect(again == PaymentReconciliation(idempotenceKey: given, merchantReference: "order-1"))
+        }
+    }
+
     @Test("the connection is cut after the request was read: the transport repeats it with the same key, and one payment exists")
     func connectionCut() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in

@@ -88,7 +88,7 @@ struct PaysafePaymentTests {
             let client = try Self.client(server)
             let first = try await client.pay(try Self.handlePayment()).get()
             let again = try await client.pay(try Self.handlePayment())
-            guard case .succeeded(let found) = again else {
+            guard case .succeeded(let found, _) = again else {
                 Issue.record("the repeat is not the first payment's success")
                 return
             }

@@ -189,7 +189,7 @@ struct ServerEmulatorTests {
             let keys = Set(log.compactMap { $0.header("X-GCS-Idempotence-Key") })
             #expect(keys.count == 1 && keys.first?.count == 36, "every attempt carries the same key")
             switch outcome {
-            case .succeeded(let payment):
+            case .succeeded(let payment, _):
                 #expect(expected == "succeeded", "\(fault)")
                 #expect(payment.id.hasSuffix("_0"))
             case .unknown(let reconciliation, let error):

@@ -124,62 +124,89 @@ struct SealCommand: NetworkCommand {
 
     /// Seals standard input offline (`--key` or `--demo`).
     func run() throws(CSEError) -> Int32 {
-        try seal(product: try product.load(), sealer: try makeSealer(), platformSessionID: nil)
+        try seal(product: try product.load(), with: .offline(try makeSealer(), sessionID: sessionID))
     }
 
     /// Seals standard input for a platform session: the key and the product are fetched once,
     /// also for a whole `--lines` batch.
     func runAsync() async throws(CSEError) -> Int32 {
-        let (product, sealer, platformSessionID) = try await fetchFromPlatform()
-        return try seal(product: product, sealer: sealer, platformSessionID: platformSessionID)
+        guard let session else { return try run() }
+        // The session seals: its key, its id and its meta info, as `ClientAPISession.encrypt`.
+        let client = try session.session(sealing: sealingOptions)
+        let context = try session.context()
+        _ = try await client.publicKey()
+        let product: PaymentProduct
+        if let platformProductID {
+            guard let context else { throw CSEError(.clientAPIInvalidContext, "the payment context is incomplete") }
+            product = try await client.paymentProduct(id: platformProductID, for: context)
+        } else {
+            product = BuiltinProducts.card
+        }
+        return try seal(product: product, with: .session(client))
     }
 
-    /// Seals standard input with `sealer` (one request, or one per line with `--lines`).
-    private func seal(product: PaymentProduct, sealer: PaymentRequestSealer, platformSessionID: String?) throws(CSEError) -> Int32 {
-        let context = ValidationContext(currentMonth: now ?? .now())
-        if lines { return try runLines(product: product, sealer: sealer, context: context, platformSessionID: platformSessionID) }
+    /// Who seals: a sealer for `--key` (the session id from the input or `--session-id`), or a
+    /// platform session whose key has been fetched (its own session id).
+    private enum Sealing: Sendable {
+        case offline(PaymentRequestSealer, sessionID: String?)
+        case session(ClientAPISession)
 
+        /// Seals one input object; the sealer validates and reports (refused: the error carries
+        /// the issues; sealed anyway with `--allow-invalid`: the sealed request does).
+        func seal(_ input: some Collection<UInt8>, product: PaymentProduct) throws(CSEError) -> SealedPaymentRequest {
+            switch self {
+            case .offline(let sealer, let sessionID):
+                let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionID: true)
+                guard let session = parsed.clientSessionID ?? sessionID else {
+                    throw CSEError(.cliMissingSessionID, "no client session id: pass --session-id or a clientSessionId member")
+                }
+                return try sealer.seal(parsed.request, clientSessionID: session)
+            case .session(let client):
+                let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionID: false)
+                // The key was fetched before the first input and is never dropped here.
+                guard let sealed = try client.encryptWithCachedKey(parsed.request) else {
+                    throw CSEError(.clientAPIInvalidSession, "the session's public key is not held")
+                }
+                return sealed
+            }
+        }
+    }
+
+    /// Seals standard input (one request, or one per line with `--lines`).
+    private func seal(product: PaymentProduct, with sealing: Sealing) throws(CSEError) -> Int32 {
+        if lines { return try runLines(product: product, sealing: sealing) }
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { secureZero(&input) }
-        let parsed = try FieldValuesInput(json: input, product: product, acceptsSessionID: platformSessionID == nil)
-        guard let session = platformSessionID ?? parsed.clientSessionID ?? sessionID else {
-            throw CSEError(.cliMissingSessionID, "no client session id: pass --session-id or a clientSessionId member")
+        let sealed: SealedPaymentRequest
+        do throws(CSEError) {
+            sealed = try sealing.seal(input, product: product)
+        } catch let error where error.code == .paymentsInvalidRequest {
+            StandardStreams.write(OutputJSON.validation(error.validationIssues) + [0x0A], to: 1)
+            StandardStreams.err(
+                "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=\(Self.fields(error.validationIssues)))\n"
+            )
+            return ExitCode.failure
         }
-        let errors = parsed.request.validate(in: context)
-        if !errors.isEmpty {
-            let fields = errors.map { SafeEcho.name($0.field) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            if !allowInvalid {
-                StandardStreams.write(OutputJSON.validation(errors) + [0x0A], to: 1)
-                StandardStreams.err(
-                    "Error: payments.invalidRequest: the payment request does not validate; it was not sealed (fields=\(fields.joined(separator: ",")))\n"
-                )
-                return ExitCode.failure
-            }
-            StandardStreams.err("warning: sealing a request that does not validate (fields=\(fields.joined(separator: ",")))\n")
+        if !sealed.validationIssues.isEmpty {
+            StandardStreams.err("warning: sealing a request that does not validate (fields=\(Self.fields(sealed.validationIssues)))\n")
         }
-        let sealed = try sealer.seal(parsed.request, clientSessionID: session)
         StandardStreams.write(OutputJSON.sealed(sealed) + [0x0A], to: 1)
         return ExitCode.success
     }
 
+    /// The failing fields, each once, in the order of the issues, safe to echo.
+    private static func fields(_ issues: [FieldIssue]) -> String {
+        issues.map { SafeEcho.name($0.field) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            .joined(separator: ",")
+    }
+
     /// `--lines`: one sealed object, rejection or error per input line.
-    private func runLines(
-        product: PaymentProduct, sealer: PaymentRequestSealer, context: ValidationContext,
-        platformSessionID: String?
-    ) throws(CSEError) -> Int32 {
-        let defaultSessionID = sessionID
-        let allowInvalid = allowInvalid
+    private func runLines(product: PaymentProduct, sealing: Sealing) throws(CSEError) -> Int32 {
         let failures = try BatchRunner().run { number, line in
             do throws(CSEError) {
-                let parsed = try FieldValuesInput(json: line, product: product, acceptsSessionID: platformSessionID == nil)
-                guard let session = platformSessionID ?? parsed.clientSessionID ?? defaultSessionID else {
-                    throw CSEError(.cliMissingSessionID, "no client session id: pass --session-id or a clientSessionId member")
-                }
-                if !allowInvalid {
-                    let errors = parsed.request.validate(in: context)
-                    if !errors.isEmpty { return .rejected(OutputJSON.validation(errors, line: number)) }
-                }
-                return .output(OutputJSON.sealed(try sealer.seal(parsed.request, clientSessionID: session)))
+                return .output(OutputJSON.sealed(try sealing.seal(line, product: product)))
+            } catch let error where error.code == .paymentsInvalidRequest {
+                return .rejected(OutputJSON.validation(error.validationIssues, line: number))
             } catch {
                 return .failure(error)
             }
@@ -187,30 +214,15 @@ struct SealCommand: NetworkCommand {
         return failures == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// The platform's product, a sealer for its key, and the session id every payload carries.
-    private func fetchFromPlatform() async throws(CSEError) -> (PaymentProduct, PaymentRequestSealer, String?) {
-        guard let session else { return (try product.load(), try makeSealer(), nil) }
-        let client = try session.session()
-        let context = try session.context()
-        let productID = platformProductID
-        let key = try await client.publicKey()
-        let product: PaymentProduct
-        if let productID {
-            guard let context else { throw CSEError(.clientAPIInvalidContext, "the payment context is incomplete") }
-            product = try await client.paymentProduct(id: productID, for: context)
-        } else {
-            product = BuiltinProducts.card
-        }
-        // The command validates itself (to print the errors), so the sealer never re-validates;
-        // the meta info is the session's, as `ClientAPISession.encrypt` returns it.
-        let options = SealingOptions(allowInvalidRequest: true, currentMonth: now, clientMetaInfo: client.configuration.clientMetaInfo)
-        return (product, try PaymentRequestSealer(publicKeyResponse: key, options: options), client.sessionData.clientSessionID)
+    /// The sealer's options: it validates (against `--now`) and refuses an invalid request
+    /// unless `--allow-invalid`.
+    private var sealingOptions: SealingOptions {
+        SealingOptions(allowInvalidRequest: allowInvalid, allowDemoKey: demo, currentMonth: now)
     }
 
     /// The sealer for `--key` (or the demo key with `--demo` alone).
     private func makeSealer() throws(CSEError) -> PaymentRequestSealer {
-        // The command validates itself (to print the errors), so the sealer never re-validates.
-        let options = SealingOptions(allowInvalidRequest: true, allowDemoKey: demo, currentMonth: now)
+        let options = sealingOptions
         guard let keySpec else {
             return try PaymentRequestSealer(publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse, options: options)
         }

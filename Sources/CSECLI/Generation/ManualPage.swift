@@ -1,3 +1,4 @@
+import CSECore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -214,13 +215,11 @@ enum ManualPage {
 
     /// Today's date in UTC as mdoc writes it, `December 1, 2026`.
     static func today() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
+        let date = CivilCalendar.date(unixTime: Int64(time(nil)))
         let months = [
             "January", "February", "March", "April", "May", "June", "July", "August", "September",
             "October", "November", "December",
         ]
-        return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(1900 + Int(parts.tm_year))"
+        return "\(months[date.month - 1]) \(date.day), \(date.year)"
     }
 }

@@ -6,20 +6,21 @@ import CSEServerAPI
 /// reach the caller even when standard output cannot be written.
 enum PaymentOutcomeOutput {
     /// Prints `outcome` and returns the exit status:
-    /// - succeeded: the payment's JSON (from `json`, with the `idempotenceKey` of `keys` added) on
+    /// - succeeded: the payment's JSON (from `json`, with the `idempotenceKey` of the outcome's
+    ///   references, which the client made when the command gave none, added) on
     ///   stdout, 0; if stdout cannot be written (a full disk, a closed stdout, a reader that has
     ///   gone: SIGPIPE is ignored for this write), one `cse: … created …` line with the payment's
-    ///   id, status and `keys` on stderr first (the exit status is then 1, from
+    ///   id, status and references on stderr first (the exit status is then 1, from
     ///   ``StandardStreams/finish(_:)``);
     /// - refused: the refusal as an `Error:` line, 1;
     /// - unknown: the `Error: server.outcomeUnknown …` line and a line naming the keys verbatim,
     ///   ``ExitCode/outcomeUnknown`` (75), with `settle`: how to settle it on this platform.
     static func finish<Payment>(
-        _ outcome: PaymentOutcome<Payment>, keys: PaymentReconciliation, settle: String, id: (Payment) -> String?,
+        _ outcome: PaymentOutcome<Payment>, settle: String, id: (Payment) -> String?,
         status: (Payment) -> String?, json: (Payment) -> JSONValue
     ) -> Int32 {
         switch outcome {
-        case .succeeded(let payment):
+        case .succeeded(let payment, let keys):
             var object = json(payment).objectValue ?? JSONObject()
             if let key = keys.idempotenceKey { object["idempotenceKey"] = .string(key.text) }
             // A closed pipe must not end cse before the ids below reach stderr.

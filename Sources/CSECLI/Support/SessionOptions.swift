@@ -1,6 +1,7 @@
 import CSEClientAPI
 import CSECore
 import CSEHTTP
+import CSEPayments
 
 /// The options every command that talks to the Client API shares: `--session FILE|env:NAME`
 /// (the CreateSession response JSON), the payment context (`--country`, `--currency`,
@@ -106,10 +107,11 @@ struct SessionOptions: Sendable {
         try SessionData(json: try KeySource.read(sessionSpec, secretKind: "session file"))
     }
 
-    /// A session configured from the options.
-    func session() throws(CSEError) -> ClientAPISession {
+    /// A session configured from the options, sealing with `sealing` (`cse seal --session`).
+    func session(sealing: SealingOptions = SealingOptions()) throws(CSEError) -> ClientAPISession {
         var configuration = ClientAPIConfiguration()
         configuration.http = transport.applied(to: configuration.http)
+        configuration.sealing = sealing
         return try ClientAPISession(sessionData: try sessionData(), configuration: configuration)
     }
 

@@ -1,8 +1,5 @@
 import CSECore
 import CSEWallets
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The options `cse wallet decrypt` and `cse wallet verify` share, and their parsing.
 enum WalletOptions {
@@ -46,32 +43,23 @@ enum WalletOptions {
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == 0x2B ? 1 : -1)
             index += 6
         }
-        guard index == bytes.count else { return nil }
-        var fields = tm()
-        fields.tm_year = Int32(year - 1900)
-        fields.tm_mon = Int32(month - 1)
-        fields.tm_mday = Int32(day)
-        fields.tm_hour = Int32(hour)
-        fields.tm_min = Int32(minute)
-        fields.tm_sec = Int32(second)
-        let seconds = timegm(&fields)
-        // timegm normalises 2021-02-30 to March 2: refuse dates that do not exist.
-        guard fields.tm_mday == Int32(day), fields.tm_mon == Int32(month - 1) else { return nil }
-        return (Int64(seconds) - Int64(offset)) * 1000 + Int64(millis)
+        // Refuse dates that do not exist (2021-02-30).
+        guard index == bytes.count, CivilCalendar.isDate(year: year, month: month, day: day) else { return nil }
+        let seconds = CivilCalendar.unixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return (seconds - Int64(offset)) * 1000 + Int64(millis)
     }
 
     /// Milliseconds since the epoch as ISO-8601 UTC, `YYYY-MM-DDTHH:MM:SSZ` (milliseconds only
     /// when not zero).
     static func isoString(_ milliseconds: Int64) -> String {
-        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
+        var seconds = milliseconds.quotientAndRemainder(dividingBy: 1000).quotient
         if milliseconds < 0, milliseconds % 1000 != 0 { seconds -= 1 }
-        var fields = tm()
-        gmtime_r(&seconds, &fields)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let fields = CivilCalendar.fields(unixTime: seconds)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let millis = ((milliseconds % 1000) + 1000) % 1000
         let fraction = millis == 0 ? "" : "." + String(String(millis + 1000).dropFirst())
-        return "\(fields.tm_year + 1900)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday))T"
-            + "\(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))\(fraction)Z"
+        return "\(fields.year)-\(two(fields.month))-\(two(fields.day))T"
+            + "\(two(fields.hour)):\(two(fields.minute)):\(two(fields.second))\(fraction)Z"
     }
 
     /// `--signing-window PAST[,FUTURE]` in seconds; FUTURE defaults to 60.

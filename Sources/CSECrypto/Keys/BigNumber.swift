@@ -1,8 +1,5 @@
 internal import CSECore
 internal import COpenSSL
-#if canImport(Glibc)
-internal import Glibc
-#endif
 
 /// Owns one OpenSSL `BIGNUM`, cleared and freed in `deinit`. Immutable after construction.
 final class BigNumber: @unchecked Sendable {
@@ -63,15 +60,9 @@ final class EVPKey: @unchecked Sendable {
     /// Configured RSA-OAEP decryption contexts for this key, reused across calls: each is taken
     /// out under the lock, used by one thread, and put back. They hold a reference to the key, so
     /// they live and die with this object (no key material outlives its owner in a cache).
-    /// Guarded by `poolLock`, a pthread mutex (which ThreadSanitizer understands; it does not model
-    /// the futex behind `Synchronization.Mutex` on Linux and reports false races). Each context is
-    /// only ever used by the one thread that took it out.
-    private var pool: [(digest: OpaquePointer, context: OpaquePointer)] = []
-    private let poolLock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
+    /// Guarded by CSEKit's one lock type, `ThreadLock` (a pthread mutex, which ThreadSanitizer
+    /// understands). Each context is only ever used by the one thread that took it out.
+    private let pool = ThreadLock<[(digest: OpaquePointer, context: OpaquePointer)]>([])
 
     /// Takes ownership of `pointer`.
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
@@ -79,10 +70,9 @@ final class EVPKey: @unchecked Sendable {
     /// A decryption context configured for OAEP with `digest` (padding and both hashes set), from
     /// the pool or new; `nil` if OpenSSL cannot make one.
     func takeOAEPDecryptContext(digest: OpaquePointer) -> OpaquePointer? {
-        pthread_mutex_lock(poolLock)
-        let index = pool.firstIndex(where: { $0.digest == digest })
-        let pooled = index.map { pool.remove(at: $0).context }
-        pthread_mutex_unlock(poolLock)
+        let pooled = pool.withLock { pool in
+            pool.firstIndex(where: { $0.digest == digest }).map { pool.remove(at: $0).context }
+        }
         if let pooled { return pooled }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
         guard EVP_PKEY_decrypt_init(ctx) == 1,
@@ -101,24 +91,23 @@ final class EVPKey: @unchecked Sendable {
     /// unchanged (the caller clears OpenSSL's error queue), and freeing only failed contexts made
     /// the call after a bad OAEP padding measurably slower (issue #13 F08).
     func returnOAEPDecryptContext(_ context: OpaquePointer, digest: OpaquePointer) {
-        pthread_mutex_lock(poolLock)
-        let kept = pool.count < 16
-        if kept { pool.append((digest, context)) }
-        pthread_mutex_unlock(poolLock)
+        let kept = pool.withLock { pool in
+            guard pool.count < 16 else { return false }
+            pool.append((digest, context))
+            return true
+        }
         if !kept { EVP_PKEY_CTX_free(context) }
     }
 
     /// The number of contexts in the pool (tests only).
     var pooledOAEPContextCount: Int {
-        pthread_mutex_lock(poolLock)
-        defer { pthread_mutex_unlock(poolLock) }
-        return pool.count
+        pool.withLock { $0.count }
     }
 
     deinit {
-        for entry in pool { EVP_PKEY_CTX_free(entry.context) }
-        pthread_mutex_destroy(poolLock)
-        poolLock.deallocate()
+        pool.withLock { pool in
+            for entry in pool { EVP_PKEY_CTX_free(entry.context) }
+        }
         EVP_PKEY_free(pointer)
     }
 }

@@ -90,7 +90,8 @@ public struct ClientMetaInfo: Hashable, Sendable {
         }
     }
 
-    /// The JSON object, compact, members in the documented order.
+    /// The JSON object, compact, members in the documented order, written with the package's one
+    /// object writer, `JSONObjectWriter` (once per sealer, which keeps the base64 of it).
     package var jsonBytes: [UInt8] {
         var members: [(String, String)] = [
             ("platformIdentifier", platformIdentifier), ("sdkIdentifier", sdkIdentifier), ("sdkCreator", sdkCreator),
@@ -103,15 +104,9 @@ public struct ClientMetaInfo: Hashable, Sendable {
         for entry in addedData where !members.contains(where: { $0.0 == entry.key }) {
             members.append((entry.key, entry.value))
         }
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        for (index, (key, value)) in members.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.appendString(value, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-        return out
+        var out = JSONObjectWriter()
+        for (key, value) in members { out.string(key, value) }
+        return out.finish()
     }
 
     /// Standard base64 with padding (RFC 4648 §4) of its JSON: the `encodedClientMetaInfo`.

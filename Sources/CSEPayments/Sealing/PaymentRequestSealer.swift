@@ -60,32 +60,33 @@ public struct PaymentRequestSealer: Sendable {
             encryption: encryption, options: options)
     }
 
-    /// Validates and seals a request.
+    /// Validates and seals a request: the one place that validates before sealing, and reports
+    /// what it found (the `validate` then `encrypt` order of the Worldline client SDKs).
     /// - Parameters:
     ///   - request: The customer input.
     ///   - clientSessionId: The Client API session id, written into the payload.
-    /// - Returns: `encryptedCustomerInput` and `encodedClientMetaInfo`.
-    /// - Throws: ``CSEError/Code/paymentsInvalidClientSessionID``;
-    ///   ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate (unless
-    ///   `options.allowInvalidRequest`), naming fields and codes only;
+    /// - Returns: `encryptedCustomerInput` and `encodedClientMetaInfo`, and the
+    ///   ``SealedPaymentRequest/validationIssues`` of a request sealed although it does not
+    ///   validate (`options.allowInvalidRequest`).
+    /// - Throws: ``CSEError/Code/paymentsInvalidRequest`` when the request does not validate
+    ///   (unless `options.allowInvalidRequest`), naming fields and codes only, with the issues in
+    ///   ``CSEError/validationIssues``; ``CSEError/Code/paymentsInvalidClientSessionID``;
     ///   ``CSEError/Code/paymentsUnknownCardBrand`` for the built-in card product when the card's
     ///   brand has no platform product id (`PlatformProductIDs`);
     ///   ``CSEError/Code/paymentsInvalidNonce``; `crypto.randomFailure`; `jwe.tooLarge`.
     public func seal(_ request: PaymentRequest, clientSessionID: String) throws(CSEError) -> SealedPaymentRequest {
-        try Self.checkSessionID(clientSessionID)
-        if !options.allowInvalidRequest {
-            let errors = request.validate(in: ValidationContext(currentMonth: options.currentMonth ?? .now()))
-            if !errors.isEmpty {
-                var fields: [String] = []
-                for error in errors where !fields.contains(error.field) { fields.append(error.field) }
-                throw CSEError(
-                    .paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
-                    context: [
-                        "product": request.product.id, "fields": fields.joined(separator: ","),
-                        "codes": errors.map { "\($0.field):\($0.code.rawValue)" }.joined(separator: ","),
-                    ])
-            }
+        let issues = request.validate(in: ValidationContext(currentMonth: options.currentMonth ?? .now()))
+        if !issues.isEmpty && !options.allowInvalidRequest {
+            var fields: [String] = []
+            for issue in issues where !fields.contains(issue.field) { fields.append(issue.field) }
+            throw CSEError(
+                .paymentsInvalidRequest, "the payment request does not validate; it was not sealed",
+                context: [
+                    "product": request.product.id, "fields": fields.joined(separator: ","),
+                    "codes": issues.map { "\($0.field):\($0.code.rawValue)" }.joined(separator: ","),
+                ], detail: ValidationIssues(issues))
         }
+        try Self.checkSessionID(clientSessionID)
         let productID = try PlatformProductIDs.sealedProductID(for: request)
         let nonceBytes = try options.nonceSource.generate()
         guard nonceBytes.count == 16 else {
@@ -95,7 +96,7 @@ public struct PaymentRequestSealer: Sendable {
             for: request, clientSessionID: clientSessionID, nonce: Base16.encode(nonceBytes), productID: productID)
         defer { secureZero(&payload) }
         let jwe = try encryptor.encrypt(payload)
-        return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo)
+        return SealedPaymentRequest(encryptedCustomerInput: jwe, encodedClientMetaInfo: encodedClientMetaInfo, validationIssues: issues)
     }
 
     /// Builds a sealer and seals one request (see ``seal(_:clientSessionID:)``).

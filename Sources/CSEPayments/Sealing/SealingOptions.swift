@@ -24,8 +24,9 @@ public struct NonceSource: Sendable {
 
 /// How ``PaymentRequestSealer`` seals.
 public struct SealingOptions: Sendable {
-    /// Seal even when ``PaymentRequest/validate(in:)`` reports errors. Default `false`: an
-    /// invalid request is refused with ``CSEError/Code/paymentsInvalidRequest``.
+    /// Seal even when ``PaymentRequest/validate(in:)`` reports errors; the sealed request reports
+    /// them (``SealedPaymentRequest/validationIssues``). Default `false`: an invalid request is
+    /// refused with ``CSEError/Code/paymentsInvalidRequest``.
     public var allowInvalidRequest: Bool
     /// Accept a key whose modulus is on the deny-list of published keys (the TEST-ONLY demo key of
     /// `cse demo` and the tests). Default `false`.
@@ -60,11 +61,15 @@ public struct SealedPaymentRequest: Hashable, Sendable, CustomStringConvertible 
     public let encryptedCustomerInput: String
     /// Standard base64 of the ``ClientMetaInfo`` JSON.
     public let encodedClientMetaInfo: String
+    /// What ``PaymentRequest/validate(in:)`` reported for the sealed request: empty, unless
+    /// ``SealingOptions/allowInvalidRequest`` let an invalid request be sealed anyway.
+    public let validationIssues: [FieldIssue]
 
     /// Creates a sealed request from its parts.
-    package init(encryptedCustomerInput: String, encodedClientMetaInfo: String) {
+    package init(encryptedCustomerInput: String, encodedClientMetaInfo: String, validationIssues: [FieldIssue] = []) {
         self.encryptedCustomerInput = encryptedCustomerInput
         self.encodedClientMetaInfo = encodedClientMetaInfo
+        self.validationIssues = validationIssues
     }
 
     /// Lengths only.

@@ -349,7 +349,7 @@ public struct APSPaymentClient: Sendable {
     /// Sends a PURCHASE or AUTHORIZATION.
     ///
     /// The outcome, from the verified `response_code` (research notes §2.5, §2.7):
-    /// - ``PaymentOutcome/succeeded(_:)``: 14 or 02 (approved), or 19, 20 (3-D Secure: send the
+    /// - ``PaymentOutcome/succeeded(_:_:)``: 14 or 02 (approved), or 19, 20 (3-D Secure: send the
     ///   payer to ``APSTransaction/threeDSURL``) or 40 (processed, outcome later);
     /// - ``PaymentOutcome/refused(_:_:)``: 13 or 03 (`aps.transactionDeclined`);
     /// - ``PaymentOutcome/unknown(_:_:)``: no answer, an HTTP error status, an answer whose
@@ -409,7 +409,7 @@ public struct APSPaymentClient: Sendable {
 
     /// The outcome of a settled transaction, or `nil` when it is not settled.
     static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
-        if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
+        if transaction.isApproved || transaction.isPending { return .succeeded(transaction, keys) }
         guard transaction.isDeclined else { return nil }
         var context = ["response_code": transaction.responseCode.description]
         if let fortID = transaction.fortID { context["fort_id"] = fortID }

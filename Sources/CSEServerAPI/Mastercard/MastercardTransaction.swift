@@ -291,7 +291,7 @@ extension MastercardSessionClient {
     ///
     /// The outcome (research notes §3.3, §3.4), decided from `result` and `response.gatewayCode`,
     /// never from the HTTP status:
-    /// - ``PaymentOutcome/succeeded(_:)``: approved (``MastercardTransaction/isApproved``), or
+    /// - ``PaymentOutcome/succeeded(_:_:)``: approved (``MastercardTransaction/isApproved``), or
     ///   submitted and pending (``MastercardTransaction/isPending``);
     /// - ``PaymentOutcome/refused(_:_:)``: `FAILURE`, or `SUCCESS` with another gateway code
     ///   (`mastercard.transactionDeclined`), except the undetermined codes below;
@@ -381,7 +381,7 @@ extension MastercardSessionClient {
         if let expected, let member = transaction.mismatch(expected) {
             throw expected.referenceInUseError(member: member, platform: "mastercard", keys: keys)
         }
-        if transaction.isApproved || transaction.isPending { return .succeeded(transaction) }
+        if transaction.isApproved || transaction.isPending { return .succeeded(transaction, keys) }
         if let code = transaction.gatewayCode, MastercardTransaction.undeterminedCodes.contains(code) {
             let cause = CSEError(
                 .mastercardError, "the gateway did not get a final answer for the transaction",

@@ -245,7 +245,7 @@ public struct PaysafePaymentClient: Sendable {
     /// Takes the payment.
     ///
     /// The outcome (research notes §4.3, §4.4):
-    /// - ``PaymentOutcome/succeeded(_:)``: a payment that is `COMPLETED`, or in a documented
+    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`, or in a documented
     ///   status that is not final yet (``PaysafePayment/isPending``: look it up later);
     /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
     ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
@@ -311,7 +311,7 @@ public struct PaysafePaymentClient: Sendable {
     /// `COMPLETED` and the pending statuses succeed, the declined ones are refused, and any
     /// other status is unknown: an answer Paysafe does not document never reads as success.
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
-        if payment.isCompleted || payment.isPending { return .succeeded(payment) }
+        if payment.isCompleted || payment.isPending { return .succeeded(payment, keys) }
         if payment.isDeclined { return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor)) }
         var settled = keys
         settled.paymentID = payment.id
@@ -338,7 +338,7 @@ public struct PaysafePaymentClient: Sendable {
                 && (payment.currencyCode.map { $0 == request.currency.code } ?? true)
         }
         guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
-        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(taken) }
+        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(taken, keys) }
         if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
         let undocumented = same.first { !$0.isDocumentedStatus } ?? first
         return outcome(of: undocumented, keys: keys, redactor: redactor)

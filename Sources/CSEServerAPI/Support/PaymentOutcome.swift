@@ -33,6 +33,13 @@ public struct IdempotenceKey: Hashable, Sendable, CustomStringConvertible {
         self.text = text
     }
 
+    /// `key`, or a new random key when it is `nil`: the one place a call that takes an optional
+    /// key makes one.
+    /// - Throws: ``CSEError/Code/randomFailure`` when the CSPRNG fails.
+    package init(orNew key: IdempotenceKey?) throws(CSEError) {
+        if let key { self = key } else { try self.init() }
+    }
+
     /// The key: it is not a secret, and it is what reconciles a payment.
     public var description: String { text }
 }
@@ -86,8 +93,9 @@ public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible
 /// platform's status or result category, never from the HTTP status alone (a 2xx `REJECTED` is a
 /// refusal).
 public enum PaymentOutcome<Payment: Sendable>: Sendable {
-    /// Authorised, captured, or pending with an id.
-    case succeeded(Payment)
+    /// Authorised, captured, or pending with an id; with the references of the call (the
+    /// idempotence key it made when the caller gave none), to keep with the order.
+    case succeeded(Payment, PaymentReconciliation)
     /// The platform decided against the payment. The payment is present when the platform created
     /// one (Worldline: HTTP 402 with a `paymentResult`, or a 2xx whose status category is
     /// `UNSUCCESSFUL`); the error says why (`worldline.paymentRejected`).
@@ -102,7 +110,7 @@ public enum PaymentOutcome<Payment: Sendable>: Sendable {
     /// - Throws: The error of ``refused(_:_:)`` or ``unknown(_:_:)``.
     public func get() throws(CSEError) -> Payment {
         switch self {
-        case .succeeded(let payment): return payment
+        case .succeeded(let payment, _): return payment
         case .refused(_, let error), .unknown(_, let error): throw error
         }
     }

@@ -12,7 +12,7 @@ import CSECrypto
 ///     let key = try IdempotenceKey()  // store it with the order first
 ///     switch try await client.createPayment(try WorldlinePaymentRequest(
 ///         encryptedCustomerInput: jwe, amount: 2345, currencyCode: "EUR", merchantReference: "order-1"), idempotenceKey: key) {
-///     case .succeeded(let payment): …            // payment.id, payment.status
+///     case .succeeded(let payment, _): …         // payment.id, payment.status
 ///     case .refused(let payment, let error): …   // declined; payment?.id when one was created
 ///     case .unknown(let keys, let error): …      // call again with the same key, or getPayment(id:)
 ///     }
@@ -70,8 +70,7 @@ public struct WorldlineServerClient: Sendable {
             tokens.isEmpty
             ? .object(JSONObject())
             : .object(JSONObject([("tokens", .array(tokens.map(JSONValue.string)))]))
-        let key: IdempotenceKey
-        if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
+        let key = try IdempotenceKey(orNew: idempotenceKey)
         let response = try await send(.post, path: ["sessions"], body: body, idempotenceKey: key, retry: .idempotent)
         guard response.isSuccess else {
             let (error, errorBody) = Self.failure(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey]))
@@ -90,7 +89,7 @@ public struct WorldlineServerClient: Sendable {
     /// (signed with the other `X-GCS-*` headers) on every attempt.
     ///
     /// The outcome is one of three (research notes §1.6):
-    /// - ``PaymentOutcome/succeeded(_:)``: a 2xx answer with a payment that is not unsuccessful;
+    /// - ``PaymentOutcome/succeeded(_:_:)``: a 2xx answer with a payment that is not unsuccessful;
     /// - ``PaymentOutcome/refused(_:_:)``: the platform refused the payment, decided from the
     ///   payment's status category, not from the HTTP status: a 402 with a `paymentResult`, or a
     ///   2xx whose payment is ``WorldlinePayment/isUnsuccessful`` (`REJECTED`, `CANCELLED`, …);
@@ -148,8 +147,7 @@ public struct WorldlineServerClient: Sendable {
     private func createPayment(
         body: JSONValue, expected: ExpectedAnswer, idempotenceKey: IdempotenceKey?, values: [String]
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
-        let key: IdempotenceKey
-        if let idempotenceKey { key = idempotenceKey } else { key = try IdempotenceKey() }
+        let key = try IdempotenceKey(orNew: idempotenceKey)
         let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: expected.merchantReference)
         let response: HTTPResponse
         do {
@@ -200,7 +198,7 @@ public struct WorldlineServerClient: Sendable {
                             .worldlinePaymentUndetermined, "the platform does not know the payment's result yet",
                             context: payment.statusContext)))
             }
-            return .succeeded(payment)
+            return .succeeded(payment, reconciliation)
         }
         let (error, body) = Self.failure(of: response, redactor: redactor)
         if error.code == .worldlinePaymentRejected, let payment = body?.paymentResult {

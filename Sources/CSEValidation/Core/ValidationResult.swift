@@ -5,8 +5,9 @@ public import CSECore
 public struct ValidationCode: StableStringValue {
     /// The stable string form, for example `luhn`.
     public let rawValue: String
-    /// Creates a code from its stable string form.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Creates a code from its stable string form. `package`: the set of codes is the library's,
+    /// declared once each as a static constant (as `CSEError.Code`'s).
+    package init(rawValue: String) { self.rawValue = rawValue }
     /// Creates a code from its stable string form.
     package init(_ rawValue: String) { self.rawValue = rawValue }
 

@@ -187,12 +187,10 @@ enum ApplePaySignatureVerifier {
         let raw =
             X509_ATTRIBUTE_get0_data(attribute, 0, V_ASN1_UTCTIME, nil)
             ?? X509_ATTRIBUTE_get0_data(attribute, 0, V_ASN1_GENERALIZEDTIME, nil)
-        var fields = tm()
-        guard let raw, ASN1_TIME_to_tm(raw.assumingMemoryBound(to: ASN1_TIME.self), &fields) == 1 else {
-            ERR_clear_error()
+        guard let raw, let seconds = unixSeconds(of: raw.assumingMemoryBound(to: ASN1_TIME.self)) else {
             throw WalletError.malformed("the signing time is not a valid time")
         }
-        return Int64(timegm(&fields))
+        return seconds
     }
 
     /// Builds and checks leaf → intermediate → root with OpenSSL at `time` (seconds).

@@ -57,7 +57,7 @@ struct ApplePayToken {
     private init(object: JSONObject, accepting versions: Set<ApplePayVersion>) throws(CSEError) {
         try Self.requireMembers(object, exactly: ["version", "data", "signature", "header"], in: "paymentData")
         let versionName = try Self.string(object, "version")
-        guard let version = ApplePayVersion(rawValue: versionName), versions.contains(version) else {
+        guard let version = ApplePayVersion(versionName), versions.contains(version) else {
             throw WalletError.unsupportedVersion(versionName)
         }
         guard let header = object["header"]?.objectValue else { throw WalletError.malformed("header is not an object") }

@@ -1,10 +1,31 @@
-/// The Apple Pay payment-token formats (`paymentData.version`).
-public enum ApplePayVersion: String, Sendable, Hashable, CaseIterable {
+public import CSECore
+
+/// The Apple Pay payment-token formats CSEKit implements (`paymentData.version`; Apple, "Payment
+/// Token Format Reference").
+///
+/// A closed set owned by the library, built as ``GooglePayProtocolVersion`` is: a
+/// `StableStringValue` struct whose members are static constants, so a version Apple adds later is
+/// a new constant, not a breaking change to a caller's `switch`.
+public struct ApplePayVersion: StableStringValue {
+    /// The name exactly as tokens spell it.
+    public let rawValue: String
+
+    private init(known rawValue: String) { self.rawValue = rawValue }
+
     /// `EC_v1`: ECDH on P-256 with the merchant's Payment Processing key, the single-step KDF,
     /// AES-256-GCM.
-    case ecV1 = "EC_v1"
+    public static let ecV1 = Self(known: "EC_v1")
     /// `RSA_v1`: an AES-128-GCM key wrapped with RSA-OAEP (SHA-256, MGF1-SHA-256).
-    case rsaV1 = "RSA_v1"
+    public static let rsaV1 = Self(known: "RSA_v1")
+
+    /// The two versions CSEKit implements.
+    public static let all: Set<Self> = [.ecV1, .rsaV1]
+
+    /// The version named `text` (compared byte for byte), or `nil` when CSEKit does not implement it.
+    public init?(_ text: String) {
+        guard let known = Self.all.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else { return nil }
+        self = known
+    }
 }
 
 /// How far the CMS signing time of an Apple Pay token may lie from the clock (replay protection;

@@ -113,22 +113,12 @@ final class VerifiedChainCache: Sendable {
     static func validity(of certificates: [X509Certificate]) -> Validity? {
         var result = Validity(notBefore: .min, notAfter: .max)
         for certificate in certificates {
-            guard let notBefore = seconds(X509_get0_notBefore(certificate.pointer)),
-                let notAfter = seconds(X509_get0_notAfter(certificate.pointer))
+            guard let notBefore = unixSeconds(of: X509_get0_notBefore(certificate.pointer)),
+                let notAfter = unixSeconds(of: X509_get0_notAfter(certificate.pointer))
             else { return nil }
             result.notBefore = max(result.notBefore, notBefore)
             result.notAfter = min(result.notAfter, notAfter)
         }
         return result
-    }
-
-    private static func seconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64? {
-        guard let time else { return nil }
-        var fields = tm()
-        guard ASN1_TIME_to_tm(time, &fields) == 1 else {
-            ERR_clear_error()
-            return nil
-        }
-        return Int64(timegm(&fields))
     }
 }

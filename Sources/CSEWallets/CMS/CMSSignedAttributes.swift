@@ -115,10 +115,8 @@ struct CMSSignedAttributes {
         if yearDigits == 2 { year += year < 50 ? 2000 : 1900 }
         let month = number(yearDigits, 2), day = number(yearDigits + 2, 2)
         let hour = number(yearDigits + 4, 2), minute = number(yearDigits + 6, 2), second = number(yearDigits + 8, 2)
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...12).contains(month), day >= 1, day <= monthDays[month - 1], hour < 24, minute < 60, second < 60
+        guard CivilCalendar.isDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60
         else { throw WalletError.malformed("the signing time is not a valid time") }
-        return CivilCalendar.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
+        return CivilCalendar.unixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }

@@ -1,6 +1,12 @@
+public import CSECore
+
 /// A Google Pay token's `protocolVersion`: the signing and encryption scheme that made it
 /// (Google, "Payment data cryptography for merchants").
-public struct GooglePayProtocolVersion: Hashable, Sendable, CustomStringConvertible {
+///
+/// A closed set owned by the library, built as ``ApplePayVersion`` is: a `StableStringValue`
+/// struct whose members are static constants, so a version Google adds later is a new constant,
+/// not a breaking change to a caller's `switch`.
+public struct GooglePayProtocolVersion: StableStringValue {
     /// The name exactly as tokens and root-key documents spell it.
     public let rawValue: String
 
@@ -23,14 +29,11 @@ public struct GooglePayProtocolVersion: Hashable, Sendable, CustomStringConverti
     /// tokens since 2018; ECv1 is legacy and ECv2SigningOnly is not a payment token).
     public static let defaultAccepted: Set<Self> = [.ecV2]
 
-    /// The version named `text`, or `nil` when CSEKit does not implement it.
+    /// The version named `text` (compared byte for byte), or `nil` when CSEKit does not implement it.
     public init?(_ text: String) {
         guard let known = Self.all.first(where: { $0.rawValue.utf8.elementsEqual(text.utf8) }) else { return nil }
         self = known
     }
-
-    /// The name, as ``rawValue``.
-    public var description: String { rawValue }
 
     /// Whether the version carries an intermediate signing key.
     var hasIntermediateKey: Bool { self != .ecV1 }

@@ -121,7 +121,7 @@ struct APSPaymentOptions: CommandOptions {
             }
             let outcome = try await APSPaymentSupport.client(options, appleCredentials: appleCredentials).pay(request)
             return PaymentOutcomeOutput.finish(
-                outcome, keys: PaymentReconciliation(merchantReference: reference),
+                outcome,
                 settle:
                     "settle it with 'cse aps check-status --merchant-reference \(SafeEcho.withoutControls(reference))'; do not send the purchase again",
                 id: \.fortID,

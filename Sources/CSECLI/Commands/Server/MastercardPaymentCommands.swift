@@ -103,7 +103,7 @@ enum MastercardPaymentSupport {
                 source: try source(), authenticationTransactionID: authenticationTransaction)
             let outcome = try await gateway.client().perform(request)
             return PaymentOutcomeOutput.finish(
-                outcome, keys: PaymentReconciliation(orderID: orderID, transactionID: transactionID),
+                outcome,
                 settle:
                     "settle it with 'cse mastercard retrieve \(orderID) \(transactionID)', or run the same command again (the same ids are the same transaction)",
                 id: \.transactionID,

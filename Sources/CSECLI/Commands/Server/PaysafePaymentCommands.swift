@@ -84,7 +84,7 @@ struct PaysafePayCommand: NetworkCommand {
             merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle)
         let outcome = try await PaysafePaymentSupport.client(options).pay(request)
         return PaymentOutcomeOutput.finish(
-            outcome, keys: PaymentReconciliation(merchantReference: reference),
+            outcome,
             settle:
                 "settle it with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))', or run the same command again (the reference makes a repeat a duplicate, not a second payment)",
             id: \.id, status: \.status, json: \.json)

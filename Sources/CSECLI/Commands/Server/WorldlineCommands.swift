@@ -169,9 +169,8 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         var raw = try Files.readStandardInput(limit: 1 << 20)
         defer { secureZero(&raw) }
         let input = Files.trimmingTrailingWhitespace(raw)
-        let key: IdempotenceKey
-        if let idempotenceKey { key = try IdempotenceKey(idempotenceKey) } else { key = try IdempotenceKey() }
-        let keys = PaymentReconciliation(idempotenceKey: key, merchantReference: reference)
+        // The client makes a key when none is given, and returns the references with the outcome.
+        let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
         if let wallet, let session {
             let token = try JSONObjectInput.parse(input, orElse: "the wallet token must be a JSON object")
             var configuration = ClientAPIConfiguration()
@@ -183,7 +182,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
                 encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
                 merchantReference: reference, googlePayReturnURL: wallet == .googlePay ? returnURL : nil)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+            return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         if let wallet {
             let output = try JSONObjectInput.parse(input, orElse: "the input must be the JSON object 'cse wallet decrypt' prints")
@@ -196,7 +195,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
                 product: product, decrypted: data, amount: Int64(amount), currencyCode: currency, merchantReference: reference,
                 returnURL: returnURL)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+            return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         let jwe: String
         if input.first == UInt8(ascii: "{") {
@@ -213,7 +212,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
             merchantReference: reference)
         let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-        return PaymentOutcomeOutput.finish(outcome, keys: keys, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+        return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
     }
 }
 
