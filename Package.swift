@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "CSEWallets", dependencies: ["CSECore", "CSECrypto", "COpenSSL", "CCSEShims"]),
 
         // MARK: Platform clients (the only modules that do network I/O).
-        .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
+        // OpenSSL directly for the TLS hook and the retry jitter's RAND_bytes; nothing of CSECrypto.
+        .target(name: "CSEHTTP", dependencies: ["CSECore", "CCurl", "COpenSSL"]),
         // Google Pay's root signing keys fetched over HTTPS and cached (so that CSEWallets never links the transport).
         .target(name: "CSEWalletsHTTP", dependencies: ["CSECore", "CSEWallets", "CSEHTTP"]),
         // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
