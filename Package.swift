@@ -8,7 +8,8 @@
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules),
 //        CSEWallets (Apple Pay and Google Pay tokens: verify and decrypt)
-//     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
+//     -> CSEHTTP (transport, SessionData; the platform clients build on it) -> CSEClientAPI (Worldline Client API
+//        session), CSEServerAPI (merchant-server calls), CSEWalletsHTTP (Google root keys)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import Foundation
 import PackageDescription
@@ -36,9 +37,11 @@ let package = Package(
         .library(
             name: "CSEClientAPI",
             targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI"]),
+        // The merchant-server calls: no client-side session (SessionData lives in CSEHTTP), the
+        // Worldline wallet-token request from CSEPayments.
         .library(
             name: "CSEServerAPI",
-            targets: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
+            targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEServerAPI"]),
         // Apple Pay and Google Pay tokens; CSEWalletsHTTP (the Google root-key fetcher) is the only
         // part that does network I/O.
         .library(name: "CSEWallets", targets: ["CSECore", "CSEWallets", "CSEWalletsHTTP"]),
@@ -80,10 +83,11 @@ let package = Package(
         .target(name: "CSEHTTP", dependencies: ["CSECore", "CCurl", "COpenSSL"]),
         // Google Pay's root signing keys fetched over HTTPS and cached (so that CSEWallets never links the transport).
         .target(name: "CSEWalletsHTTP", dependencies: ["CSECore", "CSEWallets", "CSEHTTP"]),
-        // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
+        // The Worldline Client API session (issue #14): models, product/IIN rules, caches (SessionData is in CSEHTTP).
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
-        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
-        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
+        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP, which
+        // also holds SessionData; every module it imports, declared).
+        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
         .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto", "CSEPayments"]),
         .target(

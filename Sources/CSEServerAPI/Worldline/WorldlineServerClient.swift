@@ -1,6 +1,5 @@
 public import CSECore
 @_spi(CustomTransport) public import CSEHTTP
-public import CSEClientAPI
 import CSECrypto
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
