@@ -38,10 +38,12 @@ let package = Package(
             name: "CSEClientAPI",
             targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI"]),
         // The merchant-server calls: no client-side session (SessionData lives in CSEHTTP), the
-        // Worldline wallet-token request from CSEPayments.
+        // wallet card from CSEWallets, the Worldline wallet-token request from CSEPayments.
         .library(
             name: "CSEServerAPI",
-            targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP", "CSEServerAPI"]),
+            targets: [
+                "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP", "CSEServerAPI",
+            ]),
         // Apple Pay and Google Pay tokens; CSEWalletsHTTP (the Google root-key fetcher) is the only
         // part that does network I/O.
         .library(name: "CSEWallets", targets: ["CSECore", "CSEWallets", "CSEWalletsHTTP"]),
@@ -86,8 +88,10 @@ let package = Package(
         // The Worldline Client API session (issue #14): models, product/IIN rules, caches (SessionData is in CSEHTTP).
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
         // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP, which
-        // also holds SessionData; every module it imports, declared).
-        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEHTTP"]),
+        // also holds SessionData; wallet cards from CSEWallets; every module it imports, declared).
+        .target(
+            name: "CSEServerAPI",
+            dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
         .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto", "CSEPayments"]),
         .target(

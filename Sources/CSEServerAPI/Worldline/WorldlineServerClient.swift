@@ -1,6 +1,7 @@
 public import CSECore
 @_spi(CustomTransport) public import CSEHTTP
 import CSECrypto
+import CSEWallets
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
 /// client-side encryption: CreateSession, CreatePayment and GetPayment, signed with `v1HMAC`.
@@ -130,10 +131,9 @@ public struct WorldlineServerClient: Sendable {
     public func createPayment(
         _ request: WorldlineWalletPaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
-        let data = request.decrypted
-        return try await createPayment(
+        try await createPayment(
             body: request.json, merchantReference: request.merchantReference, idempotenceKey: idempotenceKey,
-            values: [data.dpan, data.cryptogram, data.cardholderName].compactMap { $0 })
+            values: request.card.secrets)
     }
 
     /// - Parameter values: Card data the body carries, redacted by value from platform text.
