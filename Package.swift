@@ -44,9 +44,11 @@ let package = Package(
             targets: [
                 "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP", "CSEServerAPI",
             ]),
-        // Apple Pay and Google Pay tokens; CSEWalletsHTTP (the Google root-key fetcher) is the only
-        // part that does network I/O.
-        .library(name: "CSEWallets", targets: ["CSECore", "CSEWallets", "CSEWalletsHTTP"]),
+        // Apple Pay and Google Pay tokens, verified and decrypted offline: no HTTP, so no libcurl
+        // headers (OpenSSL only).
+        .library(name: "CSEWallets", targets: ["CSECore", "CSECrypto", "CSEWallets"]),
+        // Google Pay's root signing keys fetched over HTTPS and cached: adds the transport.
+        .library(name: "CSEWalletsHTTP", targets: ["CSECore", "CSECrypto", "CSEWallets", "CSEHTTP", "CSEWalletsHTTP"]),
         .executable(name: "cse", targets: ["cse"]),
         .executable(name: "cse-bench", targets: ["cse-bench"]),
     ],
@@ -125,13 +127,25 @@ let package = Package(
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "CSEPayments", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
-        .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEServerAPITests", dependencies: ["CSEServerAPI", "CSEKit", "TestSupport"]),
+        // Each test target depends on the module it tests and what its tests need, never on the
+        // CSEKit umbrella (issue #31, point 2): a lower layer's test cannot use a higher one unnoticed.
+        .testTarget(
+            name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "TestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSECore", "CSECrypto", "CSEValidation", "TestSupport"]),
+        .testTarget(
+            name: "CSEServerAPITests",
+            dependencies: [
+                "CSEServerAPI", "CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP",
+                "TestSupport",
+            ]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
-        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEWalletsHTTP", "CSEHTTP", "CSEKit", "TestSupport"]),
+        .testTarget(
+            name: "CSEClientAPITests",
+            dependencies: ["CSEClientAPI", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "TestSupport"]),
+        .testTarget(
+            name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEWalletsHTTP", "CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
     ]
 )
 
