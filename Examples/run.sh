@@ -124,6 +124,12 @@ PY
         echo "a foreign session was accepted" >&2; exit 1
     fi
     tail -1 "$work/other.err"
+    # Bash runs one coprocess at a time: this emulator ends before the next example starts its own.
+    exec {to_emulator}>&-
+    for _ in $(seq 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$emulator_pid" 2>/dev/null || true
+    wait "$emulator_pid" 2>/dev/null || true
+    emulator_pid=""
 fi
 echo "--- wallet-payment: decrypt an Apple Pay token and pay with its card in process (server test emulator, 127.0.0.1 only)"
 wallets=${CSEKIT_SHARED_VECTORS:-../../shared/vectors}/wallets
