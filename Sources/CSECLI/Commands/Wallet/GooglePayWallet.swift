@@ -36,10 +36,11 @@ enum GooglePayWallet {
         ) throws(UsageError) -> Settings? {
             let recipient = options[\.recipient], rootKeys = options[\.rootKeys], protocols = options[\.protocols]
             let googleOptionGiven = recipient != nil || rootKeys != nil || protocols != nil
+            // Exhaustive, no `default`: a new wallet must say here whether it is Google Pay's.
             switch wallet {
-            case .googlePay: break
+            case .googlePay?: break
             case nil where googleOptionGiven: break
-            default:
+            case .applePay?, nil:
                 if googleOptionGiven { throw UsageError("--recipient, --root-keys and --protocols are Google Pay options") }
                 return nil
             }
