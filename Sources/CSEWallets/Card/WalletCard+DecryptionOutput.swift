@@ -17,7 +17,7 @@ extension WalletCard {
         try self.init(decryptionOutput: try JSONObject.parse(output, what: "the decrypted wallet data"))
     }
 
-    /// ``init(decryptionOutput:)-(some Collection<UInt8>)`` of a parsed object that must come from
+    /// ``init(decryptionOutput:)`` of a parsed object that must come from
     /// `wallet` (a command's `--wallet`).
     /// - Throws: as the public initializer; ``CSEError/Code/walletInvalidCard`` naming `wallet`
     ///   when the output is another wallet's.
@@ -28,7 +28,7 @@ extension WalletCard {
         }
     }
 
-    /// ``init(decryptionOutput:)-(some Collection<UInt8>)`` of a parsed object (the CLI and the tests).
+    /// ``init(decryptionOutput:)`` of a parsed object (the CLI and the tests).
     package init(decryptionOutput output: JSONObject) throws(CSEError) {
         func missing(_ member: String) -> CSEError {
             CSEError(.walletInvalidCard, "the decrypted wallet data lacks a member", context: ["argument": member])

@@ -5,7 +5,7 @@ public import CSECore
 ///
 /// Both decryptors produce it (``init(_:)-(ApplePayPayment)`` from ``ApplePayPayment``,
 /// ``init(_:)-(GooglePayMessage)`` from ``GooglePayMessage``), and so does the one reader of
-/// `cse wallet decrypt`'s output (``init(decryptionOutput:)-(some Collection<UInt8>)``). The members
+/// `cse wallet decrypt`'s output (``init(decryptionOutput:)``). The members
 /// are Apple's "Payment data keys" and Google's `paymentMethodDetails` ("Payment data
 /// cryptography"), under one set of names.
 ///
