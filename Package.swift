@@ -8,7 +8,8 @@
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules),
 //        CSEWallets (Apple Pay and Google Pay tokens: verify and decrypt)
-//     -> CSEHTTP (transport; the platform clients build on it) -> CSEClientAPI (Worldline Client API session)
+//     -> CSEHTTP (transport, SessionData; the platform clients build on it) -> CSEClientAPI (Worldline Client API
+//        session), CSEServerAPI (merchant-server calls), CSEWalletsHTTP (Google root keys)
 //     -> CSEKit (umbrella) -> CSECLI / cse, cse-bench
 import Foundation
 import PackageDescription
@@ -36,12 +37,18 @@ let package = Package(
         .library(
             name: "CSEClientAPI",
             targets: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI"]),
+        // The merchant-server calls: no client-side session (SessionData lives in CSEHTTP), the
+        // wallet card from CSEWallets, the Worldline wallet-token request from CSEPayments.
         .library(
             name: "CSEServerAPI",
-            targets: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI", "CSEServerAPI"]),
-        // Apple Pay and Google Pay tokens; CSEWalletsHTTP (the Google root-key fetcher) is the only
-        // part that does network I/O.
-        .library(name: "CSEWallets", targets: ["CSECore", "CSEWallets", "CSEWalletsHTTP"]),
+            targets: [
+                "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP", "CSEServerAPI",
+            ]),
+        // Apple Pay and Google Pay tokens, verified and decrypted offline: no HTTP, so no libcurl
+        // headers (OpenSSL only).
+        .library(name: "CSEWallets", targets: ["CSECore", "CSECrypto", "CSEWallets"]),
+        // Google Pay's root signing keys fetched over HTTPS and cached: adds the transport.
+        .library(name: "CSEWalletsHTTP", targets: ["CSECore", "CSECrypto", "CSEWallets", "CSEHTTP", "CSEWalletsHTTP"]),
         .executable(name: "cse", targets: ["cse"]),
         .executable(name: "cse-bench", targets: ["cse-bench"]),
     ],
@@ -76,13 +83,17 @@ let package = Package(
         .target(name: "CSEWallets", dependencies: ["CSECore", "CSECrypto", "COpenSSL", "CCSEShims"]),
 
         // MARK: Platform clients (the only modules that do network I/O).
-        .target(name: "CSEHTTP", dependencies: ["CSECore", "CSECrypto", "CCurl", "COpenSSL"]),
+        // OpenSSL directly for the TLS hook and the retry jitter's RAND_bytes; nothing of CSECrypto.
+        .target(name: "CSEHTTP", dependencies: ["CSECore", "CCurl", "COpenSSL"]),
         // Google Pay's root signing keys fetched over HTTPS and cached (so that CSEWallets never links the transport).
         .target(name: "CSEWalletsHTTP", dependencies: ["CSECore", "CSEWallets", "CSEHTTP"]),
-        // The Worldline Client API session (issue #14): session data, models, product/IIN rules, caches.
+        // The Worldline Client API session (issue #14): models, product/IIN rules, caches (SessionData is in CSEHTTP).
         .target(name: "CSEClientAPI", dependencies: ["CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP"]),
-        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP; sessions as CSEClientAPI's SessionData).
-        .target(name: "CSEServerAPI", dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEGateways", "CSEHTTP", "CSEClientAPI"]),
+        // The merchant-server calls of Worldline, APS, Mastercard and Paysafe (on CSEHTTP, which
+        // also holds SessionData; wallet cards from CSEWallets; every module it imports, declared).
+        .target(
+            name: "CSEServerAPI",
+            dependencies: ["CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP"]),
         // The TEST-ONLY demo key pair: for `cse demo` and the tests, never part of the CSEKit library.
         .target(name: "CSEDemoKeys", dependencies: ["CSECore", "CSECrypto", "CSEPayments"]),
         .target(
@@ -116,13 +127,25 @@ let package = Package(
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "CSEPayments", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
-        .testTarget(name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSEKit", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEServerAPITests", dependencies: ["CSEServerAPI", "CSEKit", "TestSupport"]),
+        // Each test target depends on the module it tests and what its tests need, never on the
+        // CSEKit umbrella (issue #31, point 2): a lower layer's test cannot use a higher one unnoticed.
+        .testTarget(
+            name: "CSEPaymentsTests", dependencies: ["CSEPayments", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "TestSupport"],
+            exclude: ["Golden"]),
+        .testTarget(name: "CSEGatewaysTests", dependencies: ["CSEGateways", "CSECore", "CSECrypto", "CSEValidation", "TestSupport"]),
+        .testTarget(
+            name: "CSEServerAPITests",
+            dependencies: [
+                "CSEServerAPI", "CSECore", "CSECrypto", "CSEValidation", "CSEPayments", "CSEGateways", "CSEWallets", "CSEHTTP",
+                "TestSupport",
+            ]),
         .testTarget(name: "CSECLITests", dependencies: ["CSECLI", "CSEKit", "TestSupport"]),
         .testTarget(name: "CSEHTTPTests", dependencies: ["CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
-        .testTarget(name: "CSEClientAPITests", dependencies: ["CSEClientAPI", "CSEKit", "TestSupport"]),
-        .testTarget(name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEWalletsHTTP", "CSEHTTP", "CSEKit", "TestSupport"]),
+        .testTarget(
+            name: "CSEClientAPITests",
+            dependencies: ["CSEClientAPI", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "TestSupport"]),
+        .testTarget(
+            name: "CSEWalletsTests", dependencies: ["CSEWallets", "CSEWalletsHTTP", "CSEHTTP", "CSECore", "CSECrypto", "TestSupport"]),
     ]
 )
 

@@ -8,6 +8,8 @@
 //   receiving-service   the merchant side: decrypt a sealed payload and check it
 //   client-api-flow     the Client API flow: session, key, products, IIN, seal (against the emulator)
 //   iban-check          IBAN checks on the validation product alone (no OpenSSL, libcurl or ICU)
+//   wallet-payment      decrypt an Apple Pay token and pay with its card, in process (the
+//                       CSEWallets and CSEServerAPI products; against the server emulator)
 import Foundation
 import PackageDescription
 
@@ -34,5 +36,9 @@ let package = Package(
             name: "iban-check",
             dependencies: [.product(name: "CSEValidation", package: csekit)],
             path: "Sources/IBANCheck"),
+        .executableTarget(
+            name: "wallet-payment",
+            dependencies: [.product(name: "CSEWallets", package: csekit), .product(name: "CSEServerAPI", package: csekit)],
+            path: "Sources/WalletPayment"),
     ]
 )

@@ -10,13 +10,18 @@ cd "$(dirname "$0")"
 swift build 2>&1 | tail -1
 bin=$(swift build --show-bin-path)
 work=$(mktemp -d)
-emulator_pid=""
+emulator_pid="" server_pid=""
 cleanup() {
-    # The emulator exits when its standard input closes; if it does not within 5 s, it is killed.
+    # An emulator exits when its standard input closes; if it does not within 5 s, it is killed.
     if [[ -n $emulator_pid ]]; then
         exec {to_emulator}>&- || true
         for _ in $(seq 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.1; done
         kill "$emulator_pid" 2>/dev/null || true
+    fi
+    if [[ -n $server_pid ]]; then
+        exec {to_server}>&- || true
+        for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+        kill "$server_pid" 2>/dev/null || true
     fi
     rm -rf "$work"
 }
@@ -119,5 +124,53 @@ PY
         echo "a foreign session was accepted" >&2; exit 1
     fi
     tail -1 "$work/other.err"
+    # Bash runs one coprocess at a time: this emulator ends before the next example starts its own.
+    exec {to_emulator}>&-
+    for _ in $(seq 50); do kill -0 "$emulator_pid" 2>/dev/null || break; sleep 0.1; done
+    kill "$emulator_pid" 2>/dev/null || true
+    wait "$emulator_pid" 2>/dev/null || true
+    emulator_pid=""
+fi
+echo "--- wallet-payment: decrypt an Apple Pay token and pay with its card in process (server test emulator, 127.0.0.1 only)"
+wallets=${CSEKIT_SHARED_VECTORS:-../../shared/vectors}/wallets
+if [[ ! -f $wallets/gala/token.json ]]; then
+    # The same rule as the test suites: third-party vectors are never copied into the repository.
+    echo "SKIPPED wallet-payment: needs $wallets (the public Apple Pay vectors)"
+else
+    coproc SERVER {
+        exec /usr/bin/python3 -u ../Tests/Emulators/server_api_emulator.py --platform worldline \
+            --secret-api-key example-wl-secret 2> "$work/server.err"
+    }
+    server_pid=$SERVER_PID
+    exec {to_server}>&"${SERVER[1]}" {from_server}<&"${SERVER[0]}"
+    read -r -t 30 -u "$from_server" ready || { cat "$work/server.err" >&2; echo "the server emulator did not start" >&2; exit 1; }
+    [[ $ready =~ ^PORT\ ([0-9]+)$ ]] || { echo "the server emulator said '$ready', not PORT <n>" >&2; exit 1; }
+    printf 'example-wl-secret' > "$work/wl-secret"
+    # The gala vector's token at its signing time (index.json: clock_unix_ms 1630522986000).
+    timeout 60 "$bin/wallet-payment" "$wallets/gala/token.json" "$wallets/gala/certificate.pem" "$wallets/gala/private_key.pem" \
+        1630522986000 "http://127.0.0.1:${BASH_REMATCH[1]}" "$work/wl-secret" > "$work/wallet.out" 2> "$work/wallet.err" ||
+        { cat "$work/wallet.err" "$work/server.err" >&2; echo "wallet-payment failed" >&2; exit 1; }
+    cat "$work/wallet.out"
+    grep -q '^payment .* PENDING_CAPTURE$' "$work/wallet.out" || { echo "no payment was created" >&2; exit 1; }
+    grep -qx 'card WalletCard(apple-pay, accountNumber: 535375\*\*\*\*\*\*1169, cryptogram: <redacted>)' "$work/wallet.out" ||
+        { echo "the card was not masked as expected" >&2; exit 1; }
+    if grep -qE '5353756319181169|AMwBRjPWDnAgAA7Rls7mAoABFA==' "$work/wallet.out" "$work/wallet.err"; then
+        echo "the DPAN or the cryptogram was printed" >&2; exit 1
+    fi
+    # What reached the platform: product 302 and the five decryptedPaymentData members, from the card.
+    echo '{"cmd":"requests"}' >&"$to_server"
+    read -r -t 20 -u "$from_server" log
+    python3 - "$log" <<'PY'
+import base64, json, sys
+sent = [json.loads(base64.b64decode(r["bodyBase64"])) for r in json.loads(sys.argv[1])["requests"] if r["path"] == "/v2/1234/payments"]
+assert len(sent) == 1, sent
+mobile = sent[0]["mobilePaymentMethodSpecificInput"]
+assert mobile["paymentProductId"] == 302, mobile
+assert mobile["decryptedPaymentData"] == {"dpan": "5353756319181169", "expiryDate": "0924",
+                                          "cryptogram": "AMwBRjPWDnAgAA7Rls7mAoABFA=="}, "unexpected decryptedPaymentData"
+print("sent: product 302, decryptedPaymentData dpan, expiryDate 0924, cryptogram (from the decryptor's WalletCard)")
+PY
+    exec {to_server}>&-
+    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
 fi
 echo "examples: all ran as expected"

@@ -1,11 +1,6 @@
 public import CSECore
 
 extension CSEError.Code {
-    /// The session data (the CreateSession response) is not usable: not JSON, a missing or empty
-    /// `clientSessionId`, `customerId`, `clientApiUrl` or `assetUrl`, a member of the wrong type,
-    /// or a `clientApiUrl` whose path is anything but empty or `/client`. The context names the
-    /// `member`; never the session id.
-    public static let clientAPIInvalidSession = Self("clientAPI.invalidSession")
     /// A payment context is out of range: a currency that is not three upper-case letters, a
     /// country that is not two, or an amount that is negative or longer than 12 digits. The
     /// context names the `member`.

@@ -1,5 +1,4 @@
 public import CSECore
-internal import CSECrypto
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -105,10 +104,7 @@ package struct HTTPClientEnvironment: Sendable {
             }
         },
         unixTime: { Int64(time(nil)) },
-        random: { () throws(CSEError) in
-            let bytes = try SecureRandom.bytes(8)
-            return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        })
+        random: { () throws(CSEError) in try RetryJitter.random64() })
 }
 
 /// An HTTP client with CSEKit's rules: one attempt at a time through an ``HTTPTransport``, a

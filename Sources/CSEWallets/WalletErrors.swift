@@ -29,3 +29,11 @@ extension CSEError.Code {
     /// The replay guard has seen this transaction or message id within the acceptance window.
     public static let walletReplayed = Self("wallet.replayed")
 }
+
+extension CSEError.Code {
+    /// The card of a decrypted token is not one a platform can be paid with: a member is missing,
+    /// of the wrong JSON type or out of range (a device PAN that is not 12–19 digits, a month
+    /// outside 1–12, an ECI outside 0–99). The context's `argument` names the member; never its
+    /// value.
+    public static let walletInvalidCard = Self("wallet.invalidCard")
+}

@@ -64,7 +64,7 @@ struct CLIWalletCommandTests {
         let wrongWallet = try CommandRunner.run(
             ["worldline", "create-payment", "--wallet", "google-pay", "--decrypted", "--return-url", "https://shop.example/3ds"]
                 + Array(pay[5...]), stdin: decrypted.stdout)
-        #expect(wrongWallet.status == 1 && wrongWallet.err.contains("serverAPI.invalidArgument") && !wrongWallet.err.contains(dpan))
+        #expect(wrongWallet.status == 1 && wrongWallet.err.contains("wallet.invalidCard") && !wrongWallet.err.contains(dpan))
         #expect(!wrongWallet.err.contains(cryptogram))
         let usage = try CommandRunner.run(Array(pay.prefix(4)) + Array(pay[5...]), stdin: decrypted.stdout)
         #expect(usage.status == 64 && usage.err.contains("'--decrypted'"))

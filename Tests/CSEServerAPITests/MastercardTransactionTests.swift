@@ -2,6 +2,7 @@ import CSECore
 import CSEGateways
 import CSEHTTP
 import CSEServerAPI
+import CSEWallets
 import CSEValidation
 import Foundation
 import Testing
@@ -224,7 +225,7 @@ struct MastercardTransactionTests {
     @Test("merchant-decrypted device data: the DPAN as card.number with a two-digit expiry and the cryptogram as devicePayment")
     func decryptedDevicePayment() async throws {
         try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in
-            let card = try DecryptedWalletCard(walletDecryption: Self.decryptedApple)
+            let card = try WalletCard(decryptionOutput: Self.decryptedApple)
             let request = try MastercardTransactionRequest(
                 .pay, orderID: "order-d", transactionID: "d1", amount: 100, currency: Currency(code: "EUR")!,
                 source: .decryptedDevicePayment(card))
@@ -242,7 +243,7 @@ struct MastercardTransactionTests {
         try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments + ["--mode", "echo-errors"]) { server in
             let request = try MastercardTransactionRequest(
                 .pay, orderID: "order-e", transactionID: "e1", amount: 100, currency: Currency(code: "EUR")!,
-                source: .decryptedDevicePayment(try DecryptedWalletCard(walletDecryption: Self.decryptedApple)))
+                source: .decryptedDevicePayment(try WalletCard(decryptionOutput: Self.decryptedApple)))
             let error = await thrown { try await Self.client(server).perform(request) }
             #expect(error?.code == .mastercardInvalidRequest && error?.context["explanation"]?.hasPrefix("Invalid card") == true)
             for value in ["5204730000001003", "Af9x/QwAA/DjmU65oyc1MAABAAA=", "A Payer"] {

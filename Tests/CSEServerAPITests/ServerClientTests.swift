@@ -3,7 +3,6 @@ import CSECrypto
 import CSEGateways
 @_spi(CustomTransport) import CSEHTTP
 import CSEServerAPI
-import CSEClientAPI
 import Testing
 
 @Suite("The server calls over an in-memory transport: request shapes, decoding and error mapping")

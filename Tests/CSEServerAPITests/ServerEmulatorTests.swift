@@ -1,4 +1,3 @@
-import CSEClientAPI
 import CSECore
 import CSECrypto
 import CSEGateways

@@ -2,11 +2,13 @@ import CSECore
 import CSEHTTP
 import CSEPayments
 import CSEServerAPI
+import CSEWallets
 import Testing
 import TestSupport
 
 /// Worldline wallet payments with merchant-decrypted data (research notes §1.5, route 3): products
-/// 302 and 320 with `decryptedPaymentData`, built from the output of `cse wallet decrypt`.
+/// 302 and 320 with `decryptedPaymentData`, built from a ``WalletCard`` (here read from the output
+/// of `cse wallet decrypt`; the decryptors give the same card, WalletCardTests).
 @Suite("Worldline Apple Pay (302) and Google Pay (320) payments with decryptedPaymentData")
 struct WorldlineWalletPaymentTests {
     /// `cse wallet decrypt`'s output for an Apple Pay token (the shape of the gala vector's plaintext),
@@ -22,37 +24,53 @@ struct WorldlineWalletPaymentTests {
                 .utf8)
     }
 
-    @Test("Apple Pay: YYMMDD becomes MMYY, the ECI \"07\" the number 7, with the cryptogram and the name")
+    @Test("Apple Pay: product 302; YYMMDD becomes MMYY, the ECI \"07\" the number 7, with the cryptogram and the name")
     func appleMapping() throws {
-        let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.apple)
-        #expect(product == .applePay && data.dpan == "4109370251004320" && data.expiryDate == "1229")
-        #expect(data.cryptogram == "Af9x/QwAA/DjmU65oyc1MAABAAA=" && data.eci == 7 && data.cardholderName == "A Payer")
-        #expect(data.description == "WorldlineDecryptedPaymentData(dpan: 410937******4320, cryptogram: <redacted>, eci: 7)")
+        let request = try WorldlineWalletPaymentRequest(
+            card: try WalletCard(decryptionOutput: Self.apple), amount: 100, currencyCode: "USD")
+        let input = request.json["mobilePaymentMethodSpecificInput"]
+        #expect(input?["paymentProductId"]?.intValue == 302)
+        #expect(
+            input?["decryptedPaymentData"]
+                == .object(
+                    JSONObject([
+                        ("dpan", .string("4109370251004320")), ("expiryDate", .string("1229")),
+                        ("cryptogram", .string("Af9x/QwAA/DjmU65oyc1MAABAAA=")), ("eci", .number("7")),
+                        ("cardholderName", .string("A Payer")),
+                    ])))
+        #expect(request.description == "WorldlineWalletPaymentRequest(product: 302, amount: 100, currencyCode: USD)")
     }
 
-    @Test("Google Pay: a CRYPTOGRAM_3DS card carries its cryptogram and ECI; a PAN_ONLY card sends none")
+    @Test("Google Pay: product 320; a CRYPTOGRAM_3DS card carries its cryptogram and ECI; a PAN_ONLY card sends none")
     func googleMapping() throws {
-        let (product, tokenized) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("CRYPTOGRAM_3DS"))
-        #expect(product == .googlePay && tokenized.expiryDate == "0330" && tokenized.eci == 5 && tokenized.cryptogram != nil)
-        let (_, panOnly) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("PAN_ONLY"))
-        #expect(panOnly.cryptogram == nil && panOnly.eci == nil)
+        func data(_ authMethod: String) throws -> JSONValue? {
+            let request = try WorldlineWalletPaymentRequest(
+                card: try WalletCard(decryptionOutput: Self.google(authMethod)), amount: 1, currencyCode: "EUR",
+                returnURL: "https://shop.example/3ds")
+            #expect(request.json["mobilePaymentMethodSpecificInput"]?["paymentProductId"]?.intValue == 320)
+            return request.json["mobilePaymentMethodSpecificInput"]?["decryptedPaymentData"]
+        }
+        let tokenized = try data("CRYPTOGRAM_3DS")
+        #expect(tokenized?["expiryDate"]?.stringValue == "0330" && tokenized?["eci"] == .number("5") && tokenized?["cryptogram"] != nil)
+        let panOnly = try data("PAN_ONLY")
+        #expect(panOnly?["cryptogram"] == nil && panOnly?["eci"] == nil && panOnly?["dpan"]?.stringValue == "4895370012003478")
     }
 
-    @Test("a Google Pay payment needs a 3-D Secure return URL; the data's members are checked")
+    @Test("a Google Pay payment needs a 3-D Secure return URL; Worldline's 200-character limits are checked")
     func checks() throws {
-        let (_, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("PAN_ONLY"))
+        let card = try WalletCard(decryptionOutput: Self.google("PAN_ONLY"))
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
-            _ = try WorldlineWalletPaymentRequest(product: .googlePay, decrypted: data, amount: 1, currencyCode: "EUR")
+            _ = try WorldlineWalletPaymentRequest(card: card, amount: 1, currencyCode: "EUR")
         }
-        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData(dpan: "4111", expiryDate: "1230") }
-        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
-            _ = try WorldlineDecryptedPaymentData(dpan: "4111111111111111", expiryDate: "1330")
+        let long = try WalletCard(
+            wallet: .applePay, accountNumber: "4111111111111111", expiryMonth: 12, expiryYear: 2030,
+            cryptogram: String(repeating: "A", count: 201))
+        do {
+            _ = try WorldlineWalletPaymentRequest(card: long, amount: 1, currencyCode: "EUR")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.code == .serverAPIInvalidArgument && error.context["argument"] == "decryptedPaymentData.cryptogram")
         }
-        let other = Array(String(decoding: Self.apple, as: UTF8.self).replacing("apple-pay", with: "samsung-pay").utf8)
-        #expect(throws: CSEError(.serverAPIInvalidArgument, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(other) }
-        // The JSON text must be an object.
-        #expect(throws: CSEError(.jsonUnexpectedValue, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(Array("[]".utf8)) }
-        #expect(throws: CSEError(.jsonSyntax, "")) { _ = try WorldlineDecryptedPaymentData.fromWalletDecryption(Array("{".utf8)) }
     }
 
     @Test(
@@ -62,19 +80,19 @@ struct WorldlineWalletPaymentTests {
         let apple = Array(
             #"{"paymentData":{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}},"transactionIdentifier":"AB12"}"#
                 .utf8)
-        let appleRequest = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: apple)
+        let appleRequest = try WorldlinePaymentRequest.paymentRequest(sealing: apple, from: .applePay)
         #expect(appleRequest.product.id == "302")
         #expect(
             appleRequest.unmaskedValue(forField: "encryptedPaymentData")
                 == #"{"version":"EC_v1","data":"ZA==","signature":"cw==","header":{"transactionId":"ab"}}"#)
         #expect(appleRequest.unmaskedValue(forField: "transactionId") == "AB12")
         let google = Array(#"{"paymentMethodData":{"tokenizationData":{"token":"{\"signedMessage\":\"m\"}"}}}"#.utf8)
-        let googleRequest = try WorldlinePaymentProduct.googlePay.paymentRequest(forWalletToken: google)
+        let googleRequest = try WorldlinePaymentRequest.paymentRequest(sealing: google, from: .googlePay)
         #expect(
             googleRequest.product.id == "320"
                 && googleRequest.unmaskedValue(forField: "encryptedPaymentData") == #""{\"signedMessage\":\"m\"}""#)
         #expect(throws: CSEError(.serverAPIInvalidArgument, "")) {
-            _ = try WorldlinePaymentProduct.applePay.paymentRequest(forWalletToken: Array("{}".utf8))
+            _ = try WorldlinePaymentRequest.paymentRequest(sealing: Array("{}".utf8), from: .applePay)
         }
         let sealed320 = try WorldlinePaymentRequest(
             encryptedCustomerInput: "a.b.c.d.e", amount: 1, currencyCode: "EUR", googlePayReturnURL: "https://shop.example/3ds")
@@ -85,8 +103,8 @@ struct WorldlineWalletPaymentTests {
     @Test("a refusal whose message echoes the DPAN, the cryptogram and the name shows none of them")
     func refusalRedactsWalletData() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "reject"]) { server in
-            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.apple)
-            let request = try WorldlineWalletPaymentRequest(product: product, decrypted: data, amount: 100, currencyCode: "USD")
+            let request = try WorldlineWalletPaymentRequest(
+                card: try WalletCard(decryptionOutput: Self.apple), amount: 100, currencyCode: "USD")
             guard case .refused(_, let error) = try await ServerEmulatorTests.worldline(server).createPayment(request) else {
                 Issue.record("not refused")
                 return
@@ -102,9 +120,9 @@ struct WorldlineWalletPaymentTests {
     func payment() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
             let client = try ServerEmulatorTests.worldline(server)
-            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(Self.google("CRYPTOGRAM_3DS"))
             let request = try WorldlineWalletPaymentRequest(
-                product: product, decrypted: data, amount: 1999, currencyCode: "EUR", merchantReference: "order-g",
+                card: try WalletCard(decryptionOutput: Self.google("CRYPTOGRAM_3DS")), amount: 1999, currencyCode: "EUR",
+                merchantReference: "order-g",
                 returnURL: "https://shop.example/3ds")
             let payment = try await client.createPayment(request).get()
             #expect(payment.maskedCardNumber == "489537******3478" && payment.status == "PENDING_CAPTURE")

@@ -1,4 +1,5 @@
 import CSECore
+import CSEWallets
 import CSEServerAPI
 import CSEValidation
 import CSEGateways
@@ -86,9 +87,23 @@ enum APSLanguageArgument: String, CaseIterable, ArgumentValue {
     case en, ar
 }
 
-/// `--wallet apple-pay` of `cse aps purchase|authorize`: the one wallet APS decrypts.
-enum APSWalletArgument: String, CaseIterable, ArgumentValue {
-    case applePay = "apple-pay"
+/// `--wallet apple-pay|google-pay`: every ``Wallet``, by its raw value.
+extension Wallet: ArgumentValue {}
+
+/// `--wallet apple-pay` of `cse aps purchase|authorize`: the wallets whose tokens APS decrypts
+/// (Apple Pay only; research notes §2.4), as a ``Wallet``.
+struct APSWalletArgument: ArgumentValue {
+    /// The wallets APS takes.
+    static let accepted: [Wallet] = [.applePay]
+    /// The wallet named.
+    let wallet: Wallet
+    /// A wallet APS takes, by its raw value.
+    init?(argument: String) {
+        guard let wallet = Wallet(rawValue: argument), Self.accepted.contains(wallet) else { return nil }
+        self.wallet = wallet
+    }
+    /// `apple-pay`.
+    static var allValueStrings: [String] { accepted.map(\.rawValue) }
 }
 
 /// `--format form|json` of `cse aps feedback-verify`.

@@ -1,7 +1,7 @@
 import CSEValidation
 
 /// The value the payment commands read the same way: `--currency` (ISO 4217; `--wallet` is a
-/// typed option, ``WalletOptions/Kind``).
+/// typed option, a `Wallet`).
 extension ParsedArguments {
     /// The currency of a required option, from the embedded ISO 4217 table.
     /// - Throws: ``UsageError`` naming the option, with `example` as the example code.

@@ -3,12 +3,6 @@ import CSEWallets
 
 /// The options `cse wallet decrypt` and `cse wallet verify` share, and their parsing.
 enum WalletOptions {
-    /// The wallets `--wallet` names.
-    enum Kind: String, CaseIterable, ArgumentValue {
-        case applePay = "apple-pay"
-        case googlePay = "google-pay"
-    }
-
     /// `--now`: an ISO-8601 UTC instant `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`, in milliseconds.
     static func instant(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
@@ -79,7 +73,7 @@ enum WalletOptions {
     struct Common {
         /// `--wallet`, `--apple-root`, `--signing-window`, `--now` and `--lines`, in help order.
         struct Keys: Sendable {
-            let wallet: OptionKey<Kind?>
+            let wallet: OptionKey<Wallet?>
             let root: OptionKey<String?>
             let window: OptionKey<String?>
             let now: OptionKey<String?>
@@ -88,7 +82,7 @@ enum WalletOptions {
             /// Declares the five options.
             init(_ declare: inout OptionDeclarations) {
                 wallet = declare.value(
-                    "wallet", "KIND", as: Kind.self, help: "Force the wallet: apple-pay or google-pay (chosen by the options otherwise).")
+                    "wallet", "KIND", as: Wallet.self, help: "Force the wallet: apple-pay or google-pay (chosen by the options otherwise).")
                 root = declare.value("apple-root", "FILE", help: "Trust this root (PEM) instead of Apple Root CA - G3 (tests).")
                 window = declare.value(
                     "signing-window", "PAST[,FUTURE]", help: "Accepted signing-time distance in seconds (300,60).")

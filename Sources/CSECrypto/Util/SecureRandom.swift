@@ -1,11 +1,6 @@
 public import CSECore
 internal import CCSEShims
 
-extension CSEError.Code {
-    /// OpenSSL's CSPRNG could not produce bytes. The operation fails; there is no fallback.
-    public static let randomFailure = Self("crypto.randomFailure")
-}
-
 /// Randomness from OpenSSL's CSPRNG (`RAND_bytes`). A failure is an error for that call; CSEKit
 /// never falls back to a weaker source.
 ///

@@ -2,6 +2,7 @@ public import CSECore
 @_spi(CustomTransport) import CSEHTTP
 import CSECrypto
 public import CSEValidation
+public import CSEWallets
 
 extension CSEError.Code {
     /// The Mastercard Gateway declined the transaction: `result` `FAILURE`, or `SUCCESS` with a
@@ -10,43 +11,26 @@ extension CSEError.Code {
     public static let mastercardTransactionDeclined = Self("mastercard.transactionDeclined")
 }
 
-/// A wallet whose token the Mastercard Gateway decrypts itself (`order.walletProvider`).
-public struct MastercardWalletProvider: Hashable, Sendable, CustomStringConvertible {
-    /// The value sent, `APPLE_PAY` or `GOOGLE_PAY`.
-    public let name: String
-    private init(_ name: String) { self.name = name }
-
-    /// Apple Pay: the token is `PKPaymentToken.paymentData`.
-    public static let applePay = MastercardWalletProvider("APPLE_PAY")
-    /// Google Pay: the token is `paymentMethodData.tokenizationData.token`, made with gateway `mpgs`.
-    public static let googlePay = MastercardWalletProvider("GOOGLE_PAY")
-
-    /// The lowest API version that takes a wallet token in a transaction (Google Pay needs 47;
-    /// research notes §3.1).
-    public static let minimumAPIVersion = 47
-
-    /// The value sent.
-    public var description: String { name }
-}
-
 /// Where the money of a PAY or AUTHORIZE comes from (research notes §3.2).
 public enum MastercardFundingSource: Sendable, CustomStringConvertible {
     /// The card the mobile SDK put into this session (`session.id`).
     case session(id: String)
     /// A wallet token the gateway decrypts: `sourceOfFunds.provided.card.devicePayment.paymentToken`
-    /// (the token's JSON text) with `order.walletProvider`.
-    case walletToken(MastercardWalletProvider, token: String)
+    /// (the token's JSON text) with `order.walletProvider` (`APPLE_PAY`: the token is
+    /// `PKPaymentToken.paymentData`; `GOOGLE_PAY`: `paymentMethodData.tokenizationData.token`, made
+    /// with gateway `mpgs`). Needs API version ``MastercardTransactionRequest/minimumWalletAPIVersion``.
+    case walletToken(Wallet, token: String)
     /// Device data the merchant decrypted (research notes §3.2, route 3; member names of medium
     /// confidence, see docs/GATEWAYS.md): `sourceOfFunds.provided.card.number` (the DPAN) and
     /// `expiry`, and `devicePayment {cryptogramFormat 3DSECURE, onlinePaymentCryptogram, eciIndicator}`
     /// when the wallet gave a cryptogram, with `order.walletProvider`.
-    case decryptedDevicePayment(DecryptedWalletCard)
+    case decryptedDevicePayment(WalletCard)
 
     /// The kind of source, never the token or card data.
     public var description: String {
         switch self {
         case .session: return "session"
-        case .walletToken(let provider, _): return "walletToken(\(provider))"
+        case .walletToken(let wallet, _): return "walletToken(\(wallet.mastercardWalletProvider))"
         case .decryptedDevicePayment(let card): return "decryptedDevicePayment(\(card.wallet))"
         }
     }
@@ -64,6 +48,10 @@ public enum MastercardFundingSource: Sendable, CustomStringConvertible {
 /// answers a repeat of the identical request with the first response and moves no money twice
 /// (research notes §3.4). Never reuse a transaction id for different content.
 public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
+    /// The lowest API version that takes a wallet token or decrypted wallet card in a transaction
+    /// (Google Pay needs 47; research notes §3.1).
+    public static let minimumWalletAPIVersion = 47
+
     /// `apiOperation`.
     public struct Operation: Hashable, Sendable, CustomStringConvertible {
         /// The value sent.
@@ -122,7 +110,7 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
                     context: ["argument": "paymentToken"])
             }
         case .decryptedDevicePayment:
-            break  // A DecryptedWalletCard is checked when it is made.
+            break  // A WalletCard is checked when it is made.
         }
         amountText = try currency.majorString(fromMinor: amount)
         self.operation = operation
@@ -156,15 +144,15 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
         switch source {
         case .session(let id):
             members.append(("session", .object(JSONObject([("id", .string(id))]))))
-        case .walletToken(let provider, let token):
-            order.append(("walletProvider", .string(provider.name)))
+        case .walletToken(let wallet, let token):
+            order.append(("walletProvider", .string(wallet.mastercardWalletProvider)))
             let devicePayment = JSONValue.object(JSONObject([("paymentToken", .string(token))]))
             sourceOfFunds.append(
                 ("provided", .object(JSONObject([("card", .object(JSONObject([("devicePayment", devicePayment)])))]))))
         case .decryptedDevicePayment(let card):
-            order.append(("walletProvider", .string(card.wallet == .applePay ? "APPLE_PAY" : "GOOGLE_PAY")))
+            order.append(("walletProvider", .string(card.wallet.mastercardWalletProvider)))
             var members: [(String, JSONValue)] = [
-                ("number", .string(card.dpan)),
+                ("number", .string(card.accountNumber)),
                 (
                     "expiry",
                     .object(JSONObject([("month", .string(card.expiryMonthText)), ("year", .string(card.expiryYearText))]))
@@ -174,7 +162,7 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
                 var device: [(String, JSONValue)] = [
                     ("cryptogramFormat", .string("3DSECURE")), ("onlinePaymentCryptogram", .string(cryptogram)),
                 ]
-                if let eci = card.eci { device.append(("eciIndicator", .string(DecryptedWalletCard.twoDigits(eci)))) }
+                if let eci = card.eciText { device.append(("eciIndicator", .string(eci))) }
                 members.append(("devicePayment", .object(JSONObject(device))))
             }
             sourceOfFunds.append(("provided", .object(JSONObject([("card", .object(JSONObject(members)))]))))
@@ -314,7 +302,7 @@ extension MastercardSessionClient {
         case .session: isWallet = false
         case .walletToken, .decryptedDevicePayment: isWallet = true
         }
-        if isWallet, apiVersion < MastercardWalletProvider.minimumAPIVersion {
+        if isWallet, apiVersion < MastercardTransactionRequest.minimumWalletAPIVersion {
             throw CSEError(
                 .serverAPIInvalidArgument, "a wallet token needs API version 47 or later", context: ["argument": "apiVersion"])
         }

@@ -1,5 +1,6 @@
 public import CSECore
 import CSEValidation
+import CSEWallets
 
 /// A CreatePayment request with client-side encrypted card data.
 public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
@@ -85,7 +86,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
         var members: [(String, JSONValue)] = [("encryptedCustomerInput", .string(encryptedCustomerInput))]
         if let googlePayReturnURL {
             let input = JSONObject([
-                ("paymentProductId", .number(String(WorldlinePaymentProduct.googlePay.id))),
+                ("paymentProductId", .number(String(Wallet.googlePay.worldlinePaymentProductID))),
                 WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL),
             ])
             members.append(("mobilePaymentMethodSpecificInput", .object(input)))

@@ -1,7 +1,7 @@
 public import CSECore
 @_spi(CustomTransport) public import CSEHTTP
-public import CSEClientAPI
 import CSECrypto
+import CSEWallets
 
 /// The Worldline (Online Payments, Direct) server API calls a merchant server makes around
 /// client-side encryption: CreateSession, CreatePayment and GetPayment, signed with `v1HMAC`.
@@ -133,12 +133,11 @@ public struct WorldlineServerClient: Sendable {
     public func createPayment(
         _ request: WorldlineWalletPaymentRequest, idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
-        let data = request.decrypted
-        return try await createPayment(
+        try await createPayment(
             body: request.json,
             expected: ExpectedAnswer(
                 amount: request.amount, currencyCode: request.currencyCode, merchantReference: request.merchantReference),
-            idempotenceKey: idempotenceKey, values: [data.dpan, data.cryptogram, data.cardholderName].compactMap { $0 })
+            idempotenceKey: idempotenceKey, values: request.card.secrets)
     }
 
     /// - Parameters:

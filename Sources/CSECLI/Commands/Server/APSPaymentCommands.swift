@@ -89,7 +89,7 @@ struct APSPaymentOptions: CommandOptions {
                 guard tokenName != nil, appleCredentials == nil else {
                     throw UsageError("Give '--token-name', or '--wallet apple-pay' with '--apple-credentials'.")
                 }
-            case .applePay:
+            case .some:
                 guard tokenName == nil, appleCredentials != nil, arguments[\.customerIP] != nil else {
                     throw UsageError("'--wallet apple-pay' takes '--apple-credentials' and '--customer-ip', and no '--token-name'.")
                 }

@@ -1,5 +1,6 @@
 import CSECore
 import CSEServerAPI
+import CSEWallets
 import CSEValidation
 
 /// What `cse mastercard pay` and `cse mastercard authorize` share: the options, the funding
@@ -12,7 +13,7 @@ enum MastercardPaymentSupport {
         let amount: OptionKey<String>
         let currency: OptionKey<String>
         let session: OptionKey<String?>
-        let wallet: OptionKey<WalletOptions.Kind?>
+        let wallet: OptionKey<Wallet?>
         let decrypted: OptionKey<Bool>
         let authenticationTransaction: OptionKey<String?>
         let gateway: MastercardCommandSupport.Options
@@ -25,7 +26,7 @@ enum MastercardPaymentSupport {
             currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
             session = declare.value("session", "ID", help: "Pay with the card the mobile SDK put into this session.")
             wallet = declare.value(
-                "wallet", "NAME", as: WalletOptions.Kind.self,
+                "wallet", "NAME", as: Wallet.self,
                 help: "apple-pay or google-pay: the wallet token on standard input, decrypted by the gateway.")
             decrypted = declare.flag("decrypted", help: "With --wallet: read the output of 'cse wallet decrypt' instead (device data).")
             authenticationTransaction = declare.value(
@@ -42,7 +43,7 @@ enum MastercardPaymentSupport {
         let amount: Int
         let currency: Currency
         let session: String?
-        let wallet: MastercardWalletProvider?
+        let wallet: Wallet?
         let decrypted: Bool
         let authenticationTransaction: String?
 
@@ -53,7 +54,7 @@ enum MastercardPaymentSupport {
             amount = try arguments.integer(\.amount)
             currency = try arguments.currency(\.currency)
             session = arguments[\.session]
-            wallet = arguments[\.wallet].map { $0 == .applePay ? .applePay : .googlePay }
+            wallet = arguments[\.wallet]
             guard (session == nil) != (wallet == nil) else {
                 throw UsageError("Give one of '--session' and '--wallet'.")
             }
@@ -67,7 +68,8 @@ enum MastercardPaymentSupport {
         /// Apple Pay JS's `{"token":{…}}` around it; Google's `PaymentData` with
         /// `paymentMethodData.tokenizationData.token`).
         func source() throws(CSEError) -> MastercardFundingSource {
-            if let session { return .session(id: session) }
+            // The initializer took exactly one of --session and --wallet.
+            guard let wallet else { return .session(id: session ?? "") }
             // Decrypted device data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
             var raw = try Files.readStandardInput(limit: 64 * 1024)
             defer { secureZero(&raw) }
@@ -75,13 +77,7 @@ enum MastercardPaymentSupport {
             let value = try JSONValue.parse(input)
             if decrypted {
                 let output = try JSONObjectInput.object(value, orElse: "the input must be 'cse wallet decrypt' output")
-                let card = try DecryptedWalletCard(walletDecryption: output)
-                guard (card.wallet == .applePay) == (wallet == .applePay) else {
-                    throw CSEError(
-                        .serverAPIInvalidArgument, "the decrypted token is from another wallet than --wallet",
-                        context: ["argument": "wallet"])
-                }
-                return .decryptedDevicePayment(card)
+                return .decryptedDevicePayment(try WalletCard(decryptionOutput: output, from: wallet))
             }
             let token: String
             // Apple Pay JS delivers `{"token":{"paymentData",…},"billingContact",…}`.
@@ -93,7 +89,7 @@ enum MastercardPaymentSupport {
             } else {
                 token = String(decoding: input, as: UTF8.self)
             }
-            return .walletToken(wallet ?? .applePay, token: token)
+            return .walletToken(wallet, token: token)
         }
 
         /// Sends `operation` and prints its outcome.

@@ -1,6 +1,7 @@
 import CSECore
 import CSEHTTP
 import CSEServerAPI
+import CSEWallets
 import CSEValidation
 
 /// What `cse paysafe pay` and `cse paysafe lookup` share.
@@ -152,12 +153,12 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
 
     /// The options of `cse paysafe wallet-token`.
     struct Options: CommandOptions {
-        let wallet: OptionKey<WalletOptions.Kind?>
+        let wallet: OptionKey<Wallet?>
         let decrypted: OptionKey<Bool>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            wallet = declare.value("wallet", "NAME", required: true, as: WalletOptions.Kind.self, help: "apple-pay or google-pay.")
+            wallet = declare.value("wallet", "NAME", required: true, as: Wallet.self, help: "apple-pay or google-pay.")
             decrypted = declare.flag("decrypted", help: "Apple Pay: read the output of 'cse wallet decrypt' (decryptedData).")
             server = ServerCallOptions.Keys(
                 &declare, credentialsHelp: "Paysafe credentials {\"apiKey\"} (the single-use-token key)", environment: .choice)
@@ -165,14 +166,15 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
     }
 
     let options: ServerCallOptions
-    let isApplePay: Bool
+    let wallet: Wallet
     let decrypted: Bool
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        isApplePay = arguments[\.wallet] == .applePay
+        guard let wallet = arguments[\.wallet] else { throw UsageError("'--wallet' is required.") }
+        self.wallet = wallet
         decrypted = arguments[\.decrypted]
-        if decrypted && !isApplePay {
+        if decrypted && wallet != .applePay {
             throw UsageError("'--decrypted' is for Apple Pay only: Paysafe's Customer Vault has no decrypted Google Pay token.")
         }
     }
@@ -186,18 +188,20 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
             credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),
             configuration: options.configuration)
         let token: PaysafeSingleUseToken
-        if isApplePay {
-            if decrypted {
-                guard object["wallet"]?.stringValue == "apple-pay", let data = object["paymentData"]?.objectValue else {
-                    throw CSEError(
-                        .serverAPIInvalidArgument, "the input is not Apple Pay output of 'cse wallet decrypt'",
-                        context: ["argument": "paymentData"])
-                }
-                token = try await client.createApplePaySingleUseToken(token: JSONObject(), decrypted: data)
-            } else {
-                token = try await client.createApplePaySingleUseToken(token: object)
+        switch wallet {
+        case .applePay where decrypted:
+            // The one reader of 'cse wallet decrypt' output checks the card; Paysafe takes
+            // Apple's decrypted object itself ("keep the original format").
+            _ = try WalletCard(decryptionOutput: object, from: .applePay)
+            guard let data = object["paymentData"]?.objectValue else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the input is not Apple Pay output of 'cse wallet decrypt'",
+                    context: ["argument": "paymentData"])
             }
-        } else {
+            token = try await client.createApplePaySingleUseToken(token: JSONObject(), decrypted: data)
+        case .applePay:
+            token = try await client.createApplePaySingleUseToken(token: object)
+        case .googlePay:
             token = try await client.createGooglePaySingleUseToken(token: object)
         }
         JSONLine.write(token.json)

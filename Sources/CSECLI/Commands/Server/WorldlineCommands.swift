@@ -4,6 +4,7 @@ import CSECrypto
 import CSEHTTP
 import CSEPayments
 import CSEServerAPI
+import CSEWallets
 
 /// The Worldline server commands' shared parts.
 enum WorldlineCommandSupport {
@@ -112,7 +113,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         let currency: OptionKey<String>
         let reference: OptionKey<String?>
         let idempotenceKey: OptionKey<String?>
-        let wallet: OptionKey<WalletOptions.Kind?>
+        let wallet: OptionKey<Wallet?>
         let decrypted: OptionKey<Bool>
         let returnURL: OptionKey<String?>
         let session: OptionKey<String?>
@@ -126,7 +127,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
                 "idempotence-key", "KEY",
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
             wallet = declare.value(
-                "wallet", "NAME", as: WalletOptions.Kind.self, help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
+                "wallet", "NAME", as: Wallet.self, help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
             decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
             returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
             session = declare.value("session", "FILE", help: "With --wallet: the Client API session whose key seals the raw token.")
@@ -139,7 +140,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
     let currency: String
     let reference: String?
     let idempotenceKey: String?
-    let wallet: WorldlinePaymentProduct?
+    let wallet: Wallet?
     let decrypted: Bool
     let returnURL: String?
     let session: String?
@@ -150,7 +151,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         currency = arguments[\.currency]
         reference = arguments[\.reference]
         idempotenceKey = arguments[\.idempotenceKey]
-        wallet = arguments[\.wallet].map { $0 == .applePay ? .applePay : .googlePay }
+        wallet = arguments[\.wallet]
         decrypted = arguments[\.decrypted]
         session = arguments[\.session]
         returnURL = arguments[\.returnURL]
@@ -161,7 +162,9 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         } else if decrypted == (session != nil) {
             throw UsageError("'--wallet' takes '--decrypted' (the output of 'cse wallet decrypt') or '--session FILE' (a raw token).")
         }
-        if wallet == .googlePay && returnURL == nil { throw UsageError("'--wallet google-pay' needs '--return-url' (3-D Secure).") }
+        if let wallet, wallet.worldlineNeedsReturnURL, returnURL == nil {
+            throw UsageError("'--wallet \(wallet)' needs '--return-url' (3-D Secure).")
+        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -177,23 +180,18 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             configuration.http = options.transport.applied(to: configuration.http)
             let clientSession = try ClientAPISession(
                 sessionData: try SessionData(json: try KeySource.read(session, secretKind: "session file")), configuration: configuration)
-            let sealed = try await clientSession.encrypt(try wallet.paymentRequest(forWalletToken: token))
+            let sealed = try await clientSession.encrypt(try WorldlinePaymentRequest.paymentRequest(sealing: token, from: wallet))
             let request = try WorldlinePaymentRequest(
                 encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
-                merchantReference: reference, googlePayReturnURL: wallet == .googlePay ? returnURL : nil)
+                merchantReference: reference, googlePayReturnURL: wallet.worldlineNeedsReturnURL ? returnURL : nil)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
             return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
         if let wallet {
             let output = try JSONObjectInput.parse(input, orElse: "the input must be the JSON object 'cse wallet decrypt' prints")
-            let (product, data) = try WorldlineDecryptedPaymentData.fromWalletDecryption(output)
-            guard product == wallet else {
-                throw CSEError(
-                    .serverAPIInvalidArgument, "the decrypted token is from another wallet than --wallet", context: ["argument": "wallet"])
-            }
+            let card = try WalletCard(decryptionOutput: output, from: wallet)
             let request = try WorldlineWalletPaymentRequest(
-                product: product, decrypted: data, amount: Int64(amount), currencyCode: currency, merchantReference: reference,
-                returnURL: returnURL)
+                card: card, amount: Int64(amount), currencyCode: currency, merchantReference: reference, returnURL: returnURL)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
             return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }

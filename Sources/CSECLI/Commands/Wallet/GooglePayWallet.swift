@@ -32,14 +32,15 @@ enum GooglePayWallet {
         ///   - appleOptionGiven: whether an Apple-only option was given (refused with Google Pay).
         ///   - needsKeys: `decrypt` needs at least one `--merchant-key`.
         static func select(
-            wallet: WalletOptions.Kind?, _ options: ParsedArguments<Keys>, keyFiles: [String], appleOptionGiven: Bool, needsKeys: Bool
+            wallet: Wallet?, _ options: ParsedArguments<Keys>, keyFiles: [String], appleOptionGiven: Bool, needsKeys: Bool
         ) throws(UsageError) -> Settings? {
             let recipient = options[\.recipient], rootKeys = options[\.rootKeys], protocols = options[\.protocols]
             let googleOptionGiven = recipient != nil || rootKeys != nil || protocols != nil
+            // Exhaustive, no `default`: a new wallet must say here whether it is Google Pay's.
             switch wallet {
-            case .googlePay: break
+            case .googlePay?: break
             case nil where googleOptionGiven: break
-            default:
+            case .applePay?, nil:
                 if googleOptionGiven { throw UsageError("--recipient, --root-keys and --protocols are Google Pay options") }
                 return nil
             }
@@ -103,7 +104,7 @@ enum GooglePayWallet {
     static func decrypt(_ recipient: GooglePayRecipient, _ input: [UInt8]) throws(CSEError) -> [UInt8] {
         let message = try recipient.decrypt(try tokenDocument(input))
         var out = JSONObjectWriter()
-        out.string("wallet", "google-pay")
+        out.string("wallet", Wallet.googlePay.rawValue)
         out.string("protocolVersion", message.protocolVersion.rawValue)
         if let id = message.messageID { out.string("messageId", id) }
         if let expiration = message.messageExpiration { out.string("messageExpiration", WalletOptions.isoString(expiration)) }
@@ -116,7 +117,7 @@ enum GooglePayWallet {
     static func verify(_ recipient: GooglePayRecipient, _ input: [UInt8]) throws(CSEError) -> [UInt8] {
         let verification = try recipient.verify(try tokenDocument(input))
         var out = JSONObjectWriter()
-        out.string("wallet", "google-pay")
+        out.string("wallet", Wallet.googlePay.rawValue)
         out.bool("valid", true)
         out.string("protocolVersion", verification.protocolVersion.rawValue)
         if let expiration = verification.intermediateKeyExpiration {

@@ -162,7 +162,7 @@ struct WalletVerifyCommand: NetworkCommand {
         return try WalletOptions.run(lines: common.lines) { (token) throws(CSEError) in
             let verification = try decryptor.verify(token)
             var out = JSONObjectWriter()
-            out.string("wallet", WalletOptions.Kind.applePay.rawValue)
+            out.string("wallet", Wallet.applePay.rawValue)
             out.bool("valid", true)
             WalletCommandOutput.identify(verification, in: &out)
             return out.finish()
@@ -175,7 +175,7 @@ enum WalletCommandOutput {
     /// `{"wallet","version","transactionId","signingTime"` …
     static func header(_ verification: ApplePayVerification) -> JSONObjectWriter {
         var out = JSONObjectWriter()
-        out.string("wallet", WalletOptions.Kind.applePay.rawValue)
+        out.string("wallet", Wallet.applePay.rawValue)
         identify(verification, in: &out)
         return out
     }

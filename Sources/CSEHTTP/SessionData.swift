@@ -1,5 +1,12 @@
 public import CSECore
-import CSEHTTP
+
+extension CSEError.Code {
+    /// The session data (the CreateSession response) is not usable: not JSON, a missing or empty
+    /// `clientSessionId`, `customerId`, `clientApiUrl` or `assetUrl`, a member of the wrong type,
+    /// or a `clientApiUrl` whose path is anything but empty or `/client`. The context names the
+    /// `member`; never the session id.
+    public static let clientAPIInvalidSession = Self("clientAPI.invalidSession")
+}
 
 /// The four strings (and the invalid tokens) a merchant server hands to the client after
 /// CreateSession (`POST /v2/{merchantId}/sessions`, WL-Java `SessionResponse`; research note §1.1).
@@ -13,6 +20,10 @@ import CSEHTTP
 ///
 /// - Important: ``description`` and errors show the session id only masked (its first four
 ///   characters and its length).
+///
+/// It lives in CSEHTTP, below both platform clients, so that the Client API session
+/// (CSEClientAPI) reads it and the merchant server's CreateSession (CSEServerAPI) returns it
+/// without the server product depending on the client-side sealing stack (issue #31, point 2).
 public struct SessionData: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
