@@ -1,9 +1,4 @@
 public import CSECore
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#endif
 
 /// One diagnostics event per attempt. Never contains header values, bodies or the query.
 public struct HTTPAttemptEvent: Sendable {
@@ -103,7 +98,7 @@ package struct HTTPClientEnvironment: Sendable {
                 throw CSEError(.httpCancelled, "the task was cancelled during a retry backoff")
             }
         },
-        unixTime: { Int64(time(nil)) },
+        unixTime: { SystemClock.unixSeconds() },
         random: { () throws(CSEError) in try RetryJitter.random64() })
 }
 

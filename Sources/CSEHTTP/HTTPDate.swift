@@ -1,7 +1,4 @@
 internal import CSECore
-#if canImport(Glibc)
-internal import Glibc
-#endif
 
 /// HTTP dates (RFC 9110 §5.6.7): the `Date` header CSEKit sends in the IMF-fixdate form (for
 /// example `Fri, 06 Jun 2014 13:39:43 GMT`, which the Worldline `v1HMAC` signature covers), and
@@ -19,11 +16,7 @@ public enum HTTPDate {
     }
 
     /// The IMF-fixdate of the current system time.
-    public static func now() -> String {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return imfFixdate(secondsSinceEpoch: Int64(spec.tv_sec))
-    }
+    public static func now() -> String { imfFixdate(secondsSinceEpoch: SystemClock.unixSeconds()) }
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let shortDays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]

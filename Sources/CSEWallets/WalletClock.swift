@@ -1,4 +1,4 @@
-internal import Glibc
+internal import CSECore
 
 /// The clock every time check of `CSEWallets` reads: certificate validity, the Apple signing-time
 /// window, Google key and message expiry, and the replay guard's memory.
@@ -15,11 +15,7 @@ public struct WalletClock: Sendable {
     public func unixMilliseconds() -> Int64 { read() }
 
     /// The system's real-time clock (`CLOCK_REALTIME`).
-    public static let system = WalletClock {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
+    public static let system = WalletClock { SystemClock.unixMilliseconds() }
 
     /// A clock stopped at `unixMilliseconds`.
     public static func fixed(unixMilliseconds: Int64) -> WalletClock { WalletClock { unixMilliseconds } }

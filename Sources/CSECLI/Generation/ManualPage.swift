@@ -1,7 +1,4 @@
 import CSECore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `cse(1)` manual page in mdoc(7), generated from the command declarations
 /// (``CommandNode``), as swift-argument-parser's `--experimental-dump-help`/`generate-manual`
@@ -215,7 +212,7 @@ enum ManualPage {
 
     /// Today's date in UTC as mdoc writes it, `December 1, 2026`.
     static func today() -> String {
-        let date = CivilCalendar.date(unixTime: Int64(time(nil)))
+        let date = CivilCalendar.date(unixTime: SystemClock.unixSeconds())
         let months = [
             "January", "February", "March", "April", "May", "June", "July", "August", "September",
             "October", "November", "December",

@@ -1,7 +1,4 @@
 internal import CSECore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A month of the proleptic Gregorian calendar in UTC, used as the clock of expiry checks.
 ///
@@ -29,11 +26,7 @@ public struct CalendarMonth: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// The current month in UTC according to the system clock.
-    public static func now() -> CalendarMonth {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return CalendarMonth(unixTime: Int64(ts.tv_sec))
-    }
+    public static func now() -> CalendarMonth { CalendarMonth(unixTime: SystemClock.unixSeconds()) }
 
     /// Orders months chronologically.
     public static func < (lhs: CalendarMonth, rhs: CalendarMonth) -> Bool {
