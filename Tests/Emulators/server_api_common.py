@@ -15,6 +15,9 @@ app.argparser.add_argument("--merchant-id", default="1234")
 app.argparser.add_argument("--api-key-id", default="5e45c937b9db33ae")
 app.argparser.add_argument("--secret-api-key", default="")
 app.argparser.add_argument("--client-api-url", default="https://client.example/client")
+# Worldline capture and refund: the status a capture and a refund answer (issue #33).
+app.argparser.add_argument("--worldline-capture-status", default="CAPTURE_REQUESTED", choices=["CAPTURE_REQUESTED", "CAPTURED"])
+app.argparser.add_argument("--worldline-refund-status", default="REFUND_REQUESTED", choices=["REFUND_REQUESTED", "REFUNDED"])
 # APS
 app.argparser.add_argument("--access-code", default="zx0IPmPy5jp1vAz8Kpg7")
 app.argparser.add_argument("--merchant-identifier", default="CycHZxVj")

@@ -231,9 +231,238 @@ def worldline_routes():
             payment.update({"status": status, "statusOutput": output})
             PAYMENTS[payment["id"]] = payment
             return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
-        payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
-            "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
-        PAYMENTS[payment["id"]] = payment
+        # The authorisation mode (research notes §1.2): a card's, or a sealed Google Pay token's beside
+        # its 3-D Secure input; PRE_AUTHORIZATION when the request names none.
+        mode = (body.get("cardPaymentMethodSpecificInput", {}).get("authorizationMode")
+                or body.get("mobilePaymentMethodSpecificInput", {}).get("authorizationMode") or "PRE_AUTHORIZATION")
+        if mode not in ("FINAL_AUTHORIZATION", "PRE_AUTHORIZATION", "SALE"):
+            return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.authorizationMode")
+        if mode == "SALE":
+            payment.update({"status": "CAPTURED", "statusOutput": {
+                "isCancellable": False, "statusCategory": "COMPLETED", "statusCode": 9, "isAuthorized": True}})
+        else:
+            payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
+                "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
+        with app.lock:
+            PAYMENTS[payment["id"]] = payment
+            worldline_ledger_open(payment, mode)
         return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
 
+    worldline_lifecycle_routes(idempotent)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Worldline capture, refund and cancel (research notes §1.2 and §6.1; issue #33). Every payment
+# CreatePayment makes gets a ledger: its authorisation mode, the authorised, captured, refunded
+# and cancelled amounts, and its operations, each with its own id (the payment id's first part
+# and the next `_k` suffix) and merchant reference. The rules are checked here, never trusted
+# from the client: capture ≤ authorised − captured − cancelled (no amount: all of it, final);
+# a FINAL_AUTHORIZATION is captured in full (a partial capture that is not final is a 400);
+# refund only of a captured payment, ≤ captured − refunded, in the order's currency; cancel
+# only while nothing is captured, ≤ what is still authorised, in the order's currency. Amount
+# rules answer 400 `INVALID_VALUE` naming the member; an operation the state does not allow
+# answers 409 `ACTION_NOT_ALLOWED_ON_TARGET` (the exact ids are not published: research notes
+# §7.1); an unknown payment 404 `UNKNOWN_PAYMENT_ID`. All three calls keep the CreatePayment
+# idempotence (`idempotent` above). Options: --worldline-capture-status (CAPTURE_REQUESTED or
+# CAPTURED), --worldline-refund-status (REFUND_REQUESTED or REFUNDED); mode refund-declined
+# answers a refund 402 with a refundResult REJECTED (and books nothing).
+LEDGER = {}
+
+OPERATION_STATUS = {
+    "CAPTURE_REQUESTED": (91, "PENDING_CONNECT_OR_3RD_PARTY"), "CAPTURED": (9, "COMPLETED"),
+    "REFUND_REQUESTED": (81, "PENDING_CONNECT_OR_3RD_PARTY"), "REFUNDED": (8, "REFUNDED"),
+    "REJECTED": (83, "UNSUCCESSFUL"),
+}
+
+
+def worldline_ledger_open(payment, mode):
+    money = payment["paymentOutput"]["amountOfMoney"]
+    captured = money["amount"] if mode == "SALE" else 0
+    LEDGER[payment["id"]] = {"mode": mode, "currency": money["currencyCode"], "authorised": money["amount"],
+                             "captured": captured, "refunded": 0, "cancelled": 0, "captureFinal": mode == "SALE",
+                             "refundFinal": False, "operations": []}
+
+
+def worldline_refusal(status, error_id, name=None):
+    entry = {"id": error_id, "errorCode": "21000130" if status == 400 else "1409000" + str(status), "httpStatusCode": status}
+    if name:
+        entry["propertyName"] = name
+    return emulator.Response.json({"errorId": f"e-{status}", "errors": [entry]}, status)
+
+
+def worldline_unknown_payment():
+    return emulator.Response.json({"errorId": "e-404", "errors": [
+        {"id": "UNKNOWN_PAYMENT_ID", "errorCode": "1002", "httpStatusCode": 404}]}, 404)
+
+
+def worldline_operation(payment_id, ledger, kind, status, amount, reference, section):
+    number = len(ledger["operations"]) + 1
+    code, category = OPERATION_STATUS[status]
+    output = {"amountOfMoney": {"amount": amount, "currencyCode": ledger["currency"]}}
+    if reference is not None:
+        output["operationReferences"] = {"merchantReference": reference}
+    operation = {"id": payment_id.split("_")[0] + f"_{number}", "status": status,
+                 "statusOutput": {"statusCode": code, "statusCategory": category}, section: output}
+    ledger["operations"].append({"kind": kind, "operation": operation})
+    return operation
+
+
+def worldline_lifecycle_routes(idempotent):
+    def target(request, match):
+        """The payment of the path, or the answer that refuses the request."""
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return None, None, refused
+        payment_id = match.group("id")
+        with app.lock:
+            payment, ledger = PAYMENTS.get(payment_id), LEDGER.get(payment_id)
+        if payment is None or ledger is None:
+            return None, None, worldline_unknown_payment()
+        return payment, ledger, None
+
+    def body_of(request):
+        body = request.json() if request.body else {}
+        return body if isinstance(body, dict) else None
+
+    def reference_of(body):
+        return body.get("operationReferences", {}).get("merchantReference")
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/capture")
+    def capture(request, match):
+        payment, ledger, refused = target(request, match)
+        if refused:
+            return refused
+
+        def create(request):
+            body = body_of(request)
+            if body is None:
+                return worldline_invalid("body")
+            amount, final = body.get("amount"), body.get("isFinal", False)
+            if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0):
+                return worldline_refusal(400, "INVALID_VALUE", "amount")
+            if not isinstance(final, bool):
+                return worldline_refusal(400, "INVALID_VALUE", "isFinal")
+            with app.lock:
+                remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
+                if payment["status"] == "CANCELLED" or ledger["captureFinal"] or remaining <= 0:
+                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+                if amount is None:
+                    amount, final = remaining, True
+                if amount > remaining:
+                    return worldline_refusal(400, "INVALID_VALUE", "amount")
+                if ledger["mode"] == "FINAL_AUTHORIZATION" and amount < remaining and not final:
+                    return worldline_refusal(400, "INVALID_VALUE", "isFinal")
+                ledger["captured"] += amount
+                ledger["captureFinal"] = final or ledger["captured"] + ledger["cancelled"] == ledger["authorised"]
+                status = args().worldline_capture_status
+                operation = worldline_operation(payment["id"], ledger, "capture", status, amount, reference_of(body),
+                                                "captureOutput")
+                payment["status"] = status
+                payment["statusOutput"] = {"statusCode": OPERATION_STATUS[status][0], "isCancellable": False,
+                                           "statusCategory": OPERATION_STATUS[status][1], "isAuthorized": True}
+            return emulator.Response.json(operation, 201)
+        return idempotent(request, create)
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/refund")
+    def refund(request, match):
+        payment, ledger, refused = target(request, match)
+        if refused:
+            return refused
+
+        def create(request):
+            body = body_of(request)
+            if body is None:
+                return worldline_invalid("body")
+            money = body.get("amountOfMoney")
+            if not isinstance(money, dict):
+                return worldline_invalid("amountOfMoney")
+            amount, final = money.get("amount"), body.get("isFinal", False)
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+                return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
+            with app.lock:
+                if money.get("currencyCode") != ledger["currency"]:
+                    return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.currencyCode")
+                if ledger["captured"] == 0 or ledger["refundFinal"]:
+                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+                if amount > ledger["captured"] - ledger["refunded"]:
+                    return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
+                if args().mode == "refund-declined":
+                    rejected = worldline_operation(payment["id"], ledger, "declined-refund", "REJECTED", amount,
+                                                   reference_of(body), "refundOutput")
+                    return emulator.Response.json({"errorId": "e-402", "errors": [
+                        {"id": "REFUND_DECLINED", "errorCode": "30041001", "httpStatusCode": 402}],
+                        "refundResult": rejected}, 402)
+                ledger["refunded"] += amount
+                ledger["refundFinal"] = bool(final)
+                status = args().worldline_refund_status
+                operation = worldline_operation(payment["id"], ledger, "refund", status, amount, reference_of(body),
+                                                "refundOutput")
+                payment["status"] = status
+            return emulator.Response.json(operation, 201)
+        return idempotent(request, create)
+
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/cancel")
+    def cancel(request, match):
+        payment, ledger, refused = target(request, match)
+        if refused:
+            return refused
+
+        def create(request):
+            body = body_of(request)
+            if body is None:
+                return worldline_invalid("body")
+            money, final = body.get("amountOfMoney"), body.get("isFinal", False)
+            with app.lock:
+                remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
+                if ledger["captured"] > 0 or payment["status"] == "CANCELLED" or remaining <= 0:
+                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+                if money is None:
+                    amount = remaining
+                else:
+                    amount = money.get("amount") if isinstance(money, dict) else None
+                    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
+                    if money.get("currencyCode") != ledger["currency"]:
+                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.currencyCode")
+                    if amount > remaining:
+                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
+                ledger["cancelled"] += amount
+                ledger["operations"].append({"kind": "cancel", "operation": {"amount": amount,
+                                                                              "reference": reference_of(body)}})
+                if amount == remaining or final:
+                    payment["status"] = "CANCELLED"
+                    payment["statusOutput"] = {"statusCode": 6, "statusCategory": "UNSUCCESSFUL",
+                                               "isCancellable": False, "isAuthorized": False}
+                answer = {"payment": payment}
+            return emulator.Response.json(answer, 200)
+        return idempotent(request, create)
+
+    def listing(kind, section, request, match):
+        payment, ledger, refused = target(request, match)
+        if refused:
+            return refused
+        with app.lock:
+            items = [entry["operation"] for entry in ledger["operations"] if entry["kind"] == kind]
+        return emulator.Response.json({section: items}, 200)
+
+    @app.route("GET", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/captures")
+    def captures(request, match):
+        return listing("capture", "captures", request, match)
+
+    @app.route("GET", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/refunds")
+    def refunds(request, match):
+        return listing("refund", "refunds", request, match)
+
+    @app.route("GET", r"/test/worldline-ledger/(?P<id>[^/]+)")
+    def ledger_of(request, match):
+        with app.lock:
+            ledger = LEDGER.get(match.group("id"))
+            if ledger is None:
+                return worldline_unknown_payment()
+            counts = {}
+            for entry in ledger["operations"]:
+                counts[entry["kind"]] = counts.get(entry["kind"], 0) + 1
+            summary = {name: ledger[name] for name in ("mode", "currency", "authorised", "captured", "refunded", "cancelled")}
+            summary["operations"] = counts
+        return emulator.Response.json(summary, 200)

@@ -11,6 +11,7 @@ extension CommandLineTool {
         SessionIINCommand.self, SessionDCCCommand.self, SessionSurchargeCommand.self,
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
+        WorldlineCaptureCommand.self, WorldlineRefundCommand.self, WorldlineCancelCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,

@@ -16,6 +16,10 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// return URL, sent as `mobilePaymentMethodSpecificInput.paymentProduct320SpecificInput` beside
     /// it ("required for payments with product 320"; research notes §1.5, route 1).
     public let googlePayReturnURL: String?
+    /// How the payment is authorised (`cardPaymentMethodSpecificInput.authorizationMode`, or
+    /// `mobilePaymentMethodSpecificInput.authorizationMode` beside a Google Pay return URL); the
+    /// merchant's configured default when `nil`.
+    public let authorizationMode: WorldlineAuthorizationMode?
 
     /// The largest amount the platform takes (12 digits).
     package static let maximumAmount: Int64 = 999_999_999_999
@@ -27,7 +31,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     ///   characters or with control characters.
     public init(
         encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil,
-        googlePayReturnURL: String? = nil
+        googlePayReturnURL: String? = nil, authorizationMode: WorldlineAuthorizationMode? = nil
     ) throws(CSEError) {
         let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
@@ -44,6 +48,7 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
         self.currencyCode = currencyCode
         self.merchantReference = merchantReference
         self.googlePayReturnURL = googlePayReturnURL
+        self.authorizationMode = authorizationMode
     }
 
     /// The order rules of every CreatePayment: an amount in 0…999,999,999,999 minor units, a
@@ -80,16 +85,21 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
         return .object(JSONObject(order))
     }
 
-    /// The request body: `{"encryptedCustomerInput", "order": {"amountOfMoney": {"amount",
-    /// "currencyCode"}, "references": {"merchantReference"}}}`.
+    /// The request body: `{"encryptedCustomerInput", "cardPaymentMethodSpecificInput":
+    /// {"authorizationMode"}, "order": {"amountOfMoney": {"amount", "currencyCode"}, "references":
+    /// {"merchantReference"}}}`.
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [("encryptedCustomerInput", .string(encryptedCustomerInput))]
+        let mode = authorizationMode.map { [("authorizationMode", JSONValue.string($0.rawValue))] } ?? []
         if let googlePayReturnURL {
-            let input = JSONObject([
-                ("paymentProductId", .number(String(Wallet.googlePay.worldlinePaymentProductID))),
-                WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL),
-            ])
+            let input = JSONObject(
+                mode + [
+                    ("paymentProductId", .number(String(Wallet.googlePay.worldlinePaymentProductID))),
+                    WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL),
+                ])
             members.append(("mobilePaymentMethodSpecificInput", .object(input)))
+        } else if !mode.isEmpty {
+            members.append(("cardPaymentMethodSpecificInput", .object(JSONObject(mode))))
         }
         members.append(("order", Self.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)))
         return .object(JSONObject(members))

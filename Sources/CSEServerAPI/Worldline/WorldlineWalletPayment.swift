@@ -77,6 +77,9 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
     /// Google Pay: where a card without a cryptogram returns after 3-D Secure
     /// (`paymentProduct320SpecificInput.threeDSecure.redirectionData.returnUrl`).
     public let returnURL: String?
+    /// How the payment is authorised (`mobilePaymentMethodSpecificInput.authorizationMode`); the
+    /// merchant's configured default when `nil`.
+    public let authorizationMode: WorldlineAuthorizationMode?
 
     /// Checks and creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument``: the amount, currency and reference
@@ -85,7 +88,8 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
     ///   without `returnURL` ("required for payments with product 320"), or a return URL that is
     ///   not an absolute `https` (or app `scheme://`) URL of at most 512 characters.
     public init(
-        card: WalletCard, amount: Int64, currencyCode: String, merchantReference: String? = nil, returnURL: String? = nil
+        card: WalletCard, amount: Int64, currencyCode: String, merchantReference: String? = nil, returnURL: String? = nil,
+        authorizationMode: WorldlineAuthorizationMode? = nil
     ) throws(CSEError) {
         try WorldlinePaymentRequest.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
         for (member, value) in [("cryptogram", card.cryptogram), ("cardholderName", card.cardholderName)] {
@@ -102,6 +106,7 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         self.currencyCode = currencyCode
         self.merchantReference = merchantReference
         self.returnURL = needsReturnURL ? returnURL : nil
+        self.authorizationMode = authorizationMode
     }
 
     /// Google Pay's 3-D Secure return URL: absolute (`https://…`, or an app's `scheme://…`),
@@ -137,9 +142,9 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
 
     /// The body.
     package var json: JSONValue {
-        var input: [(String, JSONValue)] = [
-            ("paymentProductId", .number(String(card.wallet.worldlinePaymentProductID))), ("decryptedPaymentData", decryptedPaymentData),
-        ]
+        var input: [(String, JSONValue)] = authorizationMode.map { [("authorizationMode", JSONValue.string($0.rawValue))] } ?? []
+        input.append(("paymentProductId", .number(String(card.wallet.worldlinePaymentProductID))))
+        input.append(("decryptedPaymentData", decryptedPaymentData))
         if let returnURL { input.append(Self.googlePayInput(returnURL: returnURL)) }
         return .object(
             JSONObject([

@@ -104,6 +104,10 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             session's public key. --wallet … --decrypted reads the output of 'cse wallet decrypt'
             and pays with product 302 or 320 and decryptedPaymentData (DPAN, MMYY expiry,
             cryptogram, ECI, cardholder name). Google Pay needs --return-url for 3-D Secure.
+
+            --authorization-mode final|pre|sale sends authorizationMode: a final authorisation is
+            captured in full within 7 days, a pre-authorisation can be captured in part or
+            cancelled ('cse worldline capture|cancel'), a sale is captured at approval.
             """,
         options: Options.self)
 
@@ -117,6 +121,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         let decrypted: OptionKey<Bool>
         let returnURL: OptionKey<String?>
         let session: OptionKey<String?>
+        let authorizationMode: OptionKey<WorldlineAuthorizationModeArgument?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
@@ -131,6 +136,9 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
             returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
             session = declare.value("session", "FILE", help: "With --wallet: the Client API session whose key seals the raw token.")
+            authorizationMode = declare.value(
+                "authorization-mode", "MODE", as: WorldlineAuthorizationModeArgument.self,
+                help: "final, pre or sale (authorizationMode; default: the merchant's configuration).")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
@@ -144,6 +152,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
     let decrypted: Bool
     let returnURL: String?
     let session: String?
+    let authorizationMode: WorldlineAuthorizationMode?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
@@ -155,6 +164,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         decrypted = arguments[\.decrypted]
         session = arguments[\.session]
         returnURL = arguments[\.returnURL]
+        authorizationMode = arguments[\.authorizationMode]?.mode
         if wallet == nil {
             guard !decrypted, session == nil, returnURL == nil else {
                 throw UsageError("'--decrypted', '--session' and '--return-url' go with '--wallet'.")
@@ -183,7 +193,8 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             let sealed = try await clientSession.encrypt(try WorldlinePaymentRequest.paymentRequest(sealing: token, from: wallet))
             let request = try WorldlinePaymentRequest(
                 encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
-                merchantReference: reference, googlePayReturnURL: wallet.worldlineNeedsReturnURL ? returnURL : nil)
+                merchantReference: reference, googlePayReturnURL: wallet.worldlineNeedsReturnURL ? returnURL : nil,
+                authorizationMode: authorizationMode)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
             return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
@@ -191,7 +202,8 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             let output = try JSONObjectInput.parse(input, orElse: "the input must be the JSON object 'cse wallet decrypt' prints")
             let card = try WalletCard(decryptionOutput: output, from: wallet)
             let request = try WorldlineWalletPaymentRequest(
-                card: card, amount: Int64(amount), currencyCode: currency, merchantReference: reference, returnURL: returnURL)
+                card: card, amount: Int64(amount), currencyCode: currency, merchantReference: reference, returnURL: returnURL,
+                authorizationMode: authorizationMode)
             let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
             return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
         }
@@ -208,7 +220,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         }
         let request = try WorldlinePaymentRequest(
             encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
-            merchantReference: reference)
+            merchantReference: reference, authorizationMode: authorizationMode)
         let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
         return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
     }
