@@ -47,6 +47,8 @@ let package = Package(
         // Apple Pay and Google Pay tokens, verified and decrypted offline: no HTTP, so no libcurl
         // headers (OpenSSL only).
         .library(name: "CSEWallets", targets: ["CSECore", "CSECrypto", "CSEWallets"]),
+        // The payment journal (issue #36): SQLite (libsqlite3-dev) and CSECore only.
+        .library(name: "CSEJournal", targets: ["CSECore", "CSEJournal"]),
         // Google Pay's root signing keys fetched over HTTPS and cached: adds the transport.
         .library(name: "CSEWalletsHTTP", targets: ["CSECore", "CSECrypto", "CSEWallets", "CSEHTTP", "CSEWalletsHTTP"]),
         .executable(name: "cse", targets: ["cse"]),
@@ -63,6 +65,12 @@ let package = Package(
             name: "CGMP",
             pkgConfig: "gmp",
             providers: [.apt(["libgmp-dev"])]
+        ),
+        // SQLite (Debian libsqlite3-dev): the payment journal's store (issue #36).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
         // libcurl (Debian libcurl4-openssl-dev headers), opened with dlopen on the first transport.
@@ -81,6 +89,10 @@ let package = Package(
         .target(name: "CSEGateways", dependencies: ["CSECore", "CSECrypto", "CSEValidation"]),
         // Apple Pay and Google Pay payment tokens: verify and decrypt on the merchant's server (no network I/O).
         .target(name: "CSEWallets", dependencies: ["CSECore", "CSECrypto", "COpenSSL", "CCSEShims"]),
+
+        // The durable record of money-moving calls (issue #36): the PaymentJournal protocol and its
+        // SQLite store. Not yet wired into the clients or `cse` (so nothing links libsqlite3 yet).
+        .target(name: "CSEJournal", dependencies: ["CSECore", "CSQLite"]),
 
         // MARK: Platform clients (the only modules that do network I/O).
         // OpenSSL directly for the TLS hook and the retry jitter's RAND_bytes; nothing of CSECrypto.
@@ -127,6 +139,7 @@ let package = Package(
         .testTarget(name: "CSECryptoTests", dependencies: ["CSECrypto", "CSECore", "CSEPayments", "TestSupport"]),
         .testTarget(name: "CSEJOSETests", dependencies: ["CSEJOSE", "CSECrypto", "CSECore", "TestSupport"]),
         .testTarget(name: "CSEValidationTests", dependencies: ["CSEValidation", "CSECore", "TestSupport"]),
+        .testTarget(name: "CSEJournalTests", dependencies: ["CSEJournal", "CSECore", "TestSupport"]),
         // Each test target depends on the module it tests and what its tests need, never on the
         // CSEKit umbrella (issue #31, point 2): a lower layer's test cannot use a higher one unnoticed.
         .testTarget(

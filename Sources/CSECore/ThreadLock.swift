@@ -26,10 +26,10 @@ package final class ThreadLock<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the value, holding the lock.
-    package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    /// Runs `body` with the value, holding the lock; what `body` throws is rethrown, typed.
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return body(&value)
+        return try body(&value)
     }
 }
