@@ -207,6 +207,20 @@ struct MastercardLifecycleTests {
         }
     }
 
+    @Test("a 409 that names no gateway error is unknown; one with INVALID_REQUEST is read like a 400")
+    func conflictStatus() async throws {
+        try await Self.withAuthorisedOrder { server, client in
+            let path = "/api/rest/version/100/merchant/TEST_12345/order/order/transaction/"
+            try server.enqueue(LoopbackEmulator.Fault.status(409, body: "").onPath(path + "cap-1"))
+            let outcome = try await client.perform(try Self.capture("cap-1", 100))
+            guard case .unknown(let keys, let error) = outcome else { Issue.record("\(outcome)"); return }
+            #expect(error.code == .serverOutcomeUnknown && keys.transactionID == "cap-1")
+            let invalid = #"{"result":"ERROR","error":{"cause":"INVALID_REQUEST","explanation":"x"}}"#
+            try server.enqueue(LoopbackEmulator.Fault.json(409, invalid).onPath(path + "cap-2"))
+            #expect(await Self.refusal(client, try Self.capture("cap-2", 100, order: "order"))?.code == .mastercardInvalidRequest)
+        }
+    }
+
     @Test("the README flows: authorise → capture → refund, and authorise → void; no card number or password in any text")
     func readmeFlows() async throws {
         try await Self.withAuthorisedOrder { _, client in

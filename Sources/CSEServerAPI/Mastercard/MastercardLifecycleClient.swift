@@ -13,7 +13,8 @@ extension MastercardSessionClient {
     /// `SERVER_BUSY`/`SERVER_FAILED` is ``PaymentOutcome/unknown(_:_:)``, settled by the identical
     /// request (the same ids replay the first answer) or by RETRIEVE TRANSACTION. An answer naming
     /// another order, transaction, amount, currency, operation or target transaction is
-    /// `server.referenceInUse`.
+    /// `server.referenceInUse`. A 409 whose body names no gateway error is unknown (a 409 naming
+    /// no conflict, classed as CreatePayment's on Worldline).
     ///
     /// The gateway refuses a capture, refund or void it will not take with one cause,
     /// `INVALID_REQUEST`, whatever the reason. When nothing was processed, this call reads the
@@ -39,6 +40,10 @@ extension MastercardSessionClient {
             if error.provesRequestNotSent { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the operation may have been processed", keys, cause: error))
         }
+        if response.status == 409, !Self.namesGatewayError(response) {
+            let cause = ServerResponse.statusError(response, platform: "mastercard")
+            return .unknown(keys, outcomeUnknownError("a 409 that names no conflict; the operation may have been processed", keys, cause: cause))
+        }
         var expected: ExpectedAnswer?
         if let amount = request.amount, let currency = request.currency {
             expected = ExpectedAnswer(
@@ -62,6 +67,13 @@ extension MastercardSessionClient {
             break
         }
         return outcome
+    }
+
+    /// Whether the answer is a gateway `ERROR` naming its `error.cause` (a 409 without one names
+    /// no conflict, and is an unknown outcome, as Worldline's CreatePayment classes it).
+    static func namesGatewayError(_ response: HTTPResponse) -> Bool {
+        guard let object = ServerResponse.errorObject(response), let detail = try? MastercardErrorDetail(object) else { return false }
+        return detail.cause != nil
     }
 
     /// The first member of an answer that names another operation than `request`: `order.id`,
