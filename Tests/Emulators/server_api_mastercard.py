@@ -161,6 +161,8 @@ def mastercard_transaction_routes():
                 return invalid("Transaction ID already used with different content", "transaction.id")
             return emulator.Response(known[1], known[2], [("Content-Type", "application/json")])
         mode = args().mode
+        if body.get("apiOperation") in LIFECYCLE_OPERATIONS:
+            return lifecycle(body, key, canonical, mode)
         if mode == "echo-errors":  # an explanation that repeats the card data it received
             card = body.get("sourceOfFunds", {}).get("provided", {}).get("card", {})
             return mastercard_error(400, "INVALID_REQUEST", "Invalid card " + json.dumps(card), "sourceOfFunds.provided.card")
@@ -190,6 +192,11 @@ def mastercard_transaction_routes():
             TRANSACTIONS[key] = (canonical, 201, encoded)
             ORDERS.setdefault(key[0], {"order": order, "transactions": []})["transactions"].append(answer["transaction"])
             ORDERS[key[0]]["order"] = order
+            if approved:  # the ledger of CAPTURE, REFUND and VOID, in minor units
+                authorized = to_minor(amount, MINOR_UNITS[body["order"]["currency"]])
+                ORDERS[key[0]]["ledger"] = {"authorized": authorized, "captured": authorized if paying else 0,
+                                            "refunded": 0, "voided": False, "sale": paying,
+                                            "exponent": MINOR_UNITS[body["order"]["currency"]]}
         return emulator.Response(201, encoded, [("Content-Type", "application/json")])
 
     @app.route("GET", base + r"/transaction/(?P<txn>[^/]+)")
@@ -214,3 +221,109 @@ def mastercard_transaction_routes():
                                            transaction=known["transactions"]))
 
 
+
+
+# CAPTURE, REFUND and VOID (payment-lifecycle research notes §2.2, emulator rules §6.2): each a new
+# transaction id on the order, checked with the emulator's own rules. CAPTURE and REFUND need
+# transaction.amount (a decimal string with the currency's exponent) and transaction.currency (the
+# order's), and never a sourceOfFunds; capture <= authorised - captured, never on a sale (PAY) or a
+# voided order; refund <= captured - refunded. VOID needs transaction.targetTransactionId naming the
+# order's AUTHORIZATION, no amount, and nothing captured yet; the order is then CANCELLED. Every
+# refusal is ERROR INVALID_REQUEST (the gateway's one cause for a request it will not take), and
+# processes nothing. The answers are kept per (order, transaction) like PAY's, so an identical
+# repeat replays the first one. MODES (lifecycle): capture-declined (FAILURE DECLINED, nothing
+# moves), txn-busy (ERROR SERVER_BUSY, nothing processed).
+LIFECYCLE_OPERATIONS = ("CAPTURE", "REFUND", "VOID")
+
+
+def to_minor(text, exponent):
+    return int(text.replace(".", "")) if exponent else int(text)
+
+
+def to_major(minor, exponent):
+    if exponent == 0:
+        return float(minor)
+    return float(f"{minor // 10 ** exponent}.{minor % 10 ** exponent:0{exponent}d}")
+
+
+def lifecycle(body, key, canonical, mode):
+    def invalid(explanation, field):
+        return mastercard_error(400, "INVALID_REQUEST", explanation, field)
+
+    operation = body["apiOperation"]
+    transaction = body.get("transaction")
+    if not isinstance(transaction, dict):
+        return invalid("Missing transaction", "transaction")
+    if "sourceOfFunds" in body or "session" in body:
+        return invalid("You must not provide a source of funds", "sourceOfFunds")
+    with app.lock:
+        known = ORDERS.get(key[0])
+        ledger = known.get("ledger") if known else None
+        if ledger is None:
+            return invalid("Order not found", "order.id")
+        exponent = ledger["exponent"]
+        currency = known["order"]["currency"]
+        amount = None
+        if operation == "VOID":
+            if "amount" in transaction or "currency" in transaction:
+                return invalid("A void takes no amount", "transaction.amount")
+            target = transaction.get("targetTransactionId")
+            kinds = {t["id"]: t.get("type") for t in known["transactions"]}
+            if not isinstance(target, str) or target not in kinds:
+                return invalid("Target transaction not found", "transaction.targetTransactionId")
+            if kinds[target] != "AUTHORIZATION" or ledger["voided"] or ledger["captured"] > 0:
+                return invalid("The transaction cannot be voided", "transaction.targetTransactionId")
+        else:
+            text = transaction.get("amount")
+            pattern = r"\d+" if exponent == 0 else r"\d+\.\d{%d}" % exponent
+            if not isinstance(text, str) or not re.fullmatch(pattern, text):
+                return invalid("Invalid amount for the currency", "transaction.amount")
+            if transaction.get("currency") != currency:
+                return invalid("The currency is not the order's", "transaction.currency")
+            amount = to_minor(text, exponent)
+            if amount == 0:
+                return invalid("The amount must be greater than zero", "transaction.amount")
+            if operation == "CAPTURE":
+                if ledger["voided"] or ledger["sale"]:
+                    return invalid("The order cannot be captured", "apiOperation")
+                if amount > ledger["authorized"] - ledger["captured"]:
+                    return invalid("Requested capture amount exceeds outstanding authorized amount", "transaction.amount")
+            else:
+                if ledger["captured"] == 0:
+                    return invalid("Nothing captured to refund", "apiOperation")
+                if amount > ledger["captured"] - ledger["refunded"]:
+                    return invalid("Requested refund amount exceeds outstanding captured amount", "transaction.amount")
+        if mode == "txn-busy":
+            return mastercard_error(500, "SERVER_BUSY", "Try again later")
+        approved = mode != "capture-declined"
+        if approved:
+            if operation == "CAPTURE":
+                ledger["captured"] += amount
+            elif operation == "REFUND":
+                ledger["refunded"] += amount
+            else:
+                ledger["voided"] = True
+        if ledger["voided"]:
+            status = "CANCELLED"
+        elif ledger["refunded"]:
+            status = "REFUNDED" if ledger["refunded"] == ledger["captured"] else "PARTIALLY_REFUNDED"
+        elif ledger["captured"]:
+            status = "CAPTURED" if ledger["captured"] == ledger["authorized"] else "PARTIALLY_CAPTURED"
+        else:
+            status = "AUTHORIZED"
+        order = dict(known["order"], status=status, totalAuthorizedAmount=to_major(ledger["authorized"], exponent),
+                     totalCapturedAmount=to_major(ledger["captured"], exponent),
+                     totalRefundedAmount=to_major(ledger["refunded"], exponent))
+        record = {"id": key[1], "type": "VOID_AUTHORIZATION" if operation == "VOID" else operation, "currency": currency,
+                  "amount": to_major(ledger["authorized"] if amount is None else amount, exponent)}
+        if operation == "VOID":
+            record["targetTransactionId"] = transaction["targetTransactionId"]
+        if "reference" in transaction:
+            record["reference"] = transaction["reference"]
+        answer = {"merchant": args().merchant_id, "result": "SUCCESS" if approved else "FAILURE",
+                  "response": {"gatewayCode": "APPROVED" if approved else "DECLINED"}, "order": order, "transaction": record}
+        encoded = json.dumps(answer).encode("utf-8")
+        TRANSACTIONS[key] = (canonical, 201, encoded)
+        known["transactions"].append(record)
+        known["order"] = order
+    return emulator.Response(201, encoded, [("Content-Type", "application/json")])

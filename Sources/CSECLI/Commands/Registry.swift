@@ -16,6 +16,7 @@ extension CommandLineTool {
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
+        MastercardCaptureCommand.self, MastercardRefundCommand.self, MastercardVoidCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
@@ -38,7 +39,9 @@ extension CommandLineTool {
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(
             name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
-        CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval, webhooks."),
+        CommandGroup(
+            name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, capture, refund, void, retrieval, webhooks."
+        ),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
         CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups, webhooks."),
     ]

@@ -415,7 +415,7 @@ extension MastercardSessionClient {
         return MastercardSession.mask(.object(try await get(["order", orderID])), path: [])
     }
 
-    private func get(_ path: [String]) async throws(CSEError) -> JSONObject {
+    func get(_ path: [String]) async throws(CSEError) -> JSONObject {
         let response = try await ServerRequest.send(
             http, .get, url: try baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
             body: nil, retry: .idempotent)
