@@ -16,6 +16,7 @@ extension CommandLineTool {
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
+        PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
 }
@@ -39,6 +40,8 @@ extension CommandLineTool {
             name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
         CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval, webhooks."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
-        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups, webhooks."),
+        CommandGroup(
+            name: "paysafe",
+            abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
     ]
 }
