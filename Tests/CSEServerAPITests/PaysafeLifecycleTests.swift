@@ -133,6 +133,28 @@ struct PaysafeLifecycleTests {
         }
     }
 
+    @Test("a 409 whose lookup finds nothing under the reference is unknown, whatever its body: never a refusal")
+    func conflictWithoutEarlier() async throws {
+        try await withServerEmulator("paysafe", Self.arguments) { server in
+            let client = try PaysafePaymentTests.client(server)
+            let payment = try await Self.authorize(client, "c409-1")
+            let path = "/paymenthub/v1/payments/\(payment)/settlements"
+            try server.enqueue(.json(409, #"{"error":{"code":"5031","message":"The merchantRefNum has already been used"}}"#).onPath(path))
+            try server.enqueue(.status(409, body: "<html>conflict</html>").onPath(path))
+            for _ in 0..<2 {
+                let outcome = try await client.submit(try Self.request(.settlement, payment, "c409-1-s", 100))
+                guard case .unknown(let keys, let error) = outcome else {
+                    Issue.record("a 409 with nothing found decided: \(outcome)")
+                    continue
+                }
+                #expect(keys.merchantReference == "c409-1-s" && error.code == .serverOutcomeUnknown)
+            }
+            // Nothing was made: the lookup is empty, and the same request then settles once.
+            #expect(try await client.operations(.settlement, merchantReference: "c409-1-s").isEmpty)
+            #expect(try await client.submit(try Self.request(.settlement, payment, "c409-1-s", 100)).get().amount == 100)
+        }
+    }
+
     @Test("an answer naming another amount or reference is another operation: server.referenceInUse, never success")
     func answerIdentity() async throws {
         try await withServerEmulator("paysafe", Self.arguments) { server in
