@@ -61,7 +61,7 @@ public struct PaysafeOperation: Sendable, CustomStringConvertible {
 
     /// What the operation is.
     public let kind: Kind
-    /// The operation's id (a refund's target when ``kind`` is ``Kind/settlement``).
+    /// The operation's id (a settlement's id is what a refund targets).
     public let id: String
     /// `status`, for example `PENDING`, `COMPLETED`, `FAILED`.
     public let status: String
