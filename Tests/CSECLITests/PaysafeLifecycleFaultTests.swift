@@ -48,4 +48,22 @@ struct PaysafeLifecycleFaultTests {
         let after = try setup.run(["paysafe", "lookup", "--kind", command.kind, "--merchant-ref", reference])
         #expect(try (PaysafeLifecycleCommandTests.json(after)[command.list]?.arrayValue?.count) == 1)
     }
+
+    @Test("a late answer (past --timeout) to a refund exits 75; the lookup shows the one refund, and a rerun reports it")
+    func lateRefund() throws {
+        let setup = try PaysafeLifecycleCommandTests.Setup()
+        defer { setup.server.stop() }
+        let payment = try setup.authorize("late-1")
+        let settled = try setup.run(["paysafe", "settle", payment, "--amount", "1000", "--merchant-ref", "late-1-s"])
+        let settlement = try #require(try PaysafeLifecycleCommandTests.json(settled)["id"]?.stringValue)
+        try setup.server.enqueue(
+            LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/paymenthub/v1/settlements/\(settlement)/refunds"))
+        let line = ["paysafe", "refund", settlement, "--amount", "250", "--merchant-ref", "late-1-r"]
+        let late = try setup.run(line + ["--timeout", "1"])
+        #expect(late.status == 75 && late.err.contains("merchantReference=late-1-r") && late.out.isEmpty, "\(late.err)")
+        let found = try setup.run(["paysafe", "lookup", "--kind", "refund", "--merchant-ref", "late-1-r"])
+        #expect(try PaysafeLifecycleCommandTests.json(found)["refunds"]?.arrayValue?.count == 1)
+        let again = try setup.run(line)
+        #expect(try again.status == 0 && PaysafeLifecycleCommandTests.json(again)["amount"]?.intValue == 250, "\(again.err)")
+    }
 }
