@@ -34,6 +34,8 @@ app.argparser.add_argument("--api-password", default="")
 # server-to-server key; --api-key as well when it is not given).
 app.argparser.add_argument("--api-key", default="")
 app.argparser.add_argument("--payments-key", default="")
+# Paysafe settlements and refunds start PENDING (until batched) unless this says COMPLETED.
+app.argparser.add_argument("--settlement-status", default="PENDING", choices=["PENDING", "COMPLETED"])
 # Notifications (webhooks): the Worldline webhook secret and its key id, the Mastercard
 # notification secret, the Paysafe webhook key as base64 text (as Paysafe's console shows it).
 app.argparser.add_argument("--webhook-secret", default="")

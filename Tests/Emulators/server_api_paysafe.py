@@ -68,14 +68,165 @@ def paysafe_take(api, account, body, extra):
                    status=status, settleWithAuth=body.get("settleWithAuth", False), _api=(api, account))
     with app.lock:
         PAYSAFE_PAYMENTS.append(payment)
-    shown = {k: v for k, v in payment.items() if k != "_api"}
+        if status == "COMPLETED" and payment["settleWithAuth"]:
+            # A sale settles with the authorisation: its settlement is what a refund targets.
+            settlement = paysafe_new_operation("settlement", payment, reference, body["amount"], "COMPLETED")
+            settlement["availableToRefund"] = body["amount"]
+            payment["settlements"] = [{"id": settlement["id"]}]
+    shown = paysafe_shown(payment)
     if status == "FAILED":
         shown["error"] = {"code": "3009", "message": "Your request has been declined by the issuing bank."}
         return emulator.Response.json(shown, 402)
     return emulator.Response.json(shown, 201)
 
 
+def paysafe_shown(entry):
+    """An entry as Paysafe shows it: without the emulator's own bookkeeping (members starting with _)."""
+    return {k: v for k, v in entry.items() if not k.startswith("_")}
+
+
+# Settlements, refunds and void authorisations (lifecycle research notes §4.2, §6.4), on both APIs:
+# POST /paymenthub/v1/payments/{id}/settlements | /settlements/{id}/refunds | /payments/{id}/voidauths,
+# and the same under /cardpayments/v1/accounts/{account}/ with auths for payments. Each operation
+# has its own id and merchantRefNum; a merchantRefNum used before for the same kind on the same API
+# is a 409 (5031, as for payments). The amount rules, checked here whatever the client sent:
+# settle ≤ authorised − settled − voided (an authorisation only: settleWithAuth false, COMPLETED);
+# refund ≤ the settlement's availableToRefund; void ≤ what is left, and only while nothing is
+# settled; PUT {"status":"CANCELLED"} on a settlement or refund only while PENDING. The error codes
+# are this emulator's choice (Paysafe's are not documented for these cases): 5269 unknown id (404),
+# 3406 amount over what is left (400), 3203 the state allows no such operation (400).
+# MODES: decline-operations (402, the operation FAILED with an error). --settlement-status
+# PENDING (default) or COMPLETED for new settlements and refunds; voids are COMPLETED.
+PAYSAFE_OPERATIONS = []
+
+
+def paysafe_error(status, code, message):
+    return emulator.Response.json({"error": {"code": code, "message": message}}, status)
+
+
+def paysafe_new_operation(kind, target, reference, amount, status):
+    """Records an operation on `target` (a payment, or a settlement for a refund); the caller holds app.lock."""
+    COUNTER[0] += 1
+    prefix = {"settlement": "5e771e00", "refund": "7ef0bd00", "void": "701da000"}[kind]
+    operation = {"id": f"{prefix}-0000-4000-8000-{COUNTER[0]:012d}", "merchantRefNum": reference, "amount": amount,
+                 "currencyCode": target.get("currencyCode", "EUR"), "status": status, "txnTime": "2026-12-05T21:00:00Z",
+                 "_kind": kind, "_target": target["id"], "_api": target["_api"]}
+    PAYSAFE_OPERATIONS.append(operation)
+    return operation
+
+
+def paysafe_live(kind, target_id):
+    return [o for o in PAYSAFE_OPERATIONS if o["_kind"] == kind and o["_target"] == target_id and o["status"] != "CANCELLED"]
+
+
+def paysafe_operation(request, api, account, kind, target_id):
+    refused = paysafe_refused(request, payments=True)
+    if refused:
+        return refused
+    body = request.json()
+    amount, reference = body.get("amount"), body.get("merchantRefNum")
+    bad = paysafe_field_errors(body, [
+        ("amount", lambda b: isinstance(amount, int) and not isinstance(amount, bool) and amount >= 1),
+        ("merchantRefNum", lambda b: isinstance(reference, str) and reference != "")])
+    if bad:
+        return bad
+    with app.lock:
+        if kind == "refund":
+            targets = [o for o in PAYSAFE_OPERATIONS if o["_kind"] == "settlement" and o["id"] == target_id and o["_api"] == (api, account)]
+        else:
+            targets = [p for p in PAYSAFE_PAYMENTS if p["id"] == target_id and p["_api"] == (api, account)]
+        if not targets:
+            return paysafe_error(404, "5269", "The ID(s) specified in the URL do not correspond to the values in the system.")
+        target = targets[0]
+        used = any(o["merchantRefNum"] == reference and o["_kind"] == kind and o["_api"] == (api, account) for o in PAYSAFE_OPERATIONS)
+        if used and body.get("dupCheck", True):
+            return paysafe_error(409, "5031", "The merchantRefNum has already been used")
+        if kind == "refund":
+            if target["status"] == "CANCELLED":
+                return paysafe_error(400, "3203", "The settlement was cancelled.")
+            if amount > target["availableToRefund"]:
+                return paysafe_error(400, "3406", "The amount exceeds the amount available to refund.")
+        else:
+            if target["status"] != "COMPLETED" or target.get("settleWithAuth"):
+                return paysafe_error(400, "3203", "The authorization is settled, voided or not completed.")
+            settled = sum(o["amount"] for o in paysafe_live("settlement", target_id))
+            voided = sum(o["amount"] for o in paysafe_live("void", target_id))
+            if kind == "void" and settled:
+                return paysafe_error(400, "3203", "The authorization is already settled.")
+            if amount > target["amount"] - settled - voided:
+                return paysafe_error(400, "3406", "The amount exceeds the remaining authorization amount.")
+        declined = args().mode == "decline-operations"
+        status = "FAILED" if declined else ("COMPLETED" if kind == "void" else args().settlement_status)
+        operation = paysafe_new_operation(kind, target, reference, amount, status)
+        if not declined:
+            if kind == "settlement":
+                operation["availableToRefund"] = amount
+            if kind == "refund":
+                target["availableToRefund"] -= amount
+    shown = paysafe_shown(operation)
+    if declined:
+        shown["error"] = {"code": "3022", "message": "The card has been declined due to insufficient funds."}
+        return emulator.Response.json(shown, 402)
+    return emulator.Response.json(shown, 201)
+
+
+def paysafe_operation_routes():
+    kinds = {"settlements": "settlement", "refunds": "refund", "voidauths": "void"}
+    lists = {"settlement": "settlements", "refund": "refunds", "void": "voidAuths"}
+    hub, card = r"/paymenthub/v1", r"/cardpayments/v1/accounts/(?P<account>\d+)"
+
+    def api_of(match):
+        account = match.groupdict().get("account")
+        return ("card", account) if account else ("hub", None)
+
+    for root in (hub, card):
+        payments = "payments" if root == hub else "auths"
+
+        @app.route("POST", root + rf"/{payments}/(?P<id>[^/]+)/(?P<kind>settlements|voidauths)")
+        def on_payment(request, match):
+            return paysafe_operation(request, *api_of(match), kinds[match.group("kind")], match.group("id"))
+
+        @app.route("POST", root + r"/settlements/(?P<id>[^/]+)/refunds")
+        def on_settlement(request, match):
+            return paysafe_operation(request, *api_of(match), "refund", match.group("id"))
+
+        @app.route("GET", root + r"/(?P<kind>settlements|refunds|voidauths)")
+        def lookup(request, match):
+            refused = paysafe_refused(request, payments=True)
+            if refused:
+                return refused
+            kind, api = kinds[match.group("kind")], api_of(match)
+            reference = dict(request.query_items()).get("merchantRefNum")
+            with app.lock:
+                found = [paysafe_shown(o) for o in PAYSAFE_OPERATIONS
+                         if o["_kind"] == kind and o["_api"] == api and o["merchantRefNum"] == reference]
+            return emulator.Response.json({lists[kind]: found})
+
+        @app.route("PUT", root + r"/(?P<kind>settlements|refunds)/(?P<id>[^/]+)")
+        def cancel(request, match):
+            refused = paysafe_refused(request, payments=True)
+            if refused:
+                return refused
+            kind, api = kinds[match.group("kind")], api_of(match)
+            if request.json().get("status") != "CANCELLED":
+                return paysafe_field_errors({}, [("status", lambda b: False)])
+            with app.lock:
+                found = [o for o in PAYSAFE_OPERATIONS if o["_kind"] == kind and o["_api"] == api and o["id"] == match.group("id")]
+                if not found:
+                    return paysafe_error(404, "5269", "The ID(s) specified in the URL do not correspond to the values in the system.")
+                operation = found[0]
+                if operation["status"] != "PENDING" or (kind == "settlement" and paysafe_live("refund", operation["id"])):
+                    return paysafe_error(400, "3203", "Only a pending (not yet batched), unrefunded operation can be cancelled.")
+                operation["status"] = "CANCELLED"
+                if kind == "refund":
+                    for settlement in PAYSAFE_OPERATIONS:
+                        if settlement["_kind"] == "settlement" and settlement["id"] == operation["_target"]:
+                            settlement["availableToRefund"] += operation["amount"]
+            return emulator.Response.json(paysafe_shown(operation))
+
+
 def paysafe_routes():
+    paysafe_operation_routes()
     is_int = lambda name: lambda b: isinstance(b.get(name), int) and not isinstance(b.get(name), bool) and b[name] >= 0
     present = lambda name: lambda b: isinstance(b.get(name), str) and b[name] != ""
 
@@ -115,7 +266,7 @@ def paysafe_routes():
         if refused:
             return refused
         reference = dict(request.query_items()).get("merchantRefNum")
-        found = [{k: v for k, v in p.items() if k != "_api"} for p in PAYSAFE_PAYMENTS
+        found = [paysafe_shown(p) for p in PAYSAFE_PAYMENTS
                  if p["_api"] == (api, account) and p["merchantRefNum"] == reference]
         return emulator.Response.json({name: found})
 

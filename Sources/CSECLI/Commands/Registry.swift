@@ -18,6 +18,7 @@ extension CommandLineTool {
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
         MastercardCaptureCommand.self, MastercardRefundCommand.self, MastercardVoidCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
+        PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
 }
@@ -43,6 +44,8 @@ extension CommandLineTool {
             name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, capture, refund, void, retrieval, webhooks."
         ),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
-        CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups, webhooks."),
+        CommandGroup(
+            name: "paysafe",
+            abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
     ]
 }

@@ -92,27 +92,35 @@ struct PaysafePayCommand: NetworkCommand {
     }
 }
 
-/// `cse paysafe lookup`: the payments with a merchant reference.
+/// `cse paysafe lookup`: the payments, settlements, refunds or void authorisations with a
+/// merchant reference.
 struct PaysafeLookupCommand: NetworkCommand {
     static let spec = CommandSpec(
         name: "paysafe lookup",
-        abstract: "List the Paysafe payments with a merchant reference (how an unknown outcome is settled).",
+        abstract: "List the Paysafe payments, settlements, refunds or voids with a merchant reference (how an unknown outcome is settled).",
         discussion: """
-            GET /paymenthub/v1/payments?merchantRefNum=R, or with --account ID the Card Payments
-            API's /cardpayments/v1/accounts/{ID}/auths?merchantRefNum=R. Prints
-            {"payments":[{"id","status",…}]}; an empty list means no payment was taken with the
-            reference, so the same payment can be sent again.
+            --kind payment (the default): GET /paymenthub/v1/payments?merchantRefNum=R, or with
+            --account ID the Card Payments API's /cardpayments/v1/accounts/{ID}/auths?merchantRefNum=R;
+            prints {"payments":[{"id","status",…}]}. --kind settlement|refund|void: GET
+            /paymenthub/v1/settlements|refunds|voidauths?merchantRefNum=R (with --account, under
+            /cardpayments/v1/accounts/{ID}/); prints {"settlements"|"refunds"|"voidAuths":[{"kind",
+            "id","status",…}]}. An empty list means nothing was made with the reference, so the same
+            command can be sent again.
             """,
         options: Options.self)
 
     /// The options of `cse paysafe lookup`.
     struct Options: CommandOptions {
         let reference: OptionKey<String>
+        let kind: OptionKey<PaysafeLookupKind?>
         let account: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             reference = declare.required("merchant-ref", "R", help: "The merchant reference (merchantRefNum).")
+            kind = declare.value(
+                "kind", "KIND", as: PaysafeLookupKind.self, help: "payment (default), settlement, refund or void: what the reference names."
+            )
             account = declare.value("account", "ID", help: "A Card Payments account id: look up its auths instead.")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
         }
@@ -120,17 +128,25 @@ struct PaysafeLookupCommand: NetworkCommand {
 
     let options: ServerCallOptions
     let reference: String
+    let kind: PaysafeLookupKind
     let account: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         reference = arguments[\.reference]
+        kind = arguments[\.kind] ?? .payment
         account = arguments[\.account]
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let payments = try await PaysafePaymentSupport.client(options).payments(merchantReference: reference, accountID: account)
-        JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
+        let client = try PaysafePaymentSupport.client(options)
+        guard let operation = kind.operation else {
+            let payments = try await client.payments(merchantReference: reference, accountID: account)
+            JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
+            return ExitCode.success
+        }
+        let found = try await client.operations(operation, merchantReference: reference, accountID: account)
+        JSONLine.write(.object(JSONObject([(operation.listMember, .array(found.map(\.json)))])))
         return ExitCode.success
     }
 }
