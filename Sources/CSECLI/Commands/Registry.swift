@@ -12,6 +12,7 @@ extension CommandLineTool {
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
+        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
@@ -36,7 +37,7 @@ extension CommandLineTool {
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(
-            name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
+            name: "aps", abstract: "Amazon Payment Services server calls: SDK token, payments, capture, refund, void, status, feedback."),
         CommandGroup(name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, retrieval, webhooks."),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
         CommandGroup(name: "paysafe", abstract: "Paysafe server calls: single-use card and wallet tokens, payments, lookups, webhooks."),
