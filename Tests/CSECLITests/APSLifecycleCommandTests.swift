@@ -114,6 +114,25 @@ struct APSLifecycleCommandTests {
         #expect(try Self.ledger(server, "ORD-R1")["captured"]?.intValue == 100)
     }
 
+    @Test("aps feedback-verify: the emulator's feedback of a refund (06000) exits 0, of a refused refund (07048) exits 1")
+    func feedback() throws {
+        let (server, common) = try Self.start()
+        defer { server.stop() }
+        _ = try Self.authorize("ORD-FB", common)
+        _ = try CommandRunner.run(["aps", "capture", "--merchant-reference", "ORD-FB", "--amount", "1000", "--currency", "AED"] + common)
+        _ = try CommandRunner.run(["aps", "refund", "--merchant-reference", "ORD-FB", "--amount", "400", "--currency", "AED"] + common)
+        _ = try CommandRunner.run(["aps", "refund", "--merchant-reference", "ORD-FB", "--amount", "700", "--currency", "AED"] + common)
+        for (operation, exit, outcome) in [(1, Int32(0), "succeeded"), (2, 1, "refused")] {
+            let body = try IOShell.run(
+                #"python3 -c 'import sys, urllib.request as u; sys.stdout.write(u.build_opener(u.ProxyHandler({})).open(sys.argv[1]).read().decode())' "$URL""#,
+                environment: ["URL": server.baseURL + "/test/aps-feedback/ORD-FB?operation=\(operation)"])
+            let result = try CommandRunner.run(["aps", "feedback-verify", "--credentials", common[1]], input: body.out)
+            #expect(result.status == exit && result.out.hasPrefix(#"{"valid":true,"outcome":"\#(outcome)""#), "\(result.out) \(result.err)")
+            #expect(result.out.contains(#""command":"REFUND""#))
+            ServerCommandTests.checkCanaries(result)
+        }
+    }
+
     @Test("usage errors exit 64 before any request: a missing amount, a non-integer amount, an unknown currency, a void with an amount")
     func usage() throws {
         let (server, common) = try Self.start()

@@ -111,6 +111,30 @@ struct APSLifecycleTests {
         }
     }
 
+    @Test("the notification feedback of a capture (04000) verifies as succeeded, of a failed one (05042) as refused; a change fails")
+    func maintenanceFeedback() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let client = try APSPaymentTests.client(server)
+            _ = try await Self.authorize(client, "ORD-FB")
+            _ = try await client.perform(try .capture(merchantReference: "ORD-FB", amount: 100, currency: Self.aed)).get()
+            _ = try await client.perform(try .capture(merchantReference: "ORD-FB", amount: 50000, currency: Self.aed))
+            for (operation, code, standing) in [(0, "04000", APSTransaction.Standing.succeeded), (1, "05042", .refused)] {
+                for json in [false, true] {
+                    let url = try HTTPURL(
+                        server.baseURL + "/test/aps-feedback/ORD-FB?operation=\(operation)" + (json ? "&format=json" : ""))
+                    let body = try await realClient().send(HTTPRequest(method: .get, url: url)).body
+                    let feedback = try APSPaymentClient.verifyFeedback(body, credentials: try APSPaymentTests.credentials())
+                    #expect(feedback.responseCode.description == code && feedback.standing == standing && feedback.command == "CAPTURE")
+                    let changed = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "ORD-FB", with: "ORD-FC")
+                    let error = await thrown {
+                        try APSPaymentClient.verifyFeedback(Array(changed.utf8), credentials: try APSPaymentTests.credentials())
+                    }
+                    #expect(error?.code == .apsFeedbackSignature)
+                }
+            }
+        }
+    }
+
     @Test("authorise → void; a capture after the void is server.operationNotAllowed with APS's 034 as the cause")
     func void() async throws {
         try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in

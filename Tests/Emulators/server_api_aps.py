@@ -162,7 +162,7 @@ def aps_maintenance(echoed):
         COUNTER[0] += 1
         ledger["operations"].append({"operation_id": f"op-{COUNTER[0]}", "command": command, "amount": echoed.get("amount"),
                                      "maintenance_reference": echoed.get("maintenance_reference"),
-                                     "response_code": response["response_code"]})
+                                     "response_code": response["response_code"], "answer": dict(response)})
         ledger["last"] = (status, response["response_code"], response["response_message"])
     return response
 
@@ -185,12 +185,21 @@ def aps_routes():
     def feedback(request, match):
         """The transaction feedback APS would post for an order, signed here with the response
         phrase (Python hashlib): form-encoded, or JSON with ?format=json; ?status=NN&response_code=NNNNN
-        posts the order with another status, as APS does when it settles later."""
+        posts the order with another status, as APS does when it settles later; ?operation=N the
+        feedback of the order's Nth capture, refund or void."""
         order = APS_ORDERS.get(match.group("ref"))
         if order is None:
             return emulator.Response.json({"error": "no such order"}, 404)
         params = {k: v for k, v in order.items() if k != "signature"}
         query = dict(request.query_items())
+        if "operation" in query:
+            # The notification feedback of the order's Nth capture, refund or void (from 0), as
+            # APS posts it after the operation (research notes, lifecycle §3.4, §6.3).
+            operations = APS_LEDGERS.get(match.group("ref"), {}).get("operations", [])
+            index = int(query["operation"])
+            if index >= len(operations):
+                return emulator.Response.json({"error": "no such operation"}, 404)
+            params = {k: v for k, v in operations[index]["answer"].items() if k != "signature"}
         for name in ("status", "response_code"):
             if name in query:
                 params[name] = query[name]

@@ -47,9 +47,9 @@ extension APSPaymentClient {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference, paymentID: request.fortID)
         var before: APSTransaction?
         if request.command != .voidAuthorization { before = try await checkStatus(merchantReference: request.merchantReference) }
+        let body = try connection.signed(request.parameters)
         let response: HTTPResponse
         do {
-            let body = try connection.signed(request.parameters)
             response = try await ServerRequest.send(connection.http, .post, url: connection.url, body: .object(body))
         } catch {
             if error.provesRequestNotSent { throw error }
