@@ -3,16 +3,20 @@ import CSEGateways
 import CSEServerAPI
 import CSEValidation
 
-/// The options `cse aps capture|refund|void` share: the order, its `fort_id`, the language and
-/// the server call.
+/// The options `cse aps capture|refund|void` share after their own: the order's `fort_id`, the
+/// language and the server call (each command declares `--merchant-reference` first, with
+/// ``reference(_:)``).
 struct APSMaintenanceKeys: Sendable {
-    let reference: OptionKey<String>
     let fortID: OptionKey<String?>
     let language: OptionKey<APSLanguageArgument?>
     let server: ServerCallOptions.Keys
 
+    /// `--merchant-reference`, the first option of each command.
+    static func reference(_ declare: inout OptionDeclarations) -> OptionKey<String> {
+        declare.required("merchant-reference", "R", help: "The merchant reference of the order (of its authorisation).")
+    }
+
     init(_ declare: inout OptionDeclarations) {
-        reference = declare.required("merchant-reference", "R", help: "The merchant reference of the order (of its authorisation).")
         fortID = declare.value("fort-id", "F", help: "APS's id of the order (fort_id), sent with the operation when given.")
         language = declare.value("language", "LANG", as: APSLanguageArgument.self, help: "en (default) or ar.")
         server = APSPaymentSupport.keys(&declare)
@@ -37,9 +41,9 @@ struct APSMaintenanceInvocation: Sendable {
     let fortID: String?
     let language: String
 
-    init(_ arguments: ParsedArguments<APSMaintenanceKeys>) throws(UsageError) {
+    init(reference: String, _ arguments: ParsedArguments<APSMaintenanceKeys>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        reference = arguments[\.reference]
+        self.reference = reference
         fortID = arguments[\.fortID]
         language = (arguments[\.language] ?? .en).rawValue
     }
@@ -92,10 +96,12 @@ struct APSCaptureCommand: NetworkCommand {
 
     /// The options of `cse aps capture`.
     struct Options: CommandOptions {
+        let reference: OptionKey<String>
         let amount: APSMaintenanceKeys.Amount
         let common: APSMaintenanceKeys
 
         init(_ declare: inout OptionDeclarations) {
+            reference = APSMaintenanceKeys.reference(&declare)
             amount = APSMaintenanceKeys.Amount(&declare)
             common = APSMaintenanceKeys(&declare)
         }
@@ -105,7 +111,7 @@ struct APSCaptureCommand: NetworkCommand {
     let amount: (Int64, Currency)
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(arguments.group(\.common))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
         amount = try APSMaintenanceInvocation.amount(arguments.group(\.amount))
     }
 
@@ -125,11 +131,13 @@ struct APSRefundCommand: NetworkCommand {
 
     /// The options of `cse aps refund`.
     struct Options: CommandOptions {
+        let reference: OptionKey<String>
         let amount: APSMaintenanceKeys.Amount
         let maintenanceReference: OptionKey<String?>
         let common: APSMaintenanceKeys
 
         init(_ declare: inout OptionDeclarations) {
+            reference = APSMaintenanceKeys.reference(&declare)
             amount = APSMaintenanceKeys.Amount(&declare)
             maintenanceReference = declare.value(
                 "maintenance-reference", "M", help: "Your reference of this refund, distinct for each partial refund of the order.")
@@ -142,7 +150,7 @@ struct APSRefundCommand: NetworkCommand {
     let maintenanceReference: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(arguments.group(\.common))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
         amount = try APSMaintenanceInvocation.amount(arguments.group(\.amount))
         maintenanceReference = arguments[\.maintenanceReference]
     }
@@ -163,9 +171,11 @@ struct APSVoidCommand: NetworkCommand {
 
     /// The options of `cse aps void`.
     struct Options: CommandOptions {
+        let reference: OptionKey<String>
         let common: APSMaintenanceKeys
 
         init(_ declare: inout OptionDeclarations) {
+            reference = APSMaintenanceKeys.reference(&declare)
             common = APSMaintenanceKeys(&declare)
         }
     }
@@ -173,7 +183,7 @@ struct APSVoidCommand: NetworkCommand {
     let invocation: APSMaintenanceInvocation
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(arguments.group(\.common))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
