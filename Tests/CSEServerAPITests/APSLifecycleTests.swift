@@ -296,7 +296,7 @@ struct APSLifecycleTests {
         }
     }
 
-    @Test("a signed answer naming another amount, reference or command is server.referenceInUse, not this operation's outcome")
+    @Test("a signed answer naming another amount or command is server.referenceInUse; a pending 19000 is accepted as pending")
     func otherAnswer() async throws {
         try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
             let client = try APSPaymentTests.client(server)
@@ -313,6 +313,17 @@ struct APSLifecycleTests {
                 try await client.perform(try .capture(merchantReference: "ORD-X1", amount: 1000, currency: Self.aed))
             }
             #expect(error?.code == .serverReferenceInUse && error?.context["member"] == "amount")
+            // 19 (pending) is processed, the outcome later: succeeded, and the answer names the status.
+            try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 0).onPath("/FortAPI/paymentApi"))
+            try server.enqueue(
+                LoopbackEmulator.Fault.json(
+                    200,
+                    try Self.signedAnswer([
+                        "command": "CAPTURE", "merchant_reference": "ORD-X1", "amount": "1000", "currency": "AED", "response_code": "19000",
+                    ])
+                ).onPath("/FortAPI/paymentApi"))
+            let pending = try await client.perform(try .capture(merchantReference: "ORD-X1", amount: 1000, currency: Self.aed)).get()
+            #expect(pending.responseCode.description == "19000" && pending.isPending)
             let other = try Self.signedAnswer(["command": "REFUND", "merchant_reference": "ORD-X1", "response_code": "08000"])
             try server.enqueue(LoopbackEmulator.Fault.json(200, other).onPath("/FortAPI/paymentApi"))
             let void = await thrown { try await client.perform(try .voidAuthorization(merchantReference: "ORD-X1")) }

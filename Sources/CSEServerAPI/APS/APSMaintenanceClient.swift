@@ -26,7 +26,7 @@ extension APSPaymentClient {
     /// the operation again: a capture or refund first asks CHECK_STATUS for the order's captured
     /// and refunded amounts, and when the answer is lost, asks again. The outcome:
     /// - ``PaymentOutcome/succeeded(_:_:)``: status `04`, `06` or `08` (capture, refund, void
-    ///   done); or, after a lost answer, CHECK_STATUS shows the operation booked (its last
+    ///   done), or `19` (pending: processed, the outcome follows in the feedback); or, after a lost answer, CHECK_STATUS shows the operation booked (its last
     ///   operation has that status and the captured or refunded amount grew by exactly the
     ///   request's amount): the order as CHECK_STATUS reports it;
     /// - ``PaymentOutcome/refused(_:_:)``: status `05`, `07` or `09` (the operation failed), as
@@ -66,7 +66,9 @@ extension APSPaymentClient {
             throw expected.referenceInUseError(member: member, platform: "aps", keys: keys)
         }
         let code = transaction.responseCode
-        if code.status == request.command.successStatus { return .succeeded(transaction, keys) }
+        // 19, "Transaction pending": processed, the outcome follows in the feedback (research
+        // notes, payment calls §2.5), as a capture requested is on the other platforms.
+        if code.status == request.command.successStatus || code.status == "19" { return .succeeded(transaction, keys) }
         if ["066", "007", "047"].contains(code.message) {
             return await settle(request, before: before, keys, cause: error(code))
         }

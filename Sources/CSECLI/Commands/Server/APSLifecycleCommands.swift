@@ -79,12 +79,12 @@ struct APSMaintenanceInvocation: Sendable {
         messages 006, 051, 071) asks CHECK_STATUS again instead of sending the command again; if
         the order shows the operation booked, that order is printed and the exit status is 0.
 
-        Exit status: 0 done (04000 capture, 06000 refund, 08000 void; or booked per CHECK_STATUS);
-        1 refused, nothing processed: server.amountExceedsRemaining (message 042, 048),
-        server.operationNotAllowed (034), server.unknownPayment (036), or APS's own
-        aps.message.NNN; 75 unknown (server.outcomeUnknown naming the merchant reference and the
-        amount CHECK_STATUS must show: settle it with 'cse aps check-status'; never send the
-        operation again before); 64 usage.
+        Exit status: 0 done (04000 capture, 06000 refund, 08000 void; 19 pending; or booked
+        per CHECK_STATUS); 1 refused, nothing processed: server.amountExceedsRemaining
+        (message 042, 048), server.operationNotAllowed (034), server.unknownPayment (036), or
+        APS's own aps.message.NNN; 75 unknown (server.outcomeUnknown naming the merchant
+        reference and the amount CHECK_STATUS must show: settle it with 'cse aps
+        check-status'; never send the operation again before); 64 usage.
         """
 }
 
