@@ -13,6 +13,7 @@ extension CommandLineTool {
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         WorldlineCaptureCommand.self, WorldlineRefundCommand.self, WorldlineCancelCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
+        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
@@ -39,7 +40,7 @@ extension CommandLineTool {
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
         CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
         CommandGroup(
-            name: "aps", abstract: "Amazon Payment Services server calls: the mobile SDK token, payments, status, feedback."),
+            name: "aps", abstract: "Amazon Payment Services server calls: SDK token, payments, capture, refund, void, status, feedback."),
         CommandGroup(
             name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, capture, refund, void, retrieval, webhooks."
         ),

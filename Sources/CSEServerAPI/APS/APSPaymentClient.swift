@@ -421,7 +421,7 @@ public struct APSPaymentClient: Sendable {
         outcomeUnknownError("APS does not know the outcome yet", keys, cause: error(transaction.responseCode))
     }
 
-    private func error(_ code: APSResponseCode) -> CSEError {
+    func error(_ code: APSResponseCode) -> CSEError {
         let context = ["response_code": code.description]
         guard let description = code.messageDescription else {
             return CSEError(.apsUndocumentedMessage, "APS answered an undocumented message code", context: context)
@@ -513,7 +513,14 @@ struct APSConnection: Sendable {
     ///   status; ``CSEError/Code/apsResponseSignature`` for an answer whose signature does not verify.
     func call(_ parameters: [(String, JSONValue)]) async throws(CSEError) -> JSONObject {
         let request = try signed(parameters)
-        let response = try await ServerRequest.send(http, .post, url: url, body: .object(request))
+        return try verified(try await ServerRequest.send(http, .post, url: url, body: .object(request)))
+    }
+
+    /// The answer of `response` once its signature is verified with the response phrase.
+    /// - Throws: ``CSEError/Code/serverAPIUnexpectedStatus`` for an HTTP error status;
+    ///   ``CSEError/Code/serverAPIInvalidResponse`` for a body that is not a JSON object;
+    ///   ``CSEError/Code/apsResponseSignature`` for an answer whose signature does not verify.
+    func verified(_ response: HTTPResponse) throws(CSEError) -> JSONObject {
         guard response.isSuccess else { throw ServerResponse.statusError(response, platform: "aps") }
         let object = try ServerResponse.object(response, platform: "aps")
         guard let signature = object["signature"]?.stringValue,

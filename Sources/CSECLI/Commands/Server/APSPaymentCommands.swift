@@ -179,8 +179,9 @@ struct APSCheckStatusCommand: NetworkCommand {
         abstract: "Ask Amazon Payment Services for the order with a merchant reference (CHECK_STATUS).",
         discussion: """
             Prints the order's last operation as APS reports it (transaction_status,
-            transaction_code, fort_id, authorized and captured amounts), after verifying the
-            answer's signature. An order APS does not know prints response_code 11036: the payment
+            transaction_code, fort_id, authorized_amount, captured_amount, refunded_amount),
+            after verifying the answer's signature; it settles a capture, refund or void that
+            exited 75. An order APS does not know prints response_code 11036: the payment
             was not processed. CHECK_STATUS mainly reflects financial completion: a payment whose
             3-D Secure the payer did not finish may need the feedback as well.
             """,
