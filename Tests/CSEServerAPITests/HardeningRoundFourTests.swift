@@ -71,6 +71,27 @@ struct HardeningRoundFourTests {
         }
     }
 
+    @Test("Mastercard PAY: a 409 that names no gateway error is unknown (as CreatePayment's); one naming INVALID_REQUEST is thrown")
+    func mastercardBare409() async throws {
+        for body in ["", "<html>Conflict</html>", "{}", #"{"result":"ERROR"}"#] {
+            let transport = RecordingTransport([
+                .success(HTTPResponse(status: 409, headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+            ])
+            let client = try MastercardSessionClient(
+                credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
+                environment: .mastercard(.mtf), http: try CSEServerAPITests.client(transport))
+            let outcome = try await client.perform(try MastercardTransactionTests.pay("SESSION0001"))
+            #expect(outcome.name == "unknown", "\(body): \(outcome)")
+        }
+        let named = RecordingTransport(
+            status: 409, json: #"{"result":"ERROR","error":{"cause":"INVALID_REQUEST","explanation":"Transaction ID already used"}}"#)
+        let client = try MastercardSessionClient(
+            credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
+            environment: .mastercard(.mtf), http: try CSEServerAPITests.client(named))
+        #expect(
+            await thrown { try await client.perform(try MastercardTransactionTests.pay("SESSION0001")) }?.code == .mastercardInvalidRequest)
+    }
+
     // MARK: Point 3: an undocumented Paysafe status is unknown
 
     static func paysafePayment(status: String) -> String {

@@ -40,11 +40,6 @@ extension MastercardSessionClient {
             if error.provesRequestNotSent { throw error }
             return .unknown(keys, outcomeUnknownError("no answer was read; the operation may have been processed", keys, cause: error))
         }
-        if response.status == 409, !Self.namesGatewayError(response) {
-            let cause = ServerResponse.statusError(response, platform: "mastercard")
-            return .unknown(
-                keys, outcomeUnknownError("a 409 that names no conflict; the operation may have been processed", keys, cause: cause))
-        }
         var expected: ExpectedAnswer?
         if let amount = request.amount, let currency = request.currency {
             expected = ExpectedAnswer(

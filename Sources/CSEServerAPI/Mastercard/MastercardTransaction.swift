@@ -287,7 +287,8 @@ extension MastercardSessionClient {
     ///   `TIMED_OUT`, `ACQUIRER_SYSTEM_ERROR`, `SYSTEM_ERROR` or `LOCK_FAILURE`; `ERROR` with any
     ///   cause but `INVALID_REQUEST` and `REQUEST_REJECTED` (`SERVER_BUSY` and `SERVER_FAILED`: the
     ///   gateway says to resubmit the identical request later; it will not repeat the bank
-    ///   transaction); a 5xx or 2xx that is not a readable transaction; or no answer read after
+    ///   transaction); a 5xx or 2xx that is not a readable transaction; a 409 that names no
+    ///   gateway error (it names no conflict either); or no answer read after
     ///   sending. Settle it with ``retrieveTransaction(orderID:transactionID:)`` or by
     ///   sending the identical request again: the ids make it the same transaction.
     ///
@@ -331,6 +332,13 @@ extension MastercardSessionClient {
     static func outcome(
         of response: HTTPResponse, keys: PaymentReconciliation, redactor: SafeText, expected: ExpectedAnswer? = nil
     ) throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        // A 409 that names no gateway error names no conflict either: it cannot say the request
+        // processed nothing (as Worldline's CreatePayment classes it; issue #33).
+        if response.status == 409, !namesGatewayError(response) {
+            let cause = ServerResponse.statusError(response, platform: "mastercard")
+            return .unknown(
+                keys, outcomeUnknownError("a 409 that names no conflict; the transaction may have been processed", keys, cause: cause))
+        }
         guard let object = ServerResponse.errorObject(response) else {
             let error = ServerResponse.statusError(response, platform: "mastercard")
             if response.isSuccess || response.status >= 500 {
