@@ -47,7 +47,7 @@ do {
             merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: SecureBytes(read(arguments[6]))),
         environment: try ServerEnvironment(origin: arguments[5]))
     switch await client.createPaymentOutcome(request) {
-    case .succeeded(let payment):
+    case .succeeded(let payment, _):
         print("card \(card)")
         print("payment \(payment.id) \(payment.status)")
     case .refused(_, let error):
