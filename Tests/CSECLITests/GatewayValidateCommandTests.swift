@@ -95,7 +95,7 @@ struct GatewayValidateCommandTests {
                 "Error: gatewayMap.conflict"
             ),
             (["validate", "--gateway", "aps", "--operation", "REFUND"], "{}", 64, "Error: Unknown gateway operation"),
-            (["validate", "--gateway", "aps"], "{}", 64, "Error: Missing expected argument '--operation <operation>'."),
+            (["validate", "--gateway", "aps"], "{}", 64, "Error: --gateway needs --operation."),
             (
                 ["validate", "--gateway", "aps", "--operation", "PURCHASE", "--partner-shared-key"], "{}", 64,
                 "Error: '--partner-shared-key' applies only"
@@ -150,6 +150,6 @@ struct GatewayValidateCommandTests {
     func exclusive(arguments: [String]) throws {
         let result = try CommandRunner.run(["validate"] + arguments, input: "{}")
         #expect(result.status == 64)
-        #expect(result.err.hasPrefix("Error: '--"))
+        #expect(result.err.hasPrefix("Error: --"))
     }
 }

@@ -61,14 +61,16 @@ struct SealCommand: NetworkCommand {
                 "allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
             session = SessionOptions.Keys(&declare, context: .optional, sessionRequired: false)
-            let sessionKey = session.session.declaration
+            let sessionKey = session.session
             declare.conflict(
-                [key.declaration, kid.declaration, sessionID.declaration], with: sessionKey,
+                [key, kid, sessionID], with: sessionKey,
                 reason: "the platform gives the key and the session id")
-            declare.conflict([demo.declaration], with: sessionKey)
-            let context = [session.country?.declaration, session.currency?.declaration, session.amount?.declaration]
-            let transport = [session.transport.caFile.declaration, session.transport.timeout.declaration]
-            declare.need(sessionKey, by: context.compactMap { $0 } + transport + [session.recurring?.declaration].compactMap { $0 })
+            declare.conflict([demo], with: sessionKey)
+            // The context and transport options need --session (declared by SessionOptions.Keys).
+            declare.conflict(
+                [product.matching("builtin:…") { $0.hasPrefix("builtin:") && $0 != "builtin:card" }], with: sessionKey,
+                reason: "with --session, --product is a platform product id or builtin:card")
+            declare.oneOf([key, demo, sessionKey], exclusive: false)
         }
     }
 
@@ -90,13 +92,11 @@ struct SealCommand: NetworkCommand {
         let sessionArguments = arguments.group(\.session)
         if sessionArguments[\.session] != nil {
             let productText = arguments[\.product]
+            // The parser refused the other built-in products with --session.
             if productText == "builtin:card" {
                 session = try SessionOptions(arguments: sessionArguments, context: .optional)
                 platformProductID = nil
             } else {
-                guard !productText.hasPrefix("builtin:") else {
-                    throw UsageError("With --session, --product is a platform product id or builtin:card.")
-                }
                 session = try SessionOptions(arguments: sessionArguments, context: .required)
                 platformProductID = productText
             }
@@ -114,9 +114,6 @@ struct SealCommand: NetworkCommand {
         demo = arguments[\.demo]
         allowInvalid = arguments[\.allowInvalid]
         lines = arguments[\.lines]
-        if keySpec == nil && !demo && session == nil {
-            throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).")
-        }
     }
 
     /// With `--session`, the key and the product come from the platform.

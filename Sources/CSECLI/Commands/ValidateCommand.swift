@@ -40,6 +40,9 @@ struct ValidateCommand: CLICommand {
             now = declare.value(
                 "now", "YYYY-MM", as: MonthArgument.self, help: "The month expiry checks treat as now (default: the system clock, UTC).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
+            declare.oneOf([product, gateway])
+            declare.need(operation, by: [gateway])
+            declare.need(gateway, by: [operation, partnerSharedKey])
         }
     }
 
@@ -57,18 +60,14 @@ struct ValidateCommand: CLICommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         now = arguments[\.now]?.month
         lines = arguments[\.lines]
+        // The parser took one of --product and --gateway, and --operation with --gateway only.
         if let gateway = arguments[\.gateway] {
-            guard arguments[\.product] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
-            guard let operation = arguments[\.operation] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
             let partner = arguments[\.partnerSharedKey]
-            let parsed = try GatewayValidation.operation(gateway: gateway, operation: operation, partnerSharedKey: partner)
+            let parsed = try GatewayValidation.operation(
+                gateway: gateway, operation: arguments[\.operation] ?? "", partnerSharedKey: partner)
             target = .gateway(parsed, partnerSharedKey: partner)
         } else {
-            guard let product = arguments[\.product] else { throw UsageError("Missing expected argument '--product <product>'.") }
-            guard arguments[\.operation] == nil, !arguments[\.partnerSharedKey] else {
-                throw UsageError("'--operation' and '--partner-shared-key' need '--gateway'.")
-            }
-            target = .product(try ProductOption(product))
+            target = .product(try ProductOption(arguments[\.product] ?? ""))
         }
     }
 
