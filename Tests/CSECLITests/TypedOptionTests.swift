@@ -83,6 +83,18 @@ struct TypedOptionTests {
                 ["wallet", "verify", "--recipient", ""],
                 "Error: The value for '--recipient' must be a recipient id, merchant:ID or gateway:ID."
             ),
+            (
+                ["mastercard", "pay", "--order", "a/b", "--transaction", "t", "--amount", "1", "--currency", "EUR", "--credentials", "c"],
+                "Error: The value for '--order' must be 1 to 40 letters, digits, '-', '_' or '.' (not '.' or '..')."
+            ),
+            (
+                ["aps", "check-status", "--merchant-reference", "order 1", "--credentials", "c"],
+                "Error: The value for '--merchant-reference' must be 1 to 40 letters, digits, '-', '_' or '.'."
+            ),
+            (
+                ["paysafe", "lookup", "--merchant-ref", "r\u{7F}", "--credentials", "c"],
+                "Error: The value for '--merchant-ref' must be 1 to 255 printable ASCII characters."
+            ),
         ])
     func refusedValue(arguments: [String], message: String) throws {
         let result = try CommandRunner.run(arguments)

@@ -74,14 +74,9 @@ struct SealCommand: NetworkCommand {
         }
     }
 
+    /// The command line, read where each option is used (each option is written once, in ``Options``).
+    let arguments: ParsedArguments<Options>
     let product: ProductOption
-    let keySpec: String?
-    let kid: String?
-    let sessionID: String?
-    let now: CalendarMonth?
-    let demo: Bool
-    let allowInvalid: Bool
-    let lines: Bool
     /// `--session` and its context, transport options; `nil` for offline sealing.
     let session: SessionOptions?
     /// With `--session`: the platform product id, or `nil` for `builtin:card`.
@@ -107,13 +102,7 @@ struct SealCommand: NetworkCommand {
             platformProductID = nil
         }
         product = try ProductOption(session == nil ? arguments[\.product] : "builtin:card")
-        keySpec = arguments[\.key]
-        kid = arguments[\.kid]
-        sessionID = arguments[\.sessionID]
-        now = arguments[\.now]?.month
-        demo = arguments[\.demo]
-        allowInvalid = arguments[\.allowInvalid]
-        lines = arguments[\.lines]
+        self.arguments = arguments
     }
 
     /// With `--session`, the key and the product come from the platform.
@@ -121,7 +110,7 @@ struct SealCommand: NetworkCommand {
 
     /// Seals standard input offline (`--key` or `--demo`).
     func run() throws(CSEError) -> Int32 {
-        try seal(product: try product.load(), with: .offline(try makeSealer(), sessionID: sessionID))
+        try seal(product: try product.load(), with: .offline(try makeSealer(), sessionID: arguments[\.sessionID]))
     }
 
     /// Seals standard input for a platform session: the key and the product are fetched once,
@@ -171,7 +160,7 @@ struct SealCommand: NetworkCommand {
 
     /// Seals standard input (one request, or one per line with `--lines`).
     private func seal(product: PaymentProduct, with sealing: Sealing) throws(CSEError) -> Int32 {
-        if lines { return try runLines(product: product, sealing: sealing) }
+        if arguments[\.lines] { return try runLines(product: product, sealing: sealing) }
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { secureZero(&input) }
         let sealed: SealedPaymentRequest
@@ -214,17 +203,18 @@ struct SealCommand: NetworkCommand {
     /// The sealer's options: it validates (against `--now`) and refuses an invalid request
     /// unless `--allow-invalid`.
     private var sealingOptions: SealingOptions {
-        SealingOptions(allowInvalidRequest: allowInvalid, allowDemoKey: demo, currentMonth: now)
+        SealingOptions(
+            allowInvalidRequest: arguments[\.allowInvalid], allowDemoKey: arguments[\.demo], currentMonth: arguments[\.now]?.month)
     }
 
     /// The sealer for `--key` (or the demo key with `--demo` alone).
     private func makeSealer() throws(CSEError) -> PaymentRequestSealer {
         let options = sealingOptions
-        guard let keySpec else {
+        guard let keySpec = arguments[\.key] else {
             return try PaymentRequestSealer(publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse, options: options)
         }
         let material = try KeySource.load(keySpec)
-        guard let keyID = kid ?? material.keyID else {
+        guard let keyID = arguments[\.kid] ?? material.keyID else {
             throw CSEError(.cliMissingKeyID, "the key file has no keyId or kid; pass --kid")
         }
         return try PaymentRequestSealer(publicKey: material.publicKey, keyID: keyID, options: options)

@@ -109,3 +109,57 @@ struct SigningWindowArgument: ArgumentValue {
     /// The spelling.
     static var valueDescription: String { "PAST[,FUTURE] in whole seconds, e.g. 300,60" }
 }
+
+/// `--order ID` and `--transaction ID` of `cse mastercard pay|authorize`: the gateway's id rule
+/// (``MastercardTransactionRequest``: 1 to 40 letters, digits, `-`, `_` or `.`, not `.` or `..`).
+struct MastercardIDArgument: ArgumentValue {
+    /// The id.
+    let id: String
+
+    /// The id `argument` is, when the gateway's rule accepts it.
+    init?(argument: String) {
+        guard (try? MastercardTransactionRequest.checkID(argument, argument: "")) != nil else { return nil }
+        id = argument
+    }
+
+    /// Open: any id.
+    static var allValueStrings: [String] { [] }
+    /// The rule.
+    static var valueDescription: String { "1 to 40 letters, digits, '-', '_' or '.' (not '.' or '..')" }
+}
+
+/// `--merchant-reference R` of `cse aps purchase|authorize|check-status`: APS's rule
+/// (``APSPaymentRequest``: 1 to 40 letters, digits, `-`, `_` or `.`).
+struct APSReferenceArgument: ArgumentValue {
+    /// The reference.
+    let reference: String
+
+    /// The reference `argument` is, when APS's rule accepts it.
+    init?(argument: String) {
+        guard (try? APSPaymentRequest.checkReference(argument)) != nil else { return nil }
+        reference = argument
+    }
+
+    /// Open: any reference.
+    static var allValueStrings: [String] { [] }
+    /// The rule.
+    static var valueDescription: String { "1 to 40 letters, digits, '-', '_' or '.'" }
+}
+
+/// `--merchant-ref R` of `cse paysafe pay|lookup`: Paysafe's rule (``PaysafePaymentRequest``:
+/// 1 to 255 printable ASCII characters).
+struct PaysafeReferenceArgument: ArgumentValue {
+    /// The reference.
+    let reference: String
+
+    /// The reference `argument` is, when Paysafe's rule accepts it.
+    init?(argument: String) {
+        guard (try? PaysafePaymentRequest.checkReference(argument)) != nil else { return nil }
+        reference = argument
+    }
+
+    /// Open: any reference.
+    static var allValueStrings: [String] { [] }
+    /// The rule.
+    static var valueDescription: String { "1 to 255 printable ASCII characters" }
+}

@@ -40,7 +40,7 @@ struct APSPaymentOptions: CommandOptions {
     let wallet: OptionKey<APSWalletArgument?>
     let appleCredentials: OptionKey<String?>
     let appleHeaderOrder: OptionKey<AppleHeaderOrderArgument>
-    let reference: OptionKey<String>
+    let reference: OptionKey<APSReferenceArgument>
     let amount: OptionKey<AmountArgument>
     let currency: OptionKey<CurrencyArgument>
     let email: OptionKey<String>
@@ -58,7 +58,8 @@ struct APSPaymentOptions: CommandOptions {
             "apple-header-order", "ORDER", as: AppleHeaderOrderArgument.self, default: .dotnet,
             help: "The order apple_header is signed in: dotnet (default: the .NET SDK), php (the PHP SDK) or integrations.")
         reference = declare.required(
-            "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
+            "merchant-reference", "R", as: APSReferenceArgument.self,
+            help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
         amount = declare.required(
             "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
         currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. AED).")
@@ -90,7 +91,7 @@ struct APSPaymentOptions: CommandOptions {
             tokenName = arguments[\.tokenName]
             appleCredentials = arguments[\.appleCredentials]
             appleHeaderOrder = arguments[\.appleHeaderOrder].order
-            reference = arguments[\.reference]
+            reference = arguments[\.reference].reference
             amount = arguments[\.amount].minorUnits
             currency = arguments[\.currency].currency
             email = arguments[\.email]
@@ -180,11 +181,12 @@ struct APSCheckStatusCommand: NetworkCommand {
 
     /// The options of `cse aps check-status`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<APSReferenceArgument>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            reference = declare.required("merchant-reference", "R", help: "The merchant reference of the order.")
+            reference = declare.required(
+                "merchant-reference", "R", as: APSReferenceArgument.self, help: "The merchant reference of the order.")
             server = APSPaymentSupport.keys(&declare)
         }
     }
@@ -194,7 +196,7 @@ struct APSCheckStatusCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        reference = arguments[\.reference]
+        reference = arguments[\.reference].reference
     }
 
     func runAsync() async throws(CSEError) -> Int32 {

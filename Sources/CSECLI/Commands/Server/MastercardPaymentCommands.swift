@@ -8,8 +8,8 @@ import CSEValidation
 enum MastercardPaymentSupport {
     /// The options of `cse mastercard pay|authorize`.
     struct Options: CommandOptions {
-        let order: OptionKey<String>
-        let transaction: OptionKey<String>
+        let order: OptionKey<MastercardIDArgument>
+        let transaction: OptionKey<MastercardIDArgument>
         let amount: OptionKey<AmountArgument>
         let currency: OptionKey<CurrencyArgument>
         let session: OptionKey<String?>
@@ -19,9 +19,11 @@ enum MastercardPaymentSupport {
         let gateway: MastercardCommandSupport.Options
 
         init(_ declare: inout OptionDeclarations) {
-            order = declare.required("order", "ID", help: "Your order id (1-40 letters, digits, '-', '_', '.').")
+            order = declare.required(
+                "order", "ID", as: MastercardIDArgument.self, help: "Your order id (1-40 letters, digits, '-', '_', '.').")
             transaction = declare.required(
-                "transaction", "ID", help: "Your transaction id, new for each transaction of the order; the same id retries safely.")
+                "transaction", "ID", as: MastercardIDArgument.self,
+                help: "Your transaction id, new for each transaction of the order; the same id retries safely.")
             amount = declare.required(
                 "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
             currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
@@ -52,8 +54,8 @@ enum MastercardPaymentSupport {
 
         init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
             gateway = try MastercardCommandSupport.Parsed(arguments.group(\.gateway))
-            orderID = arguments[\.order]
-            transactionID = arguments[\.transaction]
+            orderID = arguments[\.order].id
+            transactionID = arguments[\.transaction].id
             amount = arguments[\.amount].minorUnits
             currency = arguments[\.currency].currency
             session = arguments[\.session]

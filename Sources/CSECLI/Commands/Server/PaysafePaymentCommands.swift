@@ -41,7 +41,7 @@ struct PaysafePayCommand: NetworkCommand {
     struct Options: CommandOptions {
         let amount: OptionKey<AmountArgument>
         let currency: OptionKey<CurrencyArgument>
-        let reference: OptionKey<String>
+        let reference: OptionKey<PaysafeReferenceArgument>
         let paymentHandle: OptionKey<String?>
         let token: OptionKey<String?>
         let account: OptionKey<String?>
@@ -51,7 +51,8 @@ struct PaysafePayCommand: NetworkCommand {
         init(_ declare: inout OptionDeclarations) {
             amount = declare.required("amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (e.g. 2345 for 23.45).")
             currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
-            reference = declare.required("merchant-ref", "R", help: "Your unique reference of the payment (merchantRefNum).")
+            reference = declare.required(
+                "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of the payment (merchantRefNum).")
             paymentHandle = declare.value("payment-handle", "H", help: "A payment handle token: the Payments API.")
             token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
             account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
@@ -73,7 +74,7 @@ struct PaysafePayCommand: NetworkCommand {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         amount = arguments[\.amount].minorUnits
         currency = arguments[\.currency].currency
-        reference = arguments[\.reference]
+        reference = arguments[\.reference].reference
         // The parser took --payment-handle, or --token with --account.
         if let handle = arguments[\.paymentHandle] {
             source = .paymentHandle(handle)
@@ -110,12 +111,13 @@ struct PaysafeLookupCommand: NetworkCommand {
 
     /// The options of `cse paysafe lookup`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<PaysafeReferenceArgument>
         let account: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            reference = declare.required("merchant-ref", "R", help: "The merchant reference (merchantRefNum).")
+            reference = declare.required(
+                "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "The merchant reference (merchantRefNum).")
             account = declare.value("account", "ID", help: "A Card Payments account id: look up its auths instead.")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
         }
@@ -127,7 +129,7 @@ struct PaysafeLookupCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        reference = arguments[\.reference]
+        reference = arguments[\.reference].reference
         account = arguments[\.account]
     }
 
