@@ -98,7 +98,7 @@ struct GatewayValidateCommandTests {
             (["validate", "--gateway", "aps"], "{}", 64, "Error: --gateway needs --operation."),
             (
                 ["validate", "--gateway", "aps", "--operation", "PURCHASE", "--partner-shared-key"], "{}", 64,
-                "Error: '--partner-shared-key' applies only"
+                "Error: --partner-shared-key needs --gateway paysafe."
             ),
         ] as [([String], String, Int32, String)])
     func failures(arguments: [String], input: String, status: Int32, prefix: String) throws {

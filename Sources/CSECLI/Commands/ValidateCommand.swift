@@ -43,6 +43,15 @@ struct ValidateCommand: CLICommand {
             declare.oneOf([product, gateway])
             declare.need(operation, by: [gateway])
             declare.need(gateway, by: [operation, partnerSharedKey])
+            // --partner-shared-key only with the operations that take it (Paysafe tokenize).
+            let partnerOperations = GatewayOperation.allCases.filter(\.acceptsPartnerSharedKey)
+            let gateways = partnerOperations.map(\.gateway.rawValue), names = partnerOperations.map(\.name)
+            declare.need(
+                gateway.matching(gateways.joined(separator: "|")) { name in gateways.contains { $0.isByteEqual(to: name) } },
+                by: [partnerSharedKey])
+            declare.need(
+                operation.matching(names.joined(separator: "|")) { name in names.contains { $0.isByteEqual(to: name) } },
+                by: [partnerSharedKey])
         }
     }
 
@@ -62,10 +71,8 @@ struct ValidateCommand: CLICommand {
         lines = arguments[\.lines]
         // The parser took one of --product and --gateway, and --operation with --gateway only.
         if let gateway = arguments[\.gateway] {
-            let partner = arguments[\.partnerSharedKey]
-            let parsed = try GatewayValidation.operation(
-                gateway: gateway, operation: arguments[\.operation] ?? "", partnerSharedKey: partner)
-            target = .gateway(parsed, partnerSharedKey: partner)
+            let parsed = try GatewayValidation.operation(gateway: gateway, operation: arguments[\.operation] ?? "")
+            target = .gateway(parsed, partnerSharedKey: arguments[\.partnerSharedKey])
         } else {
             target = .product(try ProductOption(arguments[\.product] ?? ""))
         }

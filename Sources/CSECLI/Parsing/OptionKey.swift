@@ -148,8 +148,9 @@ struct OptionDeclarations {
     /// Declares an option that takes a value, as free text, read as the value given (the last one)
     /// or `nil`.
     ///
-    /// Deprecated for new options: declare its type with ``value(_:short:_:required:as:help:)``
-    /// (`String.self` for free text); kept while commands written against it are merged.
+    /// Only for free text (a file, `env:NAME`, an id only the platform checks): a value with a
+    /// type of its own (an amount, a currency, a reference, …) is declared with
+    /// ``value(_:short:_:required:as:help:)``, and the command never converts it by hand.
     ///
     /// `required` is for a shared group whose option some commands require and others do not
     /// (the parser checks it either way); an option every declaration requires is ``required(_:short:_:help:)``.
@@ -181,8 +182,7 @@ struct OptionDeclarations {
 
     /// Declares an option that must be given, as free text; the parser reports it missing.
     ///
-    /// Deprecated for new options: declare its type with ``required(_:short:_:as:help:)`` (kept
-    /// while commands written against it are merged).
+    /// Only for free text; a value with a type of its own is ``required(_:short:_:as:help:)``.
     mutating func required(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<String> {
         declare(.value(name, short: short, valueName, required: true, help: help))
     }
@@ -197,7 +197,7 @@ struct OptionDeclarations {
 
     /// Declares an option that may be given more than once, as free text, read as every value in order.
     ///
-    /// Deprecated for new options: declare its type with ``repeated(_:short:_:as:help:)``.
+    /// Only for free text; a value with a type of its own is ``repeated(_:short:_:as:help:)``.
     mutating func repeated(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<[String]> {
         declare(.value(name, short: short, valueName, help: help))
     }
