@@ -237,6 +237,13 @@ struct OptionRulePhrasingTests {
                 ["wallet", "decrypt", "--wallet", "google-pay", "--merchant-key", "k", "--root-keys", "r"],
                 "--wallet google-pay needs --recipient."
             ),
+            (["check", "luhn", "--now", "2026-05"], "--now needs <kind> expiry."),
+            (["seal", "--product", "302", "--session", "s"], "--product ID with --session needs --country."),
+            (["wallet", "decrypt"], "--wallet apple-pay (the default) needs --merchant-cert."),
+            (
+                ["validate", "--gateway", "paysafe", "--operation", "setup", "--partner-shared-key"],
+                "--partner-shared-key needs --operation tokenize."
+            ),
             // one of
             (["validate"], "Give one of --product or --gateway."),
             (

@@ -32,6 +32,7 @@ struct CheckCommand: CLICommand {
             now = declare.value(
                 "now", "YYYY-MM", as: MonthArgument.self, help: "For expiry: the month treated as now (default: the system clock, UTC).")
             declare.conflict([json], with: quiet)
+            declare.need(OptionCondition(positional: 0, "kind", valueSpelling: "expiry") { $0 == "expiry" }, by: [now])
         }
     }
 
@@ -52,7 +53,6 @@ struct CheckCommand: CLICommand {
         json = arguments[\.json]
         quiet = arguments[\.quiet]
         now = arguments[\.now]?.month
-        if now != nil && kind != "expiry" { throw UsageError("'--now' applies only to 'cse check expiry'.") }
     }
 
     /// Checks standard input.

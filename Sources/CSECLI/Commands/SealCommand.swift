@@ -71,6 +71,10 @@ struct SealCommand: NetworkCommand {
                 [product.matching("builtin:…") { $0.hasPrefix("builtin:") && $0 != "builtin:card" }], with: sessionKey,
                 reason: "with --session, --product is a platform product id or builtin:card")
             declare.oneOf([key, demo, sessionKey], exclusive: false)
+            // A platform product needs the payment context (all of it: SessionOptions.Keys).
+            if let country = session.country {
+                declare.need(country, by: [product.matching("ID") { !$0.hasPrefix("builtin:") }.and(sessionKey)])
+            }
         }
     }
 

@@ -1,39 +1,51 @@
 import CSECore
 
-/// What a rule between options is about: an option given (`--session`), or given with a value
-/// that meets a test (`--wallet google-pay`). Made from a key: `key` itself, `key.is(.googlePay)`,
-/// `key.where(\.worldlineNeedsReturnURL)`.
+/// What a rule between options is about: an option given (`--session`), given with a value that
+/// meets a test (`--wallet google-pay`), a positional argument's value (`<kind> expiry`), or two
+/// of these at once (`--product ID with --session`). Made from a key: `key` itself,
+/// `key.is(.googlePay)`, `key.where(\.worldlineNeedsReturnURL)`, `key.matching(…)`, `a.and(b)`.
 struct OptionCondition: Sendable {
-    /// The option's long name.
+    /// The option's long name (or the positional's placeholder): what the condition is about.
     let name: String
-    /// The values that meet the condition as a usage message names them (`google-pay`); `nil`
-    /// when any value (or the flag) does.
-    let valueSpelling: String?
-    /// Whether a value meets the condition; `nil` when any value (or the flag) does.
-    let matches: (@Sendable (String) -> Bool)?
+    /// The condition as a usage message spells it: `--wallet`, `--wallet google-pay`.
+    let spelling: String
+    /// Whether a command line meets the condition.
+    private let test: @Sendable (ParsedCommandLine) -> Bool
+
+    /// A condition spelt `spelling` that `test` decides (for a condition no key makes, such as
+    /// "none of these options").
+    init(name: String, spelling: String, test: @escaping @Sendable (ParsedCommandLine) -> Bool) {
+        self.name = name
+        self.spelling = spelling
+        self.test = test
+    }
 
     /// The condition that the option is given (with any value).
     init(name: String) {
-        self.name = name
-        valueSpelling = nil
-        matches = nil
+        self.init(name: name, spelling: "--" + name) { $0.flags.contains(name) || $0.values[name] != nil }
     }
 
-    /// The condition that the option is given with a value `matches` accepts, spelt `valueSpelling`.
+    /// The condition that the option is given with a value `matches` accepts (the last value
+    /// counts, as it is read), spelt `valueSpelling`.
     init(name: String, valueSpelling: String, matches: @escaping @Sendable (String) -> Bool) {
-        self.name = name
-        self.valueSpelling = valueSpelling
-        self.matches = matches
+        self.init(name: name, spelling: "--\(name) \(valueSpelling)") { line in line.values[name].map(matches) ?? false }
     }
 
-    /// The condition as a usage message spells it: `--wallet`, `--wallet google-pay`.
-    var spelling: String { "--" + name + (valueSpelling.map { " " + $0 } ?? "") }
+    /// The condition that the positional argument at `index` (shown as `<valueName>`) has a value
+    /// `matches` accepts, spelt `valueSpelling`.
+    init(positional index: Int, _ valueName: String, valueSpelling: String, matches: @escaping @Sendable (String) -> Bool) {
+        self.init(name: "<\(valueName)>", spelling: "<\(valueName)> \(valueSpelling)") { line in
+            index < line.positionals.count && matches(line.positionals[index])
+        }
+    }
 
-    /// Whether `line` meets the condition (the last value of an option counts, as it is read).
-    func holds(in line: ParsedCommandLine) -> Bool {
-        if line.flags.contains(name) { return matches == nil }
-        guard let value = line.values[name] else { return false }
-        return matches?(value) ?? true
+    /// Whether `line` meets the condition.
+    func holds(in line: ParsedCommandLine) -> Bool { test(line) }
+
+    /// The condition that this one and `other` both hold, spelt `--a with --b`.
+    func and(_ other: any OptionOperand) -> OptionCondition {
+        let other = other.condition, test = test
+        return OptionCondition(name: name, spelling: spelling + " with " + other.spelling) { test($0) && other.holds(in: $0) }
     }
 }
 
@@ -83,6 +95,9 @@ extension OptionKey {
             accepted.contains { $0.isByteEqual(to: value) }
         }
     }
+
+    /// The option is given, and `other` holds.
+    func and(_ other: any OptionOperand) -> OptionCondition { condition.and(other) }
 
     /// The option is given with a value `matches` accepts, spelt `valueSpelling` (free text).
     func matching(_ valueSpelling: String, _ matches: @escaping @Sendable (String) -> Bool) -> OptionCondition {

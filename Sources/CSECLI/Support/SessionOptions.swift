@@ -86,11 +86,9 @@ struct SessionOptions: Sendable {
         try self.init(arguments: arguments, context: arguments.keys.contextUse)
     }
 
-    /// Reads the options; checks that the context options are complete for `context`.
-    ///
-    /// The parser has checked them for the context use the keys were declared for (required
-    /// options, or all three or none); `cse seal --session --product ID` requires a context its
-    /// keys declared optional, which the one check left here refuses.
+    /// Reads the options for `context` (`cse seal --session --product ID` requires a context its
+    /// keys declared optional); the parser has checked that they are complete (required options,
+    /// all three or none, and the rules the command declares).
     init(arguments: ParsedArguments<Keys>, context: ContextUse) throws(UsageError) {
         // Required unless the keys say otherwise (`cse seal`, which reads them only with --session).
         sessionSpec = arguments[\.session] ?? ""
@@ -100,9 +98,6 @@ struct SessionOptions: Sendable {
         recurring = arguments[\.recurring]
         transport = try TransportOptions(arguments: arguments.group(\.transport))
         contextUse = context
-        if context == .required && arguments.keys.contextUse != .required && country == nil {
-            throw UsageError("Missing expected arguments '--country <cc> --currency <cur> --amount <minor>'.")
-        }
     }
 
     /// The session data from the file or environment variable.

@@ -24,10 +24,11 @@ enum GooglePayWallet {
         /// Declares the rules between these options and the rest of a wallet command: a Google Pay
         /// option or `--wallet google-pay` makes the command run for Google Pay, which needs
         /// `--recipient` and `--root-keys` (and, when `recipientKeys` is given, a `--merchant-key`)
-        /// and takes none of `appleOptions`; `--wallet apple-pay` takes no Google Pay option.
+        /// and takes none of `appleOptions`; `--wallet apple-pay` takes no Google Pay option;
+        /// otherwise the command runs for Apple Pay, which needs `merchantCertificates` when given.
         func declareRules(
             _ declare: inout OptionDeclarations, wallet: OptionKey<Wallet?>, appleOptions: [any OptionOperand],
-            recipientKeys: OptionKey<[String]>? = nil
+            recipientKeys: OptionKey<[String]>? = nil, merchantCertificates: OptionKey<[String]>? = nil
         ) {
             declare.conflict([recipient, rootKeys, protocols], with: wallet.is(.applePay))
             let google: [any OptionOperand] = [wallet.is(.googlePay), recipient, rootKeys, protocols]
@@ -35,6 +36,13 @@ enum GooglePayWallet {
             declare.need(recipient, by: google.filter { $0.condition.name != recipient.name })
             declare.need(rootKeys, by: google.filter { $0.condition.name != rootKeys.name })
             if let recipientKeys { declare.need(recipientKeys, by: google) }
+            if let merchantCertificates {
+                let googleConditions = google.map(\.condition)
+                let applePay = OptionCondition(name: wallet.name, spelling: "--wallet apple-pay (the default)") { line in
+                    !googleConditions.contains { $0.holds(in: line) }
+                }
+                declare.need(merchantCertificates, by: [applePay])
+            }
         }
     }
 

@@ -36,7 +36,8 @@ struct WalletDecryptCommand: NetworkCommand {
             merchantID = declare.value("merchant-id", "ID", help: "Check that every certificate belongs to this merchant identifier.")
             common = WalletOptions.Common.Keys(&declare)
             google.declareRules(
-                &declare, wallet: common.wallet, appleOptions: [certificates, merchantID, common.root, common.window], recipientKeys: keys)
+                &declare, wallet: common.wallet, appleOptions: [certificates, merchantID, common.root, common.window], recipientKeys: keys,
+                merchantCertificates: certificates)
         }
     }
 
@@ -60,7 +61,6 @@ struct WalletDecryptCommand: NetworkCommand {
         guard certificates.count == keys.count else {
             throw UsageError("--merchant-cert and --merchant-key must come in pairs (\(certificates.count) and \(keys.count) given)")
         }
-        guard !certificates.isEmpty else { throw UsageError("give at least one --merchant-cert FILE --merchant-key FILE pair") }
         pairs = Array(zip(certificates, keys))
         merchantID = arguments[\.merchantID]
     }
