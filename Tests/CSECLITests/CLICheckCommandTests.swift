@@ -68,8 +68,8 @@ struct CLICheckCommandTests {
             (["frob"], "The value 'frob' is invalid for '<kind>'; use luhn, iban, expiry, email."),
             (["4111111111111111"], "The value '<redacted 16 chars>' is invalid for '<kind>'"),
             ([], "Missing expected argument '<kind>'."),
-            (["luhn", "--now", "2026-05"], "'--now' applies only to 'cse check expiry'."),
-            (["luhn", "--json", "--quiet"], "'--json' and '--quiet' cannot be combined."),
+            (["luhn", "--now", "2026-05"], "--now needs <kind> expiry."),
+            (["luhn", "--json", "--quiet"], "--json cannot be combined with --quiet."),
             (["luhn", "--verbose"], "Unknown option '--verbose'."),
             (["luhn", "iban"], "Unexpected argument at position 2."),
         ])

@@ -170,7 +170,7 @@ struct CLISealCommandTests {
         "usage errors exit 64",
         arguments: [
             (["--bogus"], "Unknown option '--bogus'."),
-            (["--product", "builtin:card", "--session-id", "s"], "Missing expected argument '--key <file>' (or --demo"),
+            (["--product", "builtin:card", "--session-id", "s"], "Give one of --key, --demo or --session."),
             (["--key", "k"], "Missing expected argument '--product <product>'."),
             (["--product", "builtin:nope", "--demo"], "Unknown built-in product"),
             (["--product", "builtin:card", "--demo", "--now", "2026-13"], "The value for '--now' must be a month written YYYY-MM"),

@@ -75,7 +75,7 @@ struct CLIValidateCommandTests {
         "usage errors exit 64",
         arguments: [
             (["--product", "builtin:card", "--bogus"], "Unknown option '--bogus'."),
-            ([], "Missing expected argument '--product <product>'."),
+            ([], "Give one of --product or --gateway."),
             (["--product", "builtin:card", "--now", "26-05"], "The value for '--now' must be a month written YYYY-MM"),
             (["--product", "builtin:card", "extra"], "Unexpected argument at position 1."),
         ])

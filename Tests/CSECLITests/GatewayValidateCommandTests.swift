@@ -95,10 +95,10 @@ struct GatewayValidateCommandTests {
                 "Error: gatewayMap.conflict"
             ),
             (["validate", "--gateway", "aps", "--operation", "REFUND"], "{}", 64, "Error: Unknown gateway operation"),
-            (["validate", "--gateway", "aps"], "{}", 64, "Error: Missing expected argument '--operation <operation>'."),
+            (["validate", "--gateway", "aps"], "{}", 64, "Error: --gateway needs --operation."),
             (
                 ["validate", "--gateway", "aps", "--operation", "PURCHASE", "--partner-shared-key"], "{}", 64,
-                "Error: '--partner-shared-key' applies only"
+                "Error: --partner-shared-key needs --gateway paysafe."
             ),
         ] as [([String], String, Int32, String)])
     func failures(arguments: [String], input: String, status: Int32, prefix: String) throws {
@@ -150,6 +150,6 @@ struct GatewayValidateCommandTests {
     func exclusive(arguments: [String]) throws {
         let result = try CommandRunner.run(["validate"] + arguments, input: "{}")
         #expect(result.status == 64)
-        #expect(result.err.hasPrefix("Error: '--"))
+        #expect(result.err.hasPrefix("Error: --"))
     }
 }

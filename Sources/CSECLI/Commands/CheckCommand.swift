@@ -31,6 +31,8 @@ struct CheckCommand: CLICommand {
             quiet = declare.flag("quiet", short: "q", help: "Print nothing; only the exit code tells.")
             now = declare.value(
                 "now", "YYYY-MM", as: MonthArgument.self, help: "For expiry: the month treated as now (default: the system clock, UTC).")
+            declare.conflict([json], with: quiet)
+            declare.need(OptionCondition(positional: 0, "kind", valueSpelling: "expiry") { $0 == "expiry" }, by: [now])
         }
     }
 
@@ -51,8 +53,6 @@ struct CheckCommand: CLICommand {
         json = arguments[\.json]
         quiet = arguments[\.quiet]
         now = arguments[\.now]?.month
-        if now != nil && kind != "expiry" { throw UsageError("'--now' applies only to 'cse check expiry'.") }
-        if json && quiet { throw UsageError("'--json' and '--quiet' cannot be combined.") }
     }
 
     /// Checks standard input.

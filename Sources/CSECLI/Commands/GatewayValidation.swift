@@ -34,18 +34,15 @@ enum GatewayValidation {
         return "  " + name + String(repeating: " ", count: max(1, 12 - name.count)) + names + note + "\n"
     }
 
-    /// Parses `--gateway` and `--operation` once into the typed operation and checks that the
-    /// flags fit it.
-    /// - Throws: ``UsageError`` otherwise.
-    static func operation(gateway: String, operation: String, partnerSharedKey: Bool) throws(UsageError) -> GatewayOperation {
+    /// Parses `--gateway` and `--operation` once into the typed operation (the parser has checked
+    /// that `--partner-shared-key` goes only with an operation that takes it).
+    /// - Throws: ``UsageError`` for an unknown operation.
+    static func operation(gateway: String, operation: String) throws(UsageError) -> GatewayOperation {
         let parsed: GatewayOperation
         do throws(CSEError) {
             parsed = try GatewayOperation(gateway: gateway, operation: operation)
         } catch {
             throw UsageError("Unknown gateway operation; use one of \(error.context["known"] ?? "").")
-        }
-        if partnerSharedKey && !parsed.acceptsPartnerSharedKey {
-            throw UsageError("'--partner-shared-key' applies only to --gateway paysafe --operation tokenize.")
         }
         return parsed
     }

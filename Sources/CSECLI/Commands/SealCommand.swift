@@ -61,25 +61,26 @@ struct SealCommand: NetworkCommand {
                 "allow-invalid", help: "Seal even when validation fails (a warning naming the fields goes to stderr).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
             session = SessionOptions.Keys(&declare, context: .optional, sessionRequired: false)
-            let sessionKey = session.session.declaration
+            let sessionKey = session.session
             declare.conflict(
-                [key.declaration, kid.declaration, sessionID.declaration], with: sessionKey,
+                [key, kid, sessionID], with: sessionKey,
                 reason: "the platform gives the key and the session id")
-            declare.conflict([demo.declaration], with: sessionKey)
-            let context = [session.country?.declaration, session.currency?.declaration, session.amount?.declaration]
-            let transport = [session.transport.caFile.declaration, session.transport.timeout.declaration]
-            declare.need(sessionKey, by: context.compactMap { $0 } + transport + [session.recurring?.declaration].compactMap { $0 })
+            declare.conflict([demo], with: sessionKey)
+            // The context and transport options need --session (declared by SessionOptions.Keys).
+            declare.conflict(
+                [product.matching("builtin:…") { $0.hasPrefix("builtin:") && $0 != "builtin:card" }], with: sessionKey,
+                reason: "with --session, --product is a platform product id or builtin:card")
+            declare.oneOf([key, demo, sessionKey], exclusive: false)
+            // A platform product needs the payment context (all of it: SessionOptions.Keys).
+            if let country = session.country {
+                declare.need(country, by: [product.matching("ID") { !$0.hasPrefix("builtin:") }.and(sessionKey)])
+            }
         }
     }
 
+    /// The command line, read where each option is used (each option is written once, in ``Options``).
+    let arguments: ParsedArguments<Options>
     let product: ProductOption
-    let keySpec: String?
-    let kid: String?
-    let sessionID: String?
-    let now: CalendarMonth?
-    let demo: Bool
-    let allowInvalid: Bool
-    let lines: Bool
     /// `--session` and its context, transport options; `nil` for offline sealing.
     let session: SessionOptions?
     /// With `--session`: the platform product id, or `nil` for `builtin:card`.
@@ -90,13 +91,11 @@ struct SealCommand: NetworkCommand {
         let sessionArguments = arguments.group(\.session)
         if sessionArguments[\.session] != nil {
             let productText = arguments[\.product]
+            // The parser refused the other built-in products with --session.
             if productText == "builtin:card" {
                 session = try SessionOptions(arguments: sessionArguments, context: .optional)
                 platformProductID = nil
             } else {
-                guard !productText.hasPrefix("builtin:") else {
-                    throw UsageError("With --session, --product is a platform product id or builtin:card.")
-                }
                 session = try SessionOptions(arguments: sessionArguments, context: .required)
                 platformProductID = productText
             }
@@ -107,16 +106,7 @@ struct SealCommand: NetworkCommand {
             platformProductID = nil
         }
         product = try ProductOption(session == nil ? arguments[\.product] : "builtin:card")
-        keySpec = arguments[\.key]
-        kid = arguments[\.kid]
-        sessionID = arguments[\.sessionID]
-        now = arguments[\.now]?.month
-        demo = arguments[\.demo]
-        allowInvalid = arguments[\.allowInvalid]
-        lines = arguments[\.lines]
-        if keySpec == nil && !demo && session == nil {
-            throw UsageError("Missing expected argument '--key <file>' (or --demo for the TEST-ONLY demo key).")
-        }
+        self.arguments = arguments
     }
 
     /// With `--session`, the key and the product come from the platform.
@@ -124,7 +114,7 @@ struct SealCommand: NetworkCommand {
 
     /// Seals standard input offline (`--key` or `--demo`).
     func run() throws(CSEError) -> Int32 {
-        try seal(product: try product.load(), with: .offline(try makeSealer(), sessionID: sessionID))
+        try seal(product: try product.load(), with: .offline(try makeSealer(), sessionID: arguments[\.sessionID]))
     }
 
     /// Seals standard input for a platform session: the key and the product are fetched once,
@@ -174,7 +164,7 @@ struct SealCommand: NetworkCommand {
 
     /// Seals standard input (one request, or one per line with `--lines`).
     private func seal(product: PaymentProduct, with sealing: Sealing) throws(CSEError) -> Int32 {
-        if lines { return try runLines(product: product, sealing: sealing) }
+        if arguments[\.lines] { return try runLines(product: product, sealing: sealing) }
         var input = try Files.readStandardInput(limit: JSONLimits.default.maxBytes)
         defer { secureZero(&input) }
         let sealed: SealedPaymentRequest
@@ -217,17 +207,18 @@ struct SealCommand: NetworkCommand {
     /// The sealer's options: it validates (against `--now`) and refuses an invalid request
     /// unless `--allow-invalid`.
     private var sealingOptions: SealingOptions {
-        SealingOptions(allowInvalidRequest: allowInvalid, allowDemoKey: demo, currentMonth: now)
+        SealingOptions(
+            allowInvalidRequest: arguments[\.allowInvalid], allowDemoKey: arguments[\.demo], currentMonth: arguments[\.now]?.month)
     }
 
     /// The sealer for `--key` (or the demo key with `--demo` alone).
     private func makeSealer() throws(CSEError) -> PaymentRequestSealer {
         let options = sealingOptions
-        guard let keySpec else {
+        guard let keySpec = arguments[\.key] else {
             return try PaymentRequestSealer(publicKeyResponse: DemoKeys.testOnlyPublicKeyResponse, options: options)
         }
         let material = try KeySource.load(keySpec)
-        guard let keyID = kid ?? material.keyID else {
+        guard let keyID = arguments[\.kid] ?? material.keyID else {
             throw CSEError(.cliMissingKeyID, "the key file has no keyId or kid; pass --kid")
         }
         return try PaymentRequestSealer(publicKey: material.publicKey, keyID: keyID, options: options)

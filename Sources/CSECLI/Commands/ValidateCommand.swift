@@ -40,6 +40,18 @@ struct ValidateCommand: CLICommand {
             now = declare.value(
                 "now", "YYYY-MM", as: MonthArgument.self, help: "The month expiry checks treat as now (default: the system clock, UTC).")
             lines = declare.flag("lines", help: "Batch mode: one JSON object per input line, one output line per input line.")
+            declare.oneOf([product, gateway])
+            declare.need(operation, by: [gateway])
+            declare.need(gateway, by: [operation, partnerSharedKey])
+            // --partner-shared-key only with the operations that take it (Paysafe tokenize).
+            let partnerOperations = GatewayOperation.allCases.filter(\.acceptsPartnerSharedKey)
+            let gateways = partnerOperations.map(\.gateway.rawValue), names = partnerOperations.map(\.name)
+            declare.need(
+                gateway.matching(gateways.joined(separator: "|")) { name in gateways.contains { $0.isByteEqual(to: name) } },
+                by: [partnerSharedKey])
+            declare.need(
+                operation.matching(names.joined(separator: "|")) { name in names.contains { $0.isByteEqual(to: name) } },
+                by: [partnerSharedKey])
         }
     }
 
@@ -57,18 +69,12 @@ struct ValidateCommand: CLICommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         now = arguments[\.now]?.month
         lines = arguments[\.lines]
+        // The parser took one of --product and --gateway, and --operation with --gateway only.
         if let gateway = arguments[\.gateway] {
-            guard arguments[\.product] == nil else { throw UsageError("'--product' and '--gateway' cannot be used together.") }
-            guard let operation = arguments[\.operation] else { throw UsageError("Missing expected argument '--operation <operation>'.") }
-            let partner = arguments[\.partnerSharedKey]
-            let parsed = try GatewayValidation.operation(gateway: gateway, operation: operation, partnerSharedKey: partner)
-            target = .gateway(parsed, partnerSharedKey: partner)
+            let parsed = try GatewayValidation.operation(gateway: gateway, operation: arguments[\.operation] ?? "")
+            target = .gateway(parsed, partnerSharedKey: arguments[\.partnerSharedKey])
         } else {
-            guard let product = arguments[\.product] else { throw UsageError("Missing expected argument '--product <product>'.") }
-            guard arguments[\.operation] == nil, !arguments[\.partnerSharedKey] else {
-                throw UsageError("'--operation' and '--partner-shared-key' need '--gateway'.")
-            }
-            target = .product(try ProductOption(product))
+            target = .product(try ProductOption(arguments[\.product] ?? ""))
         }
     }
 

@@ -33,7 +33,9 @@ struct ParsedCommandLine: Sendable {
 /// ``CommandOptions``, or a group of keys inside them (``group(_:)``).
 ///
 /// Every read names a key path into `Keys` (`arguments[\.json]`), so a command reads only keys
-/// it declares, as the type the key was declared with: `Bool`, `String?`, `String` or `[String]`.
+/// it declares, as the type the key was declared with: `Bool` for a flag, the option's
+/// ``ArgumentValue`` (`AmountArgument`, `Wallet`, `String`…) when it is required or has a default,
+/// its `Optional` otherwise, an `Array` of it when it repeats.
 struct ParsedArguments<Keys: Sendable>: Sendable {
     /// What the parser found.
     private let line: ParsedCommandLine
@@ -72,6 +74,9 @@ struct ParsedArguments<Keys: Sendable>: Sendable {
     func spelling<Value>(_ key: KeyPath<Keys, OptionKey<Value>?>) -> String { keys[keyPath: key]?.spelling ?? "" }
 
     /// The integer value of the option, or a usage error when it is not a decimal integer.
+    ///
+    /// Deprecated: declare the option `as: AmountArgument.self` (or another typed value) instead;
+    /// the three `integer` readers are kept only while commands written against them are merged.
     func integer(_ key: KeyPath<Keys, OptionKey<String?>>) throws(UsageError) -> Int? {
         try Self.integer(self[key], name: keys[keyPath: key].name)
     }
@@ -90,7 +95,10 @@ struct ParsedArguments<Keys: Sendable>: Sendable {
         return try Self.integer(read(option.name, as: String?.self), name: option.name) ?? 0
     }
 
-    private func read<Value>(_ key: OptionKey<Value>) -> Value { read(key.name, as: Value.self) }
+    private func read<Value>(_ key: OptionKey<Value>) -> Value {
+        if let fallback = key.fallback, line.values[key.name] == nil { return fallback }
+        return read(key.name, as: Value.self)
+    }
 
     private func read<Value: OptionValue>(_ name: String, as _: Value.Type) -> Value {
         // Keys come only from the declarations the spec is built from; this catches a command

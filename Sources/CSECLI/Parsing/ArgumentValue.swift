@@ -3,7 +3,7 @@
 /// parser checks every value it is given, and the command reads it back typed. The valid values
 /// appear in the completion scripts, and a value that is not one of them gets the one usage
 /// message of ``ValueCheck``.
-protocol ArgumentValue: Sendable {
+protocol ArgumentValue: OptionValue {
     /// The value `argument` spells, or `nil` when it spells none.
     init?(argument: String)
     /// Every valid value, in the order help lists them; empty when the values are open (a number,

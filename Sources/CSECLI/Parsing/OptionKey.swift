@@ -1,5 +1,6 @@
-/// What reading an ``OptionKey`` gives: `Bool` for a flag, `String?` for an option that takes a
-/// value, `String` for one the parser requires, `[String]` for a repeatable one.
+/// What reading an ``OptionKey`` gives: `Bool` for a flag, an ``ArgumentValue`` (such as
+/// `String` or ``AmountArgument``) for an option the parser requires or defaults, its `Optional`
+/// for one that may be left out, an `Array` of it for a repeatable one.
 protocol OptionValue: Sendable {
     /// The value of the option spelt `--name` in `line`.
     static func read(_ name: String, from line: ParsedCommandLine) -> Self
@@ -28,16 +29,29 @@ extension Optional: OptionValue, OmittableOptionValue where Wrapped: ArgumentVal
     static var omitted: Wrapped? { nil }
 }
 
-extension String: OptionValue {
+extension ArgumentValue {
+    /// The value of a required option, as its type (the parser has checked that it was given and
+    /// that it is valid).
+    static func read(_ name: String, from line: ParsedCommandLine) -> Self {
+        guard let value = line.values[name].flatMap(Self.init(argument:)) else {
+            preconditionFailure("--\(name) is read as required but the parser did not require it")
+        }
+        return value
+    }
+}
+
+extension String {
     /// The value of a required option (the parser has checked that it was given).
     static func read(_ name: String, from line: ParsedCommandLine) -> String { line.values[name] ?? "" }
 }
 
-extension Array: OptionValue, OmittableOptionValue where Element == String {
-    /// Every value given, in order.
-    static func read(_ name: String, from line: ParsedCommandLine) -> [String] { line.allValues[name] ?? [] }
+extension Array: OptionValue, OmittableOptionValue where Element: ArgumentValue {
+    /// Every value given, in order, as its type (the parser has checked each).
+    static func read(_ name: String, from line: ParsedCommandLine) -> [Element] {
+        (line.allValues[name] ?? []).compactMap(Element.init(argument:))
+    }
     /// An option that is not declared has no values.
-    static var omitted: [String] { [] }
+    static var omitted: [Element] { [] }
 }
 
 /// One option of a command, declared once: the spelling, the help text and the value name live in
@@ -50,14 +64,18 @@ struct OptionKey<Value: OptionValue>: Sendable {
     /// The option's declaration: name, short name, value name, help, whether it is required.
     let declaration: CommandSpec.Option
 
+    /// The value read when the option is not given (``OptionDeclarations/value(_:short:_:as:default:help:)``).
+    let fallback: Value?
+
     /// The kebab-case long name without dashes, e.g. `session-id`.
     var name: String { declaration.name }
 
     /// The option as the command line spells it, e.g. `--session-id`.
     var spelling: String { "--" + declaration.name }
 
-    fileprivate init(_ declaration: CommandSpec.Option) {
+    fileprivate init(_ declaration: CommandSpec.Option, fallback: Value? = nil) {
         self.declaration = declaration
+        self.fallback = fallback
     }
 }
 
@@ -94,14 +112,32 @@ struct OptionDeclarations {
 
     /// Declares that none of `options` may be given with `anchor` (a usage error names the first
     /// one given, with `reason` in parentheses).
-    mutating func conflict(_ options: [CommandSpec.Option], with anchor: CommandSpec.Option, reason: String? = nil) {
-        rules.append(.conflict(options.map(\.name), with: anchor.name, reason: reason))
+    mutating func conflict(_ options: [any OptionOperand], with anchor: any OptionOperand, reason: String? = nil) {
+        rules.append(.conflict(options.map(\.condition), with: anchor.condition, reason: reason))
     }
 
     /// Declares that each of `options` needs `anchor` (a usage error names the first one given
     /// without it).
-    mutating func need(_ anchor: CommandSpec.Option, by options: [CommandSpec.Option]) {
-        rules.append(.need(anchor.name, by: options.map(\.name)))
+    mutating func need(_ anchor: any OptionOperand, by options: [any OptionOperand], reason: String? = nil) {
+        rules.append(.need([anchor.condition], by: options.map(\.condition), reason: reason))
+    }
+
+    /// Declares that each of `options` needs at least one of `anchors`.
+    mutating func need(anyOf anchors: [any OptionOperand], by options: [any OptionOperand], reason: String? = nil) {
+        rules.append(.need(anchors.map(\.condition), by: options.map(\.condition), reason: reason))
+    }
+
+    /// Declares that every one of `options` needs all the others: all of them, or none.
+    mutating func together(_ options: [any OptionOperand]) {
+        let conditions = options.map(\.condition)
+        for option in conditions {
+            for other in conditions where other.name != option.name { rules.append(.need([other], by: [option], reason: nil)) }
+        }
+    }
+
+    /// Declares that one of `options` must be given; when `exclusive` (the default), exactly one.
+    mutating func oneOf(_ options: [any OptionOperand], exclusive: Bool = true) {
+        rules.append(.oneOf(options.map(\.condition), exclusive: exclusive))
     }
 
     /// Declares a flag (an option without a value), read as whether it was given.
@@ -109,7 +145,12 @@ struct OptionDeclarations {
         declare(.flag(name, short: short, help: help))
     }
 
-    /// Declares an option that takes a value, read as the value given (the last one) or `nil`.
+    /// Declares an option that takes a value, as free text, read as the value given (the last one)
+    /// or `nil`.
+    ///
+    /// Only for free text (a file, `env:NAME`, an id only the platform checks): a value with a
+    /// type of its own (an amount, a currency, a reference, …) is declared with
+    /// ``value(_:short:_:required:as:help:)``, and the command never converts it by hand.
     ///
     /// `required` is for a shared group whose option some commands require and others do not
     /// (the parser checks it either way); an option every declaration requires is ``required(_:short:_:help:)``.
@@ -131,22 +172,49 @@ struct OptionDeclarations {
         declare(.value(name, short: short, valueName, required: required, help: help, check: ValueCheck(type)))
     }
 
-    /// Declares an option that must be given; the parser reports it missing, so it is read as a
-    /// `String`.
+    /// Declares an option of type `type` that is read as `fallback` when it is not given (the
+    /// help text says so).
+    mutating func value<Value: ArgumentValue>(
+        _ name: String, short: Character? = nil, _ valueName: String, as type: Value.Type, default fallback: Value, help: String
+    ) -> OptionKey<Value> {
+        declare(.value(name, short: short, valueName, help: help, check: ValueCheck(type)), fallback: fallback)
+    }
+
+    /// Declares an option that must be given, as free text; the parser reports it missing.
+    ///
+    /// Only for free text; a value with a type of its own is ``required(_:short:_:as:help:)``.
     mutating func required(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<String> {
         declare(.value(name, short: short, valueName, required: true, help: help))
     }
 
-    /// Declares an option that may be given more than once, read as every value in order.
+    /// Declares an option of type `type` that must be given; the parser reports it missing and
+    /// refuses a value that is not one of `type`'s, so it is read as a `Value`.
+    mutating func required<Value: ArgumentValue>(
+        _ name: String, short: Character? = nil, _ valueName: String, as type: Value.Type, help: String
+    ) -> OptionKey<Value> {
+        declare(.value(name, short: short, valueName, required: true, help: help, check: ValueCheck(type)))
+    }
+
+    /// Declares an option that may be given more than once, as free text, read as every value in order.
+    ///
+    /// Only for free text; a value with a type of its own is ``repeated(_:short:_:as:help:)``.
     mutating func repeated(_ name: String, short: Character? = nil, _ valueName: String, help: String) -> OptionKey<[String]> {
         declare(.value(name, short: short, valueName, help: help))
     }
 
-    private mutating func declare<Value>(_ option: CommandSpec.Option) -> OptionKey<Value> {
+    /// Declares an option of type `type` that may be given more than once, read as every value in
+    /// order; the parser checks each.
+    mutating func repeated<Value: ArgumentValue>(
+        _ name: String, short: Character? = nil, _ valueName: String, as type: Value.Type, help: String
+    ) -> OptionKey<[Value]> {
+        declare(.value(name, short: short, valueName, help: help, check: ValueCheck(type)))
+    }
+
+    private mutating func declare<Value>(_ option: CommandSpec.Option, fallback: Value? = nil) -> OptionKey<Value> {
         precondition(!options.contains { $0.name == option.name }, "option --\(option.name) is declared twice")
         precondition(
             option.short == nil || !options.contains { $0.short == option.short }, "option -\(option.short!) is declared twice")
         options.append(option)
-        return OptionKey(option)
+        return OptionKey(option, fallback: fallback)
     }
 }

@@ -36,7 +36,7 @@ struct ServerCallOptions: Sendable {
         /// `--credentials FILE|env:NAME`.
         let credentials: OptionKey<String>
         /// `--endpoint URL`.
-        let endpoint: OptionKey<String?>
+        let endpoint: OptionKey<OriginArgument?>
         /// `--ca-file` and `--timeout`.
         let transport: TransportOptions.Keys
 
@@ -50,7 +50,8 @@ struct ServerCallOptions: Sendable {
                 ? declare.flag("production", help: "Use the production endpoint (default: pre-production).") : nil
             credentials = declare.required("credentials", "FILE", help: credentialsHelp + " (a JSON file, or env:NAME).")
             endpoint = declare.value(
-                "endpoint", "URL", help: "Replace the scheme, host and port of the platform URL (e.g. a test server).")
+                "endpoint", "URL", as: OriginArgument.self,
+                help: "Replace the scheme, host and port of the platform URL (e.g. a test server).")
             transport = TransportOptions.Keys(&declare)
         }
     }
@@ -65,18 +66,7 @@ struct ServerCallOptions: Sendable {
     init(arguments: ParsedArguments<Keys>) throws(UsageError) {
         credentialsSpec = arguments[\.credentials]
         transport = try TransportOptions(arguments: arguments.group(\.transport))
-        if let text = arguments[\.endpoint] {
-            let parsed: HTTPURL
-            do throws(CSEError) { parsed = try HTTPURL(text) } catch {
-                throw UsageError("The value for '--endpoint' must be an https URL (http only to loopback): \(error.code.rawValue).")
-            }
-            guard parsed.path.isEmpty || parsed.path == "/", parsed.query == nil else {
-                throw UsageError("'--endpoint' takes an origin (scheme://host[:port]); the documented path is appended.")
-            }
-            endpoint = parsed
-        } else {
-            endpoint = nil
-        }
+        endpoint = arguments[\.endpoint]?.url
         if arguments.keys.environment != nil {
             isProduction = arguments[\.environment] == .production
         } else {

@@ -2,6 +2,7 @@ import CSEClientAPI
 import CSECore
 import CSEHTTP
 import CSEPayments
+import CSEValidation
 
 /// The options every command that talks to the Client API shares: `--session FILE|env:NAME`
 /// (the CreateSession response JSON), the payment context (`--country`, `--currency`,
@@ -27,9 +28,9 @@ struct SessionOptions: Sendable {
         /// `--country CC` (``ContextUse/required`` and ``ContextUse/optional``).
         let country: OptionKey<String?>?
         /// `--currency CUR` (every use but ``ContextUse/none``).
-        let currency: OptionKey<String?>?
+        let currency: OptionKey<CurrencyArgument?>?
         /// `--amount MINOR` (every use but ``ContextUse/none``).
-        let amount: OptionKey<String?>?
+        let amount: OptionKey<AmountArgument?>?
         /// `--recurring` (``ContextUse/required`` and ``ContextUse/optional``).
         let recurring: OptionKey<Bool>?
         /// `--ca-file` and `--timeout`.
@@ -49,12 +50,25 @@ struct SessionOptions: Sendable {
             country =
                 hasCountry
                 ? declare.value("country", "CC", required: required, help: "The customer's country, ISO 3166-1 alpha-2 (e.g. NL).") : nil
-            currency = hasAmount ? declare.value("currency", "CUR", required: required, help: "The currency, ISO 4217 (e.g. EUR).") : nil
+            currency =
+                hasAmount
+                ? declare.value(
+                    "currency", "CUR", required: required, as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
+                : nil
             amount =
                 hasAmount
-                ? declare.value("amount", "MINOR", required: required, help: "The amount in minor units (e.g. 1000 for 10.00).") : nil
+                ? declare.value(
+                    "amount", "MINOR", required: required, as: AmountArgument.self, help: "The amount in minor units (e.g. 1000 for 10.00)."
+                )
+                : nil
             recurring = hasCountry ? declare.flag("recurring", help: "A recurring payment.") : nil
             transport = TransportOptions.Keys(&declare)
+            if !sessionRequired {
+                // Without --session (`cse seal` offline) the context and the transport mean nothing.
+                let context: [(any OptionOperand)?] = [country, currency, amount, transport.caFile, transport.timeout, recurring]
+                declare.need(session, by: context.compactMap { $0 })
+            }
+            if context == .optional, let country, let currency, let amount { declare.together([country, currency, amount]) }
         }
     }
 
@@ -72,33 +86,18 @@ struct SessionOptions: Sendable {
         try self.init(arguments: arguments, context: arguments.keys.contextUse)
     }
 
-    /// Reads the options; checks that the context options are complete for `context`.
+    /// Reads the options for `context` (`cse seal --session --product ID` requires a context its
+    /// keys declared optional); the parser has checked that they are complete (required options,
+    /// all three or none, and the rules the command declares).
     init(arguments: ParsedArguments<Keys>, context: ContextUse) throws(UsageError) {
         // Required unless the keys say otherwise (`cse seal`, which reads them only with --session).
         sessionSpec = arguments[\.session] ?? ""
         country = arguments[\.country]
-        currency = arguments[\.currency]
-        amount = try arguments.integer(\.amount)
+        currency = arguments[\.currency]?.currency.code
+        amount = arguments[\.amount]?.minorUnits
         recurring = arguments[\.recurring]
         transport = try TransportOptions(arguments: arguments.group(\.transport))
         contextUse = context
-        switch context {
-        case .required:
-            guard country != nil, currency != nil, amount != nil else {
-                throw UsageError("Missing expected arguments '--country <cc> --currency <cur> --amount <minor>'.")
-            }
-        case .optional:
-            let given = [country != nil, currency != nil, amount != nil]
-            if given.contains(true) && given.contains(false) {
-                throw UsageError("Give all of '--country', '--currency' and '--amount', or none.")
-            }
-        case .amountOnly:
-            guard currency != nil, amount != nil else {
-                throw UsageError("Missing expected arguments '--currency <cur> --amount <minor>'.")
-            }
-        case .none:
-            break
-        }
     }
 
     /// The session data from the file or environment variable.

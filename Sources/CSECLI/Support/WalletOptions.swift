@@ -75,8 +75,8 @@ enum WalletOptions {
         struct Keys: Sendable {
             let wallet: OptionKey<Wallet?>
             let root: OptionKey<String?>
-            let window: OptionKey<String?>
-            let now: OptionKey<String?>
+            let window: OptionKey<SigningWindowArgument?>
+            let now: OptionKey<InstantArgument?>
             let lines: OptionKey<Bool>
 
             /// Declares the five options.
@@ -85,8 +85,10 @@ enum WalletOptions {
                     "wallet", "KIND", as: Wallet.self, help: "Force the wallet: apple-pay or google-pay (chosen by the options otherwise).")
                 root = declare.value("apple-root", "FILE", help: "Trust this root (PEM) instead of Apple Root CA - G3 (tests).")
                 window = declare.value(
-                    "signing-window", "PAST[,FUTURE]", help: "Accepted signing-time distance in seconds (300,60).")
-                now = declare.value("now", "ISO-8601", help: "The clock for every check, e.g. 2021-09-01T19:03:06Z.")
+                    "signing-window", "PAST[,FUTURE]", as: SigningWindowArgument.self,
+                    help: "Accepted signing-time distance in seconds (300,60).")
+                now = declare.value(
+                    "now", "ISO-8601", as: InstantArgument.self, help: "The clock for every check, e.g. 2021-09-01T19:03:06Z.")
                 lines = declare.flag("lines", help: "Batch mode: one token per input line, one output line per input line.")
             }
         }
@@ -98,22 +100,8 @@ enum WalletOptions {
 
         /// Reads and checks the options.
         init(arguments: ParsedArguments<Keys>) throws(UsageError) {
-            if let now = arguments[\.now] {
-                guard let instant = WalletOptions.instant(now) else {
-                    throw UsageError("--now must be an ISO-8601 instant such as 2021-09-01T19:03:06Z")
-                }
-                clock = .fixed(unixMilliseconds: instant)
-            } else {
-                clock = .system
-            }
-            if let window = arguments[\.window] {
-                guard let parsed = WalletOptions.signingWindow(window) else {
-                    throw UsageError("--signing-window must be PAST[,FUTURE] in whole seconds, e.g. 300,60")
-                }
-                self.window = parsed
-            } else {
-                self.window = .default
-            }
+            clock = arguments[\.now].map { .fixed(unixMilliseconds: $0.unixMilliseconds) } ?? .system
+            window = arguments[\.window]?.window ?? .default
             rootPath = arguments[\.root]
             lines = arguments[\.lines]
         }

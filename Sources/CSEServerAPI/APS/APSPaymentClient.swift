@@ -278,7 +278,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
     }
 
     /// `merchant_reference`: 1–40 of `[A-Za-z0-9-_.]` (research notes §2.3), for payments and CHECK_STATUS.
-    static func checkReference(_ reference: String) throws(CSEError) {
+    package static func checkReference(_ reference: String) throws(CSEError) {
         guard (1...40).contains(reference.utf8.count), reference.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
             throw CSEError(
                 .serverAPIInvalidArgument, "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'",

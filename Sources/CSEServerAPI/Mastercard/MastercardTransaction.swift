@@ -122,7 +122,7 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
         self.authenticationTransactionID = authenticationTransactionID
     }
 
-    static func checkID(_ id: String, argument: String) throws(CSEError) {
+    package static func checkID(_ id: String, argument: String) throws(CSEError) {
         guard !HTTPURL.isUnsafePathSegment(id), id.utf8.count <= 40, id.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) })
         else {
             throw CSEError(

@@ -151,7 +151,7 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
         self.settleWithAuthorization = settleWithAuthorization
     }
 
-    static func checkReference(_ reference: String) throws(CSEError) {
+    package static func checkReference(_ reference: String) throws(CSEError) {
         guard !reference.isEmpty, reference.utf8.count <= 255, reference.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             throw CSEError(
                 .serverAPIInvalidArgument, "the merchant reference is 1 to 255 printable ASCII characters",

@@ -39,13 +39,13 @@ struct APSPaymentOptions: CommandOptions {
     let tokenName: OptionKey<String?>
     let wallet: OptionKey<APSWalletArgument?>
     let appleCredentials: OptionKey<String?>
-    let appleHeaderOrder: OptionKey<AppleHeaderOrderArgument?>
-    let reference: OptionKey<String>
-    let amount: OptionKey<String>
-    let currency: OptionKey<String>
+    let appleHeaderOrder: OptionKey<AppleHeaderOrderArgument>
+    let reference: OptionKey<APSReferenceArgument>
+    let amount: OptionKey<AmountArgument>
+    let currency: OptionKey<CurrencyArgument>
     let email: OptionKey<String>
     let customerIP: OptionKey<String?>
-    let language: OptionKey<APSLanguageArgument?>
+    let language: OptionKey<APSLanguageArgument>
     let server: ServerCallOptions.Keys
 
     init(_ declare: inout OptionDeclarations) {
@@ -55,16 +55,22 @@ struct APSPaymentOptions: CommandOptions {
         appleCredentials = declare.value(
             "apple-credentials", "FILE", help: "The Apple Pay credential set (same members as --credentials), for --wallet apple-pay.")
         appleHeaderOrder = declare.value(
-            "apple-header-order", "ORDER", as: AppleHeaderOrderArgument.self,
+            "apple-header-order", "ORDER", as: AppleHeaderOrderArgument.self, default: .dotnet,
             help: "The order apple_header is signed in: dotnet (default: the .NET SDK), php (the PHP SDK) or integrations.")
         reference = declare.required(
-            "merchant-reference", "R", help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
-        amount = declare.required("amount", "MINOR", help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
-        currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. AED).")
+            "merchant-reference", "R", as: APSReferenceArgument.self,
+            help: "Your unique reference of the order (1-40 letters, digits, '-', '_', '.').")
+        amount = declare.required(
+            "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
+        currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. AED).")
         email = declare.required("customer-email", "E", help: "The payer's e-mail address.")
         customerIP = declare.value("customer-ip", "IP", help: "The payer's IP address.")
-        language = declare.value("language", "LANG", as: APSLanguageArgument.self, help: "en (default) or ar.")
+        language = declare.value("language", "LANG", as: APSLanguageArgument.self, default: .en, help: "en (default) or ar.")
         server = APSPaymentSupport.keys(&declare)
+        declare.oneOf([tokenName, wallet])
+        declare.need(wallet, by: [appleCredentials, appleHeaderOrder])
+        declare.need(appleCredentials, by: [wallet])
+        declare.need(customerIP, by: [wallet])
     }
 
     /// The parsed options.
@@ -84,26 +90,13 @@ struct APSPaymentOptions: CommandOptions {
             options = try ServerCallOptions(arguments: arguments.group(\.server))
             tokenName = arguments[\.tokenName]
             appleCredentials = arguments[\.appleCredentials]
-            switch arguments[\.wallet] {
-            case nil:
-                guard tokenName != nil, appleCredentials == nil else {
-                    throw UsageError("Give '--token-name', or '--wallet apple-pay' with '--apple-credentials'.")
-                }
-            case .some:
-                guard tokenName == nil, appleCredentials != nil, arguments[\.customerIP] != nil else {
-                    throw UsageError("'--wallet apple-pay' takes '--apple-credentials' and '--customer-ip', and no '--token-name'.")
-                }
-            }
-            appleHeaderOrder = (arguments[\.appleHeaderOrder] ?? .dotnet).order
-            guard arguments[\.appleHeaderOrder] == nil || appleCredentials != nil else {
-                throw UsageError("'--apple-header-order' goes with '--wallet apple-pay'.")
-            }
-            reference = arguments[\.reference]
-            amount = try arguments.integer(\.amount)
-            currency = try arguments.currency(\.currency, example: "AED")
+            appleHeaderOrder = arguments[\.appleHeaderOrder].order
+            reference = arguments[\.reference].reference
+            amount = arguments[\.amount].minorUnits
+            currency = arguments[\.currency].currency
             email = arguments[\.email]
             customerIP = arguments[\.customerIP]
-            language = (arguments[\.language] ?? .en).rawValue
+            language = arguments[\.language].rawValue
         }
 
         func run(_ command: APSPaymentRequest.Command) async throws(CSEError) -> Int32 {
@@ -189,11 +182,12 @@ struct APSCheckStatusCommand: NetworkCommand {
 
     /// The options of `cse aps check-status`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<APSReferenceArgument>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            reference = declare.required("merchant-reference", "R", help: "The merchant reference of the order.")
+            reference = declare.required(
+                "merchant-reference", "R", as: APSReferenceArgument.self, help: "The merchant reference of the order.")
             server = APSPaymentSupport.keys(&declare)
         }
     }
@@ -203,7 +197,7 @@ struct APSCheckStatusCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        reference = arguments[\.reference]
+        reference = arguments[\.reference].reference
     }
 
     func runAsync() async throws(CSEError) -> Int32 {

@@ -8,10 +8,10 @@ import CSEValidation
 enum MastercardPaymentSupport {
     /// The options of `cse mastercard pay|authorize`.
     struct Options: CommandOptions {
-        let order: OptionKey<String>
-        let transaction: OptionKey<String>
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
+        let order: OptionKey<MastercardIDArgument>
+        let transaction: OptionKey<MastercardIDArgument>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
         let session: OptionKey<String?>
         let wallet: OptionKey<Wallet?>
         let decrypted: OptionKey<Bool>
@@ -19,11 +19,14 @@ enum MastercardPaymentSupport {
         let gateway: MastercardCommandSupport.Options
 
         init(_ declare: inout OptionDeclarations) {
-            order = declare.required("order", "ID", help: "Your order id (1-40 letters, digits, '-', '_', '.').")
+            order = declare.required(
+                "order", "ID", as: MastercardIDArgument.self, help: "Your order id (1-40 letters, digits, '-', '_', '.').")
             transaction = declare.required(
-                "transaction", "ID", help: "Your transaction id, new for each transaction of the order; the same id retries safely.")
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
-            currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
+                "transaction", "ID", as: MastercardIDArgument.self,
+                help: "Your transaction id, new for each transaction of the order; the same id retries safely.")
+            amount = declare.required(
+                "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
+            currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
             session = declare.value("session", "ID", help: "Pay with the card the mobile SDK put into this session.")
             wallet = declare.value(
                 "wallet", "NAME", as: Wallet.self,
@@ -32,6 +35,8 @@ enum MastercardPaymentSupport {
             authenticationTransaction = declare.value(
                 "authentication-transaction", "ID", help: "The 3-D Secure authentication transaction of this order.")
             gateway = MastercardCommandSupport.Options(&declare)
+            declare.oneOf([session, wallet])
+            declare.need(wallet, by: [decrypted])
         }
     }
 
@@ -49,17 +54,13 @@ enum MastercardPaymentSupport {
 
         init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
             gateway = try MastercardCommandSupport.Parsed(arguments.group(\.gateway))
-            orderID = arguments[\.order]
-            transactionID = arguments[\.transaction]
-            amount = try arguments.integer(\.amount)
-            currency = try arguments.currency(\.currency)
+            orderID = arguments[\.order].id
+            transactionID = arguments[\.transaction].id
+            amount = arguments[\.amount].minorUnits
+            currency = arguments[\.currency].currency
             session = arguments[\.session]
             wallet = arguments[\.wallet]
-            guard (session == nil) != (wallet == nil) else {
-                throw UsageError("Give one of '--session' and '--wallet'.")
-            }
             decrypted = arguments[\.decrypted]
-            if decrypted && wallet == nil { throw UsageError("'--decrypted' goes with '--wallet'.") }
             authenticationTransaction = arguments[\.authenticationTransaction]
         }
 
@@ -68,7 +69,7 @@ enum MastercardPaymentSupport {
         /// Apple Pay JS's `{"token":{…}}` around it; Google's `PaymentData` with
         /// `paymentMethodData.tokenizationData.token`).
         func source() throws(CSEError) -> MastercardFundingSource {
-            // The initializer took exactly one of --session and --wallet.
+            // The parser took exactly one of --session and --wallet.
             guard let wallet else { return .session(id: session ?? "") }
             // Decrypted device data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
             var raw = try Files.readStandardInput(limit: 64 * 1024)

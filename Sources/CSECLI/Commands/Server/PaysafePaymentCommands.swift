@@ -39,9 +39,9 @@ struct PaysafePayCommand: NetworkCommand {
 
     /// The options of `cse paysafe pay`.
     struct Options: CommandOptions {
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
-        let reference: OptionKey<String>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
+        let reference: OptionKey<PaysafeReferenceArgument>
         let paymentHandle: OptionKey<String?>
         let token: OptionKey<String?>
         let account: OptionKey<String?>
@@ -49,14 +49,17 @@ struct PaysafePayCommand: NetworkCommand {
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45).")
-            currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
-            reference = declare.required("merchant-ref", "R", help: "Your unique reference of the payment (merchantRefNum).")
+            amount = declare.required("amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (e.g. 2345 for 23.45).")
+            currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
+            reference = declare.required(
+                "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of the payment (merchantRefNum).")
             paymentHandle = declare.value("payment-handle", "H", help: "A payment handle token: the Payments API.")
             token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
             account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
             authorizeOnly = declare.flag("authorize-only", help: "Authorise without settling (settleWithAuth false).")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            declare.oneOf([paymentHandle, token])
+            declare.together([token, account])
         }
     }
 
@@ -69,13 +72,14 @@ struct PaysafePayCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        amount = try arguments.integer(\.amount)
-        currency = try arguments.currency(\.currency)
-        reference = arguments[\.reference]
-        switch (arguments[\.paymentHandle], arguments[\.token], arguments[\.account]) {
-        case (let handle?, nil, nil): source = .paymentHandle(handle)
-        case (nil, let token?, let account?): source = .cardToken(token, accountID: account)
-        default: throw UsageError("Give '--payment-handle', or '--token' with '--account'.")
+        amount = arguments[\.amount].minorUnits
+        currency = arguments[\.currency].currency
+        reference = arguments[\.reference].reference
+        // The parser took --payment-handle, or --token with --account.
+        if let handle = arguments[\.paymentHandle] {
+            source = .paymentHandle(handle)
+        } else {
+            source = .cardToken(arguments[\.token] ?? "", accountID: arguments[\.account] ?? "")
         }
         settle = !arguments[\.authorizeOnly]
     }
@@ -111,13 +115,14 @@ struct PaysafeLookupCommand: NetworkCommand {
 
     /// The options of `cse paysafe lookup`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<PaysafeReferenceArgument>
         let kind: OptionKey<PaysafeLookupKind?>
         let account: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            reference = declare.required("merchant-ref", "R", help: "The merchant reference (merchantRefNum).")
+            reference = declare.required(
+                "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "The merchant reference (merchantRefNum).")
             kind = declare.value(
                 "kind", "KIND", as: PaysafeLookupKind.self, help: "payment (default), settlement, refund or void: what the reference names."
             )
@@ -133,7 +138,7 @@ struct PaysafeLookupCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        reference = arguments[\.reference]
+        reference = arguments[\.reference].reference
         kind = arguments[\.kind] ?? .payment
         account = arguments[\.account]
     }
@@ -169,15 +174,18 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
 
     /// The options of `cse paysafe wallet-token`.
     struct Options: CommandOptions {
-        let wallet: OptionKey<Wallet?>
+        let wallet: OptionKey<Wallet>
         let decrypted: OptionKey<Bool>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            wallet = declare.value("wallet", "NAME", required: true, as: Wallet.self, help: "apple-pay or google-pay.")
+            wallet = declare.required("wallet", "NAME", as: Wallet.self, help: "apple-pay or google-pay.")
             decrypted = declare.flag("decrypted", help: "Apple Pay: read the output of 'cse wallet decrypt' (decryptedData).")
             server = ServerCallOptions.Keys(
                 &declare, credentialsHelp: "Paysafe credentials {\"apiKey\"} (the single-use-token key)", environment: .choice)
+            declare.conflict(
+                [decrypted], with: wallet.where { $0 != .applePay },
+                reason: "Paysafe's Customer Vault has no decrypted Google Pay token")
         }
     }
 
@@ -187,12 +195,8 @@ struct PaysafeWalletTokenCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        guard let wallet = arguments[\.wallet] else { throw UsageError("'--wallet' is required.") }
-        self.wallet = wallet
+        wallet = arguments[\.wallet]
         decrypted = arguments[\.decrypted]
-        if decrypted && wallet != .applePay {
-            throw UsageError("'--decrypted' is for Apple Pay only: Paysafe's Customer Vault has no decrypted Google Pay token.")
-        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {

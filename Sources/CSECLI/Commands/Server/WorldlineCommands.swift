@@ -4,6 +4,7 @@ import CSECrypto
 import CSEHTTP
 import CSEPayments
 import CSEServerAPI
+import CSEValidation
 import CSEWallets
 
 /// The Worldline server commands' shared parts.
@@ -41,13 +42,13 @@ struct WorldlineCreateSessionCommand: NetworkCommand {
     /// The options of `cse worldline create-session`.
     struct Options: CommandOptions {
         let token: OptionKey<[String]>
-        let idempotenceKey: OptionKey<String?>
+        let idempotenceKey: OptionKey<IdempotenceKeyArgument?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             token = declare.repeated("token", "T", help: "A stored card token to offer as an account on file (repeatable).")
             idempotenceKey = declare.value(
-                "idempotence-key", "KEY",
+                "idempotence-key", "KEY", as: IdempotenceKeyArgument.self,
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt repeats it.")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
@@ -55,18 +56,17 @@ struct WorldlineCreateSessionCommand: NetworkCommand {
 
     let options: ServerCallOptions
     let tokens: [String]
-    let idempotenceKey: String?
+    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         tokens = arguments[\.token]
-        idempotenceKey = arguments[\.idempotenceKey]
+        idempotenceKey = arguments[\.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let client = try WorldlineCommandSupport.client(options)
-        let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
-        let session = try await client.createSession(tokens: tokens, idempotenceKey: key)
+        let session = try await client.createSession(tokens: tokens, idempotenceKey: idempotenceKey)
         JSONLine.write(session.jsonValue)
         return ExitCode.success
     }
@@ -113,10 +113,10 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
 
     /// The options of `cse worldline create-payment`.
     struct Options: CommandOptions {
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
         let reference: OptionKey<String?>
-        let idempotenceKey: OptionKey<String?>
+        let idempotenceKey: OptionKey<IdempotenceKeyArgument?>
         let wallet: OptionKey<Wallet?>
         let decrypted: OptionKey<Bool>
         let returnURL: OptionKey<String?>
@@ -125,11 +125,11 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45).")
-            currency = declare.required("currency", "CUR", help: "The currency, ISO 4217 (e.g. EUR).")
+            amount = declare.required("amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (e.g. 2345 for 23.45).")
+            currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The currency, ISO 4217 (e.g. EUR).")
             reference = declare.value("reference", "R", help: "The merchant reference of the order (at most 40 characters).")
             idempotenceKey = declare.value(
-                "idempotence-key", "KEY",
+                "idempotence-key", "KEY", as: IdempotenceKeyArgument.self,
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
             wallet = declare.value(
                 "wallet", "NAME", as: Wallet.self, help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
@@ -140,6 +140,10 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
                 "authorization-mode", "MODE", as: WorldlineAuthorizationModeArgument.self,
                 help: "final, pre or sale (authorizationMode; default: the merchant's configuration).")
             server = WorldlineCommandSupport.serverKeys(&declare)
+            declare.need(wallet, by: [decrypted, session, returnURL])
+            declare.need(anyOf: [decrypted, session], by: [wallet])
+            declare.conflict([decrypted], with: session)
+            declare.need(returnURL, by: [wallet.where(\.worldlineNeedsReturnURL)], reason: "3-D Secure")
         }
     }
 
@@ -147,7 +151,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
     let amount: Int
     let currency: String
     let reference: String?
-    let idempotenceKey: String?
+    let idempotenceKey: IdempotenceKey?
     let wallet: Wallet?
     let decrypted: Bool
     let returnURL: String?
@@ -156,25 +160,15 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
-        amount = try arguments.integer(\.amount)
-        currency = arguments[\.currency]
+        amount = arguments[\.amount].minorUnits
+        currency = arguments[\.currency].currency.code
         reference = arguments[\.reference]
-        idempotenceKey = arguments[\.idempotenceKey]
+        idempotenceKey = arguments[\.idempotenceKey]?.key
         wallet = arguments[\.wallet]
         decrypted = arguments[\.decrypted]
         session = arguments[\.session]
         returnURL = arguments[\.returnURL]
         authorizationMode = arguments[\.authorizationMode]?.mode
-        if wallet == nil {
-            guard !decrypted, session == nil, returnURL == nil else {
-                throw UsageError("'--decrypted', '--session' and '--return-url' go with '--wallet'.")
-            }
-        } else if decrypted == (session != nil) {
-            throw UsageError("'--wallet' takes '--decrypted' (the output of 'cse wallet decrypt') or '--session FILE' (a raw token).")
-        }
-        if let wallet, wallet.worldlineNeedsReturnURL, returnURL == nil {
-            throw UsageError("'--wallet \(wallet)' needs '--return-url' (3-D Secure).")
-        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -183,7 +177,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         defer { secureZero(&raw) }
         let input = Files.trimmingTrailingWhitespace(raw)
         // The client makes a key when none is given, and returns the references with the outcome.
-        let key = try idempotenceKey.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
+        let key = idempotenceKey
         if let wallet, let session {
             let token = try JSONObjectInput.parse(input, orElse: "the wallet token must be a JSON object")
             var configuration = ClientAPIConfiguration()

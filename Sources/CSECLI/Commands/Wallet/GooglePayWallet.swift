@@ -8,15 +8,79 @@ import CSEWalletsHTTP
 enum GooglePayWallet {
     /// `--recipient`, `--root-keys` and `--protocols`, declared once for both commands.
     struct Keys: Sendable {
-        let recipient: OptionKey<String?>
-        let rootKeys: OptionKey<String?>
-        let protocols: OptionKey<String?>
+        let recipient: OptionKey<RecipientArgument?>
+        let rootKeys: OptionKey<RootKeysArgument?>
+        let protocols: OptionKey<ProtocolsArgument?>
 
         init(_ declare: inout OptionDeclarations) {
-            recipient = declare.value("recipient", "ID", help: "Google Pay: the recipient id, merchant:ID or gateway:ID.")
-            rootKeys = declare.value("root-keys", "FILE|test|production", help: "Google Pay: the root signing keys (keys.json).")
-            protocols = declare.value("protocols", "LIST", help: "Google Pay: accepted protocol versions (ECv2).")
+            recipient = declare.value(
+                "recipient", "ID", as: RecipientArgument.self, help: "Google Pay: the recipient id, merchant:ID or gateway:ID.")
+            rootKeys = declare.value(
+                "root-keys", "FILE|test|production", as: RootKeysArgument.self, help: "Google Pay: the root signing keys (keys.json).")
+            protocols = declare.value(
+                "protocols", "LIST", as: ProtocolsArgument.self, help: "Google Pay: accepted protocol versions (ECv2).")
         }
+
+        /// Declares the rules between these options and the rest of a wallet command: a Google Pay
+        /// option or `--wallet google-pay` makes the command run for Google Pay, which needs
+        /// `--recipient` and `--root-keys` (and, when `recipientKeys` is given, a `--merchant-key`)
+        /// and takes none of `appleOptions`; `--wallet apple-pay` takes no Google Pay option;
+        /// otherwise the command runs for Apple Pay, which needs `merchantCertificates` when given.
+        func declareRules(
+            _ declare: inout OptionDeclarations, wallet: OptionKey<Wallet?>, appleOptions: [any OptionOperand],
+            recipientKeys: OptionKey<[String]>? = nil, merchantCertificates: OptionKey<[String]>? = nil
+        ) {
+            declare.conflict([recipient, rootKeys, protocols], with: wallet.is(.applePay))
+            let google: [any OptionOperand] = [wallet.is(.googlePay), recipient, rootKeys, protocols]
+            for anchor in google { declare.conflict(appleOptions, with: anchor) }
+            declare.need(recipient, by: google.filter { $0.condition.name != recipient.name })
+            declare.need(rootKeys, by: google.filter { $0.condition.name != rootKeys.name })
+            if let recipientKeys { declare.need(recipientKeys, by: google) }
+            if let merchantCertificates {
+                let googleConditions = google.map(\.condition)
+                let applePay = OptionCondition(name: wallet.name, spelling: "--wallet apple-pay (the default)") { line in
+                    !googleConditions.contains { $0.holds(in: line) }
+                }
+                declare.need(merchantCertificates, by: [applePay])
+            }
+        }
+    }
+
+    /// `--recipient merchant:ID|gateway:ID`: any non-empty id (the recipient checks its form).
+    struct RecipientArgument: ArgumentValue {
+        let id: String
+        init?(argument: String) {
+            guard !argument.isEmpty else { return nil }
+            id = argument
+        }
+        static var allValueStrings: [String] { [] }
+        static var valueDescription: String { "a recipient id, merchant:ID or gateway:ID" }
+    }
+
+    /// `--root-keys FILE|test|production`: a keys.json file, or Google's test or production keys.
+    struct RootKeysArgument: ArgumentValue {
+        let source: String
+        init?(argument: String) {
+            guard !argument.isEmpty else { return nil }
+            source = argument
+        }
+        static var allValueStrings: [String] { [] }
+        static var valueDescription: String { "a keys.json file, test or production" }
+    }
+
+    /// `--protocols LIST`: a comma-separated list of protocol versions.
+    struct ProtocolsArgument: ArgumentValue {
+        let versions: Set<GooglePayProtocolVersion>
+        init?(argument: String) {
+            var versions: Set<GooglePayProtocolVersion> = []
+            for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let version = GooglePayProtocolVersion(String(name)) else { return nil }
+                versions.insert(version)
+            }
+            self.versions = versions
+        }
+        static var allValueStrings: [String] { [] }
+        static var valueDescription: String { "a comma-separated list of ECv1, ECv2, ECv2SigningOnly" }
     }
 
     /// The validated Google Pay options.
@@ -28,39 +92,19 @@ enum GooglePayWallet {
 
         /// The Google Pay settings when the command runs for Google Pay: `--wallet google-pay`, or
         /// any of `--recipient`, `--root-keys`, `--protocols` without `--wallet`; `nil` otherwise.
-        /// - Parameters:
-        ///   - appleOptionGiven: whether an Apple-only option was given (refused with Google Pay).
-        ///   - needsKeys: `decrypt` needs at least one `--merchant-key`.
-        static func select(
-            wallet: Wallet?, _ options: ParsedArguments<Keys>, keyFiles: [String], appleOptionGiven: Bool, needsKeys: Bool
-        ) throws(UsageError) -> Settings? {
+        /// The parser has checked the options against each other (``Keys/declareRules(_:wallet:appleOptions:recipientKeys:)``).
+        static func select(wallet: Wallet?, _ options: ParsedArguments<Keys>, keyFiles: [String]) -> Settings? {
             let recipient = options[\.recipient], rootKeys = options[\.rootKeys], protocols = options[\.protocols]
             let googleOptionGiven = recipient != nil || rootKeys != nil || protocols != nil
             // Exhaustive, no `default`: a new wallet must say here whether it is Google Pay's.
             switch wallet {
             case .googlePay?: break
             case nil where googleOptionGiven: break
-            case .applePay?, nil:
-                if googleOptionGiven { throw UsageError("--recipient, --root-keys and --protocols are Google Pay options") }
-                return nil
+            case .applePay?, nil: return nil
             }
-            if appleOptionGiven {
-                throw UsageError("--merchant-cert, --merchant-id, --apple-root and --signing-window are Apple Pay options")
-            }
-            guard let recipient, !recipient.isEmpty else { throw UsageError("Google Pay needs --recipient merchant:ID or gateway:ID") }
-            guard let rootKeys, !rootKeys.isEmpty else { throw UsageError("Google Pay needs --root-keys FILE, test or production") }
-            guard !needsKeys || !keyFiles.isEmpty else { throw UsageError("give at least one --merchant-key FILE (the recipient key)") }
-            var accepted = GooglePayProtocolVersion.defaultAccepted
-            if let protocols {
-                accepted = []
-                for name in protocols.split(separator: ",", omittingEmptySubsequences: false) {
-                    guard let version = GooglePayProtocolVersion(String(name)) else {
-                        throw UsageError("--protocols is a comma-separated list of ECv1, ECv2, ECv2SigningOnly")
-                    }
-                    accepted.insert(version)
-                }
-            }
-            return Settings(recipientID: recipient, rootKeys: rootKeys, protocols: accepted, keyFiles: keyFiles)
+            return Settings(
+                recipientID: recipient?.id ?? "", rootKeys: rootKeys?.source ?? "",
+                protocols: protocols?.versions ?? GooglePayProtocolVersion.defaultAccepted, keyFiles: keyFiles)
         }
 
         /// Whether the root keys are fetched from Google (`--root-keys test|production`).

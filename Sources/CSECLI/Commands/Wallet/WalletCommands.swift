@@ -35,6 +35,9 @@ struct WalletDecryptCommand: NetworkCommand {
                 "merchant-key", "FILE", help: "Its private key (PEM), in the same order as --merchant-cert; Google Pay: a recipient key.")
             merchantID = declare.value("merchant-id", "ID", help: "Check that every certificate belongs to this merchant identifier.")
             common = WalletOptions.Common.Keys(&declare)
+            google.declareRules(
+                &declare, wallet: common.wallet, appleOptions: [certificates, merchantID, common.root, common.window], recipientKeys: keys,
+                merchantCertificates: certificates)
         }
     }
 
@@ -48,10 +51,7 @@ struct WalletDecryptCommand: NetworkCommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         common = try WalletOptions.Common(arguments: arguments.group(\.common))
         let shared = arguments.group(\.common)
-        google = try GooglePayWallet.Settings.select(
-            wallet: shared[\.wallet], arguments.group(\.google), keyFiles: arguments[\.keys],
-            appleOptionGiven: !arguments[\.certificates].isEmpty || arguments[\.merchantID] != nil || shared[\.root] != nil
-                || shared[\.window] != nil, needsKeys: true)
+        google = GooglePayWallet.Settings.select(wallet: shared[\.wallet], arguments.group(\.google), keyFiles: arguments[\.keys])
         guard google == nil else {
             pairs = []
             merchantID = nil
@@ -61,7 +61,6 @@ struct WalletDecryptCommand: NetworkCommand {
         guard certificates.count == keys.count else {
             throw UsageError("--merchant-cert and --merchant-key must come in pairs (\(certificates.count) and \(keys.count) given)")
         }
-        guard !certificates.isEmpty else { throw UsageError("give at least one --merchant-cert FILE --merchant-key FILE pair") }
         pairs = Array(zip(certificates, keys))
         merchantID = arguments[\.merchantID]
     }
@@ -126,6 +125,7 @@ struct WalletVerifyCommand: NetworkCommand {
         init(_ declare: inout OptionDeclarations) {
             google = GooglePayWallet.Keys(&declare)
             common = WalletOptions.Common.Keys(&declare)
+            google.declareRules(&declare, wallet: common.wallet, appleOptions: [common.root, common.window])
         }
     }
 
@@ -137,9 +137,7 @@ struct WalletVerifyCommand: NetworkCommand {
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         common = try WalletOptions.Common(arguments: arguments.group(\.common))
         let shared = arguments.group(\.common)
-        google = try GooglePayWallet.Settings.select(
-            wallet: shared[\.wallet], arguments.group(\.google), keyFiles: [],
-            appleOptionGiven: shared[\.root] != nil || shared[\.window] != nil, needsKeys: false)
+        google = GooglePayWallet.Settings.select(wallet: shared[\.wallet], arguments.group(\.google), keyFiles: [])
     }
 
     /// Google's root keys fetched with `--root-keys test|production`.
