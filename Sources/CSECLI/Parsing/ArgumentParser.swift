@@ -73,28 +73,6 @@ struct ParsedArguments<Keys: Sendable>: Sendable {
     /// The option as the command line spells it, e.g. `--country`; empty when the keys leave it out.
     func spelling<Value>(_ key: KeyPath<Keys, OptionKey<Value>?>) -> String { keys[keyPath: key]?.spelling ?? "" }
 
-    /// The integer value of the option, or a usage error when it is not a decimal integer.
-    ///
-    /// Deprecated: declare the option `as: AmountArgument.self` (or another typed value) instead;
-    /// the three `integer` readers are kept only while commands written against them are merged.
-    func integer(_ key: KeyPath<Keys, OptionKey<String?>>) throws(UsageError) -> Int? {
-        try Self.integer(self[key], name: keys[keyPath: key].name)
-    }
-
-    /// The integer value of the option, or a usage error when it is not a decimal integer; `nil`
-    /// also when the keys leave the option out.
-    func integer(_ key: KeyPath<Keys, OptionKey<String?>?>) throws(UsageError) -> Int? {
-        guard let option = keys[keyPath: key] else { return nil }
-        return try Self.integer(read(option), name: option.name)
-    }
-
-    /// The integer value of a required option, or a usage error when it is not a decimal integer.
-    func integer(_ key: KeyPath<Keys, OptionKey<String>>) throws(UsageError) -> Int {
-        let option = keys[keyPath: key]
-        // The parser has checked that the option was given.
-        return try Self.integer(read(option.name, as: String?.self), name: option.name) ?? 0
-    }
-
     private func read<Value>(_ key: OptionKey<Value>) -> Value {
         if let fallback = key.fallback, line.values[key.name] == nil { return fallback }
         return read(key.name, as: Value.self)
@@ -105,14 +83,6 @@ struct ParsedArguments<Keys: Sendable>: Sendable {
         // whose spec and `Options` disagree.
         assert(line.declared.contains { $0.name == name }, "--\(name) is read but not declared in the spec")
         return Value.read(name, from: line)
-    }
-
-    private static func integer(_ text: String?, name: String) throws(UsageError) -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), text.utf8.allSatisfy({ $0.isASCIIDigit }) else {
-            throw UsageError("The value for '--\(name)' must be a non-negative integer.")
-        }
-        return value
     }
 }
 

@@ -12,8 +12,9 @@ struct APSMaintenanceKeys: Sendable {
     let server: ServerCallOptions.Keys
 
     /// `--merchant-reference`, the first option of each command.
-    static func reference(_ declare: inout OptionDeclarations) -> OptionKey<String> {
-        declare.required("merchant-reference", "R", help: "The merchant reference of the order (of its authorisation).")
+    static func reference(_ declare: inout OptionDeclarations) -> OptionKey<APSReferenceArgument> {
+        declare.required(
+            "merchant-reference", "R", as: APSReferenceArgument.self, help: "The merchant reference of the order (of its authorisation).")
     }
 
     init(_ declare: inout OptionDeclarations) {
@@ -24,12 +25,14 @@ struct APSMaintenanceKeys: Sendable {
 
     /// The amount options of a capture or refund.
     struct Amount: Sendable {
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
-            currency = declare.required("currency", "CUR", help: "The currency of the order, ISO 4217 (e.g. AED).")
+            amount = declare.required(
+                "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (ISO 4217: 500 AED is 50000).")
+            currency = declare.required(
+                "currency", "CUR", as: CurrencyArgument.self, help: "The currency of the order, ISO 4217 (e.g. AED).")
         }
     }
 }
@@ -49,8 +52,8 @@ struct APSMaintenanceInvocation: Sendable {
     }
 
     /// The amount and currency of a capture or refund.
-    static func amount(_ arguments: ParsedArguments<APSMaintenanceKeys.Amount>) throws(UsageError) -> (Int64, Currency) {
-        (Int64(try arguments.integer(\.amount)), try arguments.currency(\.currency, example: "AED"))
+    static func amount(_ arguments: ParsedArguments<APSMaintenanceKeys.Amount>) -> (Int64, Currency) {
+        (Int64(arguments[\.amount].minorUnits), arguments[\.currency].currency)
     }
 
     /// Sends `request` and prints its outcome (exit 0, 1 or 75).
@@ -96,7 +99,7 @@ struct APSCaptureCommand: NetworkCommand {
 
     /// The options of `cse aps capture`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<APSReferenceArgument>
         let amount: APSMaintenanceKeys.Amount
         let common: APSMaintenanceKeys
 
@@ -111,8 +114,8 @@ struct APSCaptureCommand: NetworkCommand {
     let amount: (Int64, Currency)
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
-        amount = try APSMaintenanceInvocation.amount(arguments.group(\.amount))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference].reference, arguments.group(\.common))
+        amount = APSMaintenanceInvocation.amount(arguments.group(\.amount))
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
@@ -131,7 +134,7 @@ struct APSRefundCommand: NetworkCommand {
 
     /// The options of `cse aps refund`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<APSReferenceArgument>
         let amount: APSMaintenanceKeys.Amount
         let maintenanceReference: OptionKey<String?>
         let common: APSMaintenanceKeys
@@ -150,8 +153,8 @@ struct APSRefundCommand: NetworkCommand {
     let maintenanceReference: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
-        amount = try APSMaintenanceInvocation.amount(arguments.group(\.amount))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference].reference, arguments.group(\.common))
+        amount = APSMaintenanceInvocation.amount(arguments.group(\.amount))
         maintenanceReference = arguments[\.maintenanceReference]
     }
 
@@ -171,7 +174,7 @@ struct APSVoidCommand: NetworkCommand {
 
     /// The options of `cse aps void`.
     struct Options: CommandOptions {
-        let reference: OptionKey<String>
+        let reference: OptionKey<APSReferenceArgument>
         let common: APSMaintenanceKeys
 
         init(_ declare: inout OptionDeclarations) {
@@ -183,7 +186,7 @@ struct APSVoidCommand: NetworkCommand {
     let invocation: APSMaintenanceInvocation
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference], arguments.group(\.common))
+        invocation = try APSMaintenanceInvocation(reference: arguments[\.reference].reference, arguments.group(\.common))
     }
 
     func runAsync() async throws(CSEError) -> Int32 {

@@ -7,19 +7,21 @@ import CSEValidation
 enum MastercardLifecycleSupport {
     /// The options of `cse mastercard capture|refund`.
     struct AmountOptions: CommandOptions {
-        let order: OptionKey<String>
-        let transaction: OptionKey<String>
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
+        let order: OptionKey<MastercardIDArgument>
+        let transaction: OptionKey<MastercardIDArgument>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
         let reference: OptionKey<String?>
         let gateway: MastercardCommandSupport.Options
 
         init(_ declare: inout OptionDeclarations) {
-            order = declare.required("order", "ID", help: "The order of the authorisation (or payment).")
+            order = declare.required("order", "ID", as: MastercardIDArgument.self, help: "The order of the authorisation (or payment).")
             transaction = declare.required(
-                "transaction", "ID", help: "A new transaction id for this operation; the same id retries safely.")
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
-            currency = declare.required("currency", "CUR", help: "The order's currency, ISO 4217 (e.g. EUR).")
+                "transaction", "ID", as: MastercardIDArgument.self,
+                help: "A new transaction id for this operation; the same id retries safely.")
+            amount = declare.required(
+                "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
+            currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The order's currency, ISO 4217 (e.g. EUR).")
             reference = declare.value("reference", "REF", help: "Your reference of this operation (transaction.reference).")
             gateway = MastercardCommandSupport.Options(&declare)
         }
@@ -27,17 +29,18 @@ enum MastercardLifecycleSupport {
 
     /// The options of `cse mastercard void`.
     struct VoidOptions: CommandOptions {
-        let order: OptionKey<String>
-        let transaction: OptionKey<String>
-        let target: OptionKey<String>
+        let order: OptionKey<MastercardIDArgument>
+        let transaction: OptionKey<MastercardIDArgument>
+        let target: OptionKey<MastercardIDArgument>
         let reference: OptionKey<String?>
         let gateway: MastercardCommandSupport.Options
 
         init(_ declare: inout OptionDeclarations) {
-            order = declare.required("order", "ID", help: "The order of the authorisation.")
+            order = declare.required("order", "ID", as: MastercardIDArgument.self, help: "The order of the authorisation.")
             transaction = declare.required(
-                "transaction", "ID", help: "A new transaction id for this void; the same id retries safely.")
-            target = declare.required("target", "TXN", help: "The transaction voided: the order's authorisation.")
+                "transaction", "ID", as: MastercardIDArgument.self, help: "A new transaction id for this void; the same id retries safely.")
+            target = declare.required(
+                "target", "TXN", as: MastercardIDArgument.self, help: "The transaction voided: the order's authorisation.")
             reference = declare.value("reference", "REF", help: "Your reference of this operation (transaction.reference).")
             gateway = MastercardCommandSupport.Options(&declare)
         }
@@ -83,9 +86,9 @@ protocol MastercardAmountCommand: NetworkCommand where Options == MastercardLife
 extension MastercardAmountCommand {
     init(arguments: ParsedArguments<MastercardLifecycleSupport.AmountOptions>) throws(UsageError) {
         let gateway = try MastercardCommandSupport.Parsed(arguments.group(\.gateway))
-        let amount = Int64(try arguments.integer(\.amount))
-        let currency = try arguments.currency(\.currency)
-        let (order, transaction, reference) = (arguments[\.order], arguments[\.transaction], arguments[\.reference])
+        let amount = Int64(arguments[\.amount].minorUnits)
+        let currency = arguments[\.currency].currency
+        let (order, transaction, reference) = (arguments[\.order].id, arguments[\.transaction].id, arguments[\.reference])
         let request = Result { () throws(CSEError) -> MastercardLifecycleRequest in
             Self.operation == .capture
                 ? try .capture(orderID: order, transactionID: transaction, amount: amount, currency: currency, reference: reference)
@@ -152,7 +155,7 @@ struct MastercardVoidCommand: NetworkCommand {
     init(arguments: ParsedArguments<MastercardLifecycleSupport.VoidOptions>) throws(UsageError) {
         gateway = try MastercardCommandSupport.Parsed(arguments.group(\.gateway))
         let (order, transaction, target, reference) = (
-            arguments[\.order], arguments[\.transaction], arguments[\.target], arguments[\.reference]
+            arguments[\.order].id, arguments[\.transaction].id, arguments[\.target].id, arguments[\.reference]
         )
         request = Result { () throws(CSEError) -> MastercardLifecycleRequest in
             try .void(orderID: order, transactionID: transaction, targetTransactionID: target, reference: reference)

@@ -6,15 +6,17 @@ import CSEServerAPI
 enum PaysafeOperationSupport {
     /// The options of the three commands.
     struct Options: CommandOptions {
-        let amount: OptionKey<String>
-        let reference: OptionKey<String>
+        let amount: OptionKey<AmountArgument>
+        let reference: OptionKey<PaysafeReferenceArgument>
         let account: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             amount = declare.required(
-                "amount", "MINOR", help: "The amount in minor units (e.g. 2345 for 23.45); less than what is left is partial.")
-            reference = declare.required("merchant-ref", "R", help: "Your unique reference of this operation (merchantRefNum).")
+                "amount", "MINOR", as: AmountArgument.self,
+                help: "The amount in minor units (e.g. 2345 for 23.45); less than what is left is partial.")
+            reference = declare.required(
+                "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of this operation (merchantRefNum).")
             account = declare.value("account", "ID", help: "A Card Payments account id: the Card Payments API (its auths and settlements).")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
         }
@@ -31,8 +33,8 @@ enum PaysafeOperationSupport {
         init(_ arguments: ParsedArguments<Options>) throws(UsageError) {
             options = try ServerCallOptions(arguments: arguments.group(\.server))
             targetID = arguments.positionals.first ?? ""
-            amount = try arguments.integer(\.amount)
-            reference = arguments[\.reference]
+            amount = arguments[\.amount].minorUnits
+            reference = arguments[\.reference].reference
             account = arguments[\.account]
         }
     }

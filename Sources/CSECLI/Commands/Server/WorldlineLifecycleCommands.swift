@@ -21,13 +21,13 @@ enum WorldlineLifecycleSupport {
     /// `--reference R` and `--idempotence-key K`.
     struct Keys: Sendable {
         let reference: OptionKey<String?>
-        let idempotenceKey: OptionKey<String?>
+        let idempotenceKey: OptionKey<IdempotenceKeyArgument?>
 
         init(_ declare: inout OptionDeclarations, operation: String) {
             reference = declare.value(
                 "reference", "R", help: "The merchant reference of this \(operation) (operationReferences; at most 40 characters).")
             idempotenceKey = declare.value(
-                "idempotence-key", "KEY",
+                "idempotence-key", "KEY", as: IdempotenceKeyArgument.self,
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
         }
     }
@@ -50,11 +50,6 @@ enum WorldlineLifecycleSupport {
         again with '--idempotence-key KEY'.
         """
 
-    /// The idempotence key given, if any.
-    static func key(_ text: String?) throws(CSEError) -> IdempotenceKey? {
-        try text.map { (text: String) throws(CSEError) in try IdempotenceKey(text) }
-    }
-
     /// The operation's JSON with the payment id it belongs to.
     static func json(_ operation: WorldlineOperation, paymentID: String) -> JSONValue {
         var object = operation.json.objectValue ?? JSONObject()
@@ -63,10 +58,10 @@ enum WorldlineLifecycleSupport {
     }
 
     /// An amount option's value in minor units, at least 1.
-    static func amount(_ value: Int?) throws(UsageError) -> Int64? {
+    static func amount(_ value: AmountArgument?) throws(UsageError) -> Int64? {
         guard let value else { return nil }
-        guard value >= 1 else { throw UsageError("The value for '--amount' must be at least 1 (minor units).") }
-        return Int64(value)
+        guard value.minorUnits >= 1 else { throw UsageError("The value for '--amount' must be at least 1 (minor units).") }
+        return Int64(value.minorUnits)
     }
 }
 
@@ -89,13 +84,14 @@ struct WorldlineCaptureCommand: NetworkCommand {
 
     /// The options of `cse worldline capture`.
     struct Options: CommandOptions {
-        let amount: OptionKey<String?>
+        let amount: OptionKey<AmountArgument?>
         let final: OptionKey<Bool>
         let operation: WorldlineLifecycleSupport.Keys
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.value("amount", "MINOR", help: "The amount in minor units (default: all that is still authorised).")
+            amount = declare.value(
+                "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (default: all that is still authorised).")
             final = declare.flag("final", help: "This is the last capture: release the rest of the authorisation.")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "capture")
             server = WorldlineCommandSupport.serverKeys(&declare)
@@ -107,21 +103,21 @@ struct WorldlineCaptureCommand: NetworkCommand {
     let amount: Int64?
     let isFinal: Bool
     let reference: String?
-    let idempotenceKey: String?
+    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         id = arguments.positionals.first ?? ""
-        amount = try WorldlineLifecycleSupport.amount(try arguments.integer(\.amount))
+        amount = try WorldlineLifecycleSupport.amount(arguments[\.amount])
         isFinal = arguments[\.final]
         reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]
+        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let request = try WorldlineCaptureRequest(amount: amount, isFinal: isFinal, merchantReference: reference)
         let outcome = try await WorldlineCommandSupport.client(options).capturePayment(
-            id, request, idempotenceKey: try WorldlineLifecycleSupport.key(idempotenceKey))
+            id, request, idempotenceKey: idempotenceKey)
         return PaymentOutcomeOutput.finish(
             outcome, settle: WorldlineLifecycleSupport.settle("capture"), id: \.id, status: \.status,
             json: { WorldlineLifecycleSupport.json($0, paymentID: id) })
@@ -147,14 +143,14 @@ struct WorldlineRefundCommand: NetworkCommand {
 
     /// The options of `cse worldline refund`.
     struct Options: CommandOptions {
-        let amount: OptionKey<String>
-        let currency: OptionKey<String>
+        let amount: OptionKey<AmountArgument>
+        let currency: OptionKey<CurrencyArgument>
         let operation: WorldlineLifecycleSupport.Keys
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.required("amount", "MINOR", help: "The amount in minor units (e.g. 500 for 5.00).")
-            currency = declare.required("currency", "CUR", help: "The payment's currency, ISO 4217 (e.g. EUR).")
+            amount = declare.required("amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (e.g. 500 for 5.00).")
+            currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The payment's currency, ISO 4217 (e.g. EUR).")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "refund")
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
@@ -165,21 +161,21 @@ struct WorldlineRefundCommand: NetworkCommand {
     let amount: Int64
     let currency: String
     let reference: String?
-    let idempotenceKey: String?
+    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         id = arguments.positionals.first ?? ""
-        amount = try WorldlineLifecycleSupport.amount(try arguments.integer(\.amount)) ?? 0
-        currency = try arguments.currency(\.currency).code
+        amount = try WorldlineLifecycleSupport.amount(arguments[\.amount]) ?? 0
+        currency = arguments[\.currency].currency.code
         reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]
+        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let request = try WorldlineRefundRequest(amount: amount, currencyCode: currency, merchantReference: reference)
         let outcome = try await WorldlineCommandSupport.client(options).refundPayment(
-            id, request, idempotenceKey: try WorldlineLifecycleSupport.key(idempotenceKey))
+            id, request, idempotenceKey: idempotenceKey)
         return PaymentOutcomeOutput.finish(
             outcome, settle: WorldlineLifecycleSupport.settle("refund"), id: \.id, status: \.status,
             json: { WorldlineLifecycleSupport.json($0, paymentID: id) })
@@ -206,15 +202,17 @@ struct WorldlineCancelCommand: NetworkCommand {
 
     /// The options of `cse worldline cancel`.
     struct Options: CommandOptions {
-        let amount: OptionKey<String?>
-        let currency: OptionKey<String?>
+        let amount: OptionKey<AmountArgument?>
+        let currency: OptionKey<CurrencyArgument?>
         let final: OptionKey<Bool>
         let operation: WorldlineLifecycleSupport.Keys
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            amount = declare.value("amount", "MINOR", help: "The amount to release in minor units, with --currency (default: all).")
-            currency = declare.value("currency", "CUR", help: "The payment's currency, ISO 4217, with --amount.")
+            amount = declare.value(
+                "amount", "MINOR", as: AmountArgument.self, help: "The amount to release in minor units, with --currency (default: all).")
+            currency = declare.value("currency", "CUR", as: CurrencyArgument.self, help: "The payment's currency, ISO 4217, with --amount.")
+            declare.together([amount, currency])
             final = declare.flag("final", help: "This is the last cancellation: nothing stays authorised.")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "cancellation")
             server = WorldlineCommandSupport.serverKeys(&declare)
@@ -227,25 +225,22 @@ struct WorldlineCancelCommand: NetworkCommand {
     let currency: String?
     let isFinal: Bool
     let reference: String?
-    let idempotenceKey: String?
+    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         id = arguments.positionals.first ?? ""
-        amount = try WorldlineLifecycleSupport.amount(try arguments.integer(\.amount))
-        currency = arguments[\.currency]
-        guard (amount == nil) == (currency == nil) else {
-            throw UsageError("'--amount' and '--currency' go together (a partial cancellation).")
-        }
+        amount = try WorldlineLifecycleSupport.amount(arguments[\.amount])
+        currency = arguments[\.currency]?.currency.code
         isFinal = arguments[\.final]
         reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]
+        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
         let request = try WorldlineCancelRequest(amount: amount, currencyCode: currency, isFinal: isFinal, merchantReference: reference)
         let outcome = try await WorldlineCommandSupport.client(options).cancelPayment(
-            id, request, idempotenceKey: try WorldlineLifecycleSupport.key(idempotenceKey))
+            id, request, idempotenceKey: idempotenceKey)
         return PaymentOutcomeOutput.finish(
             outcome, settle: WorldlineLifecycleSupport.settle("cancellation"), id: \.id, status: \.status, json: \.json)
     }
