@@ -70,4 +70,19 @@ struct PaysafeConnection: Sendable {
         return try await ServerRequest.send(
             http, method, url: url, headers: ["Authorization": credentials.basicAuthorization()], body: body, retry: retry)
     }
+
+    /// POSTs a call that moves money (never repeated by the transport): its answer, or, when the
+    /// request may have left and no answer was read, `server.outcomeUnknown` naming `keys`
+    /// (`lost` says what may have happened) as the failure to return as an unknown outcome.
+    /// - Throws: Only when the request provably never left (`CSEError.provesRequestNotSent`).
+    func postMovingMoney(
+        path: [String], body: JSONValue, keys: PaymentReconciliation, lost: String
+    ) async throws(CSEError) -> Result<HTTPResponse, CSEError> {
+        do {
+            return .success(try await send(.post, path: path, body: body))
+        } catch {
+            if error.provesRequestNotSent { throw error }
+            return .failure(outcomeUnknownError("no answer was read; \(lost)", keys, cause: error))
+        }
+    }
 }

@@ -37,11 +37,11 @@ extension PaysafePaymentClient {
             merchantReference: request.merchantReference, paymentID: request.kind == .refund ? nil : request.targetID)
         let redactor = connection.redactor
         let response: HTTPResponse
-        do {
-            response = try await connection.send(.post, path: request.path, body: request.json)
-        } catch {
-            if error.provesRequestNotSent { throw error }
-            return .unknown(keys, outcomeUnknownError("no answer was read; the \(request.kind) may have been made", keys, cause: error))
+        switch try await connection.postMovingMoney(
+            path: request.path, body: request.json, keys: keys, lost: "the \(request.kind) may have been made")
+        {
+        case .success(let answer): response = answer
+        case .failure(let error): return .unknown(keys, error)
         }
         if response.status == 409 {
             let conflict = PaysafeTokenClient.error(of: response, redactor: redactor)

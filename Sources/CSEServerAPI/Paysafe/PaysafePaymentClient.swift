@@ -263,11 +263,11 @@ public struct PaysafePaymentClient: Sendable {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
         let redactor = connection.redactor
         let response: HTTPResponse
-        do {
-            response = try await connection.send(.post, path: request.path, body: request.json)
-        } catch {
-            if error.provesRequestNotSent { throw error }
-            return .unknown(keys, outcomeUnknownError("no answer was read; the payment may have been taken", keys, cause: error))
+        switch try await connection.postMovingMoney(
+            path: request.path, body: request.json, keys: keys, lost: "the payment may have been taken")
+        {
+        case .success(let answer): response = answer
+        case .failure(let error): return .unknown(keys, error)
         }
         if response.status == 409 {
             let conflict = PaysafeTokenClient.error(of: response, redactor: redactor)

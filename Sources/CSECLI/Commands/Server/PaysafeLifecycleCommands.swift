@@ -1,6 +1,24 @@
 import CSECore
 import CSEServerAPI
 
+/// `cse paysafe settle`, `refund` and `void`: one operation kind each, the same options and run.
+protocol PaysafeOperationCommand: NetworkCommand where Options == PaysafeOperationSupport.Options {
+    /// The operation the command sends.
+    static var kind: PaysafeOperation.Kind { get }
+    /// The parsed options.
+    var parsed: PaysafeOperationSupport.Arguments { get }
+    /// A command with parsed options.
+    init(parsed: PaysafeOperationSupport.Arguments)
+}
+
+extension PaysafeOperationCommand {
+    init(arguments: ParsedArguments<PaysafeOperationSupport.Options>) throws(UsageError) {
+        self.init(parsed: try PaysafeOperationSupport.Arguments(arguments))
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 { try await PaysafeOperationSupport.run(Self.kind, parsed) }
+}
+
 /// What `cse paysafe settle`, `refund` and `void` share (issue #33): the options, and how a
 /// command sends its operation and reports the outcome.
 enum PaysafeOperationSupport {
@@ -92,7 +110,7 @@ enum PaysafeLookupKind: String, CaseIterable, ArgumentValue {
 }
 
 /// `cse paysafe settle`: a settlement (capture) of an authorisation.
-struct PaysafeSettleCommand: NetworkCommand {
+struct PaysafeSettleCommand: PaysafeOperationCommand {
     static let spec = CommandSpec(
         name: "paysafe settle",
         abstract: "Settle (capture) all or part of a Paysafe authorisation.",
@@ -108,19 +126,12 @@ struct PaysafeSettleCommand: NetworkCommand {
         options: PaysafeOperationSupport.Options.self,
         positionals: [.init("PAYMENT-ID", help: "The payment's id (Card Payments: the auth's id).")])
 
-    let arguments: PaysafeOperationSupport.Arguments
-
-    init(arguments: ParsedArguments<PaysafeOperationSupport.Options>) throws(UsageError) {
-        self.arguments = try PaysafeOperationSupport.Arguments(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        try await PaysafeOperationSupport.run(.settlement, arguments)
-    }
+    static let kind = PaysafeOperation.Kind.settlement
+    let parsed: PaysafeOperationSupport.Arguments
 }
 
 /// `cse paysafe refund`: a refund of a settlement.
-struct PaysafeRefundCommand: NetworkCommand {
+struct PaysafeRefundCommand: PaysafeOperationCommand {
     static let spec = CommandSpec(
         name: "paysafe refund",
         abstract: "Refund all or part of a Paysafe settlement.",
@@ -137,19 +148,12 @@ struct PaysafeRefundCommand: NetworkCommand {
         options: PaysafeOperationSupport.Options.self,
         positionals: [.init("SETTLEMENT-ID", help: "The settlement's id.")])
 
-    let arguments: PaysafeOperationSupport.Arguments
-
-    init(arguments: ParsedArguments<PaysafeOperationSupport.Options>) throws(UsageError) {
-        self.arguments = try PaysafeOperationSupport.Arguments(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        try await PaysafeOperationSupport.run(.refund, arguments)
-    }
+    static let kind = PaysafeOperation.Kind.refund
+    let parsed: PaysafeOperationSupport.Arguments
 }
 
 /// `cse paysafe void`: a void authorisation, which releases the payer's hold.
-struct PaysafeVoidCommand: NetworkCommand {
+struct PaysafeVoidCommand: PaysafeOperationCommand {
     static let spec = CommandSpec(
         name: "paysafe void",
         abstract: "Void all or part of a Paysafe authorisation that is not settled (release the hold).",
@@ -164,13 +168,6 @@ struct PaysafeVoidCommand: NetworkCommand {
         options: PaysafeOperationSupport.Options.self,
         positionals: [.init("PAYMENT-ID", help: "The payment's id (Card Payments: the auth's id).")])
 
-    let arguments: PaysafeOperationSupport.Arguments
-
-    init(arguments: ParsedArguments<PaysafeOperationSupport.Options>) throws(UsageError) {
-        self.arguments = try PaysafeOperationSupport.Arguments(arguments)
-    }
-
-    func runAsync() async throws(CSEError) -> Int32 {
-        try await PaysafeOperationSupport.run(.voidAuthorization, arguments)
-    }
+    static let kind = PaysafeOperation.Kind.voidAuthorization
+    let parsed: PaysafeOperationSupport.Arguments
 }

@@ -18,10 +18,12 @@ enum WorldlineAuthorizationModeArgument: String, CaseIterable, ArgumentValue {
 
 /// What the Worldline capture, refund and cancel commands share (issue #33).
 enum WorldlineLifecycleSupport {
-    /// `--reference R` and `--idempotence-key K`.
+    /// `--reference R`, `--idempotence-key K` and the server call's options, declared last by
+    /// each command.
     struct Keys: Sendable {
         let reference: OptionKey<String?>
         let idempotenceKey: OptionKey<IdempotenceKeyArgument?>
+        let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations, operation: String) {
             reference = declare.value(
@@ -29,6 +31,33 @@ enum WorldlineLifecycleSupport {
             idempotenceKey = declare.value(
                 "idempotence-key", "KEY", as: IdempotenceKeyArgument.self,
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
+            server = WorldlineCommandSupport.serverKeys(&declare)
+        }
+    }
+
+    /// What every capture, refund and cancel reads besides its amounts: the call, the payment id,
+    /// the operation's reference and idempotence key.
+    struct Target: Sendable {
+        let options: ServerCallOptions
+        let id: String
+        let reference: String?
+        let idempotenceKey: IdempotenceKey?
+
+        init(_ arguments: ParsedArguments<Keys>, id: String?) throws(UsageError) {
+            options = try ServerCallOptions(arguments: arguments.group(\.server))
+            self.id = id ?? ""
+            reference = arguments[\.reference]
+            idempotenceKey = arguments[\.idempotenceKey]?.key
+        }
+
+        /// The client of the call.
+        func client() throws(CSEError) -> WorldlineServerClient { try WorldlineCommandSupport.client(options) }
+
+        /// Prints the outcome of a capture or refund named `operation` and returns the exit status.
+        func finish(_ outcome: PaymentOutcome<WorldlineOperation>, _ operation: String) -> Int32 {
+            PaymentOutcomeOutput.finish(
+                outcome, settle: WorldlineLifecycleSupport.settle(operation), id: \.id, status: \.status,
+                json: { WorldlineLifecycleSupport.json($0, paymentID: id) })
         }
     }
 
@@ -87,40 +116,29 @@ struct WorldlineCaptureCommand: NetworkCommand {
         let amount: OptionKey<AmountArgument?>
         let final: OptionKey<Bool>
         let operation: WorldlineLifecycleSupport.Keys
-        let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             amount = declare.value(
                 "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (default: all that is still authorised).")
             final = declare.flag("final", help: "This is the last capture: release the rest of the authorisation.")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "capture")
-            server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
 
-    let options: ServerCallOptions
-    let id: String
+    let target: WorldlineLifecycleSupport.Target
     let amount: Int64?
     let isFinal: Bool
-    let reference: String?
-    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments.group(\.server))
-        id = arguments.positionals.first ?? ""
+        target = try WorldlineLifecycleSupport.Target(arguments.group(\.operation), id: arguments.positionals.first)
         amount = try WorldlineLifecycleSupport.amount(arguments[\.amount])
         isFinal = arguments[\.final]
-        reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let request = try WorldlineCaptureRequest(amount: amount, isFinal: isFinal, merchantReference: reference)
-        let outcome = try await WorldlineCommandSupport.client(options).capturePayment(
-            id, request, idempotenceKey: idempotenceKey)
-        return PaymentOutcomeOutput.finish(
-            outcome, settle: WorldlineLifecycleSupport.settle("capture"), id: \.id, status: \.status,
-            json: { WorldlineLifecycleSupport.json($0, paymentID: id) })
+        let request = try WorldlineCaptureRequest(amount: amount, isFinal: isFinal, merchantReference: target.reference)
+        return target.finish(
+            try await target.client().capturePayment(target.id, request, idempotenceKey: target.idempotenceKey), "capture")
     }
 }
 
@@ -146,39 +164,28 @@ struct WorldlineRefundCommand: NetworkCommand {
         let amount: OptionKey<AmountArgument>
         let currency: OptionKey<CurrencyArgument>
         let operation: WorldlineLifecycleSupport.Keys
-        let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             amount = declare.required("amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (e.g. 500 for 5.00).")
             currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The payment's currency, ISO 4217 (e.g. EUR).")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "refund")
-            server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
 
-    let options: ServerCallOptions
-    let id: String
+    let target: WorldlineLifecycleSupport.Target
     let amount: Int64
     let currency: String
-    let reference: String?
-    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments.group(\.server))
-        id = arguments.positionals.first ?? ""
+        target = try WorldlineLifecycleSupport.Target(arguments.group(\.operation), id: arguments.positionals.first)
         amount = try WorldlineLifecycleSupport.amount(arguments[\.amount]) ?? 0
         currency = arguments[\.currency].currency.code
-        reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let request = try WorldlineRefundRequest(amount: amount, currencyCode: currency, merchantReference: reference)
-        let outcome = try await WorldlineCommandSupport.client(options).refundPayment(
-            id, request, idempotenceKey: idempotenceKey)
-        return PaymentOutcomeOutput.finish(
-            outcome, settle: WorldlineLifecycleSupport.settle("refund"), id: \.id, status: \.status,
-            json: { WorldlineLifecycleSupport.json($0, paymentID: id) })
+        let request = try WorldlineRefundRequest(amount: amount, currencyCode: currency, merchantReference: target.reference)
+        return target.finish(
+            try await target.client().refundPayment(target.id, request, idempotenceKey: target.idempotenceKey), "refund")
     }
 }
 
@@ -206,7 +213,6 @@ struct WorldlineCancelCommand: NetworkCommand {
         let currency: OptionKey<CurrencyArgument?>
         let final: OptionKey<Bool>
         let operation: WorldlineLifecycleSupport.Keys
-        let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
             amount = declare.value(
@@ -215,32 +221,25 @@ struct WorldlineCancelCommand: NetworkCommand {
             declare.together([amount, currency])
             final = declare.flag("final", help: "This is the last cancellation: nothing stays authorised.")
             operation = WorldlineLifecycleSupport.Keys(&declare, operation: "cancellation")
-            server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
 
-    let options: ServerCallOptions
-    let id: String
+    let target: WorldlineLifecycleSupport.Target
     let amount: Int64?
     let currency: String?
     let isFinal: Bool
-    let reference: String?
-    let idempotenceKey: IdempotenceKey?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
-        options = try ServerCallOptions(arguments: arguments.group(\.server))
-        id = arguments.positionals.first ?? ""
+        target = try WorldlineLifecycleSupport.Target(arguments.group(\.operation), id: arguments.positionals.first)
         amount = try WorldlineLifecycleSupport.amount(arguments[\.amount])
         currency = arguments[\.currency]?.currency.code
         isFinal = arguments[\.final]
-        reference = arguments[\.operation.reference]
-        idempotenceKey = arguments[\.operation.idempotenceKey]?.key
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let request = try WorldlineCancelRequest(amount: amount, currencyCode: currency, isFinal: isFinal, merchantReference: reference)
-        let outcome = try await WorldlineCommandSupport.client(options).cancelPayment(
-            id, request, idempotenceKey: idempotenceKey)
+        let request = try WorldlineCancelRequest(
+            amount: amount, currencyCode: currency, isFinal: isFinal, merchantReference: target.reference)
+        let outcome = try await target.client().cancelPayment(target.id, request, idempotenceKey: target.idempotenceKey)
         return PaymentOutcomeOutput.finish(
             outcome, settle: WorldlineLifecycleSupport.settle("cancellation"), id: \.id, status: \.status, json: \.json)
     }
