@@ -17,9 +17,10 @@ extension SecretMasking {
     ///    ordinary text).
     /// 2. **Credentials by shape**: the token after `Basic` or `Bearer` (any case, then spaces)
     ///    becomes `<redacted>`, so an echoed `Authorization` value never prints.
-    /// 3. **Card numbers by shape**: a run of ``cardNumberDigits`` or more ASCII digits, in which
-    ///    a single character that is neither a letter nor a digit (space, `-`, `.`, `/`, `_`, …)
-    ///    between two digits does not end the run, becomes `<redacted N chars>`.
+    /// 3. **Card numbers by shape**: a run of ``cardNumberDigits`` or more ASCII digits becomes
+    ///    `<redacted N chars>`; between two digits of a run may stand spaces and tabs and at most
+    ///    one other character that is neither a letter nor a digit (`-`, `.`, `/`, `_`, …), as in
+    ///    `4111 1111`, `4111-1111`, `4111  1111`, `4111 - 1111`.
     /// 4. Anything but printable ASCII becomes `?` (no control, C1, bidi or line-break
     ///    character), and at most `limit` characters are kept (then `…`).
     ///
@@ -45,8 +46,9 @@ extension SecretMasking {
         platformText(redactingSecrets(text, values: values), limit: limit)
     }
 
-    /// `scalars` with every run of ``cardNumberDigits`` or more ASCII digits, in which a single
-    /// ``isSeparator(_:)`` character between two digits does not end the run, replaced by
+    /// `scalars` with every run of ``cardNumberDigits`` or more ASCII digits, in which spaces,
+    /// tabs and at most one other ``isSeparator(_:)`` character between two digits do not end
+    /// the run, replaced by
     /// `<redacted N chars>`, and every other scalar passed through `other` (which replaces what
     /// must not be printed). The one digit-run rule of `platformText` and the CLI's `SafeEcho`.
     package static func redactingCardNumbers(
@@ -66,8 +68,8 @@ extension SecretMasking {
                 if isDigit(scalars[end]) {
                     digits += 1
                     end += 1
-                } else if isSeparator(scalars[end]), end + 1 < scalars.count, isDigit(scalars[end + 1]) {
-                    end += 1
+                } else if let next = nextDigitAfterGap(scalars, from: end) {
+                    end = next
                 } else {
                     break
                 }
@@ -106,6 +108,25 @@ extension SecretMasking {
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x30 && scalar.value <= 0x39 }
+
+    /// The index of the digit that ends the gap starting at `start`, when the gap may stand inside
+    /// a written card number: spaces and tabs, and at most one other ``isSeparator(_:)`` character
+    /// (`4111 1111`, `4111-1111`, `4111  1111`, `4111 - 1111`); `nil` for any other gap (a letter,
+    /// two punctuation characters, the end of the text).
+    private static func nextDigitAfterGap(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start
+        var others = 0
+        while index < scalars.count, !isDigit(scalars[index]) {
+            let scalar = scalars[index]
+            guard isSeparator(scalar) else { return nil }
+            if scalar != " " && scalar != "\t" {
+                others += 1
+                guard others <= 1 else { return nil }
+            }
+            index += 1
+        }
+        return index < scalars.count && index > start ? index : nil
+    }
 
     /// A character that may stand between the digit groups of a written card number, so that it
     /// does not end a digit run: anything but a letter or a digit (`4111 1111`, `4111-1111`,

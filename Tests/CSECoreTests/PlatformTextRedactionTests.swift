@@ -6,10 +6,12 @@ import Testing
 @Suite("Platform text: card numbers with any separator, credentials and the caller's secrets are redacted")
 struct PlatformTextRedactionTests {
     @Test(
-        "a card number is redacted whatever single character separates its groups",
+        "a card number is redacted whatever separates its groups: spaces and at most one other character",
         arguments: [
             "4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1111", "4111.1111.1111.1111", "4111/1111/1111/1111",
             "4111_1111_1111_1111", "4111,1111,1111,1111", "4111:1111:1111:1111", "4111.1111-1111 1111", "3782 822463 10005",
+            // Spaces and one other separator: double spaces, a spaced dash, a tab (the client-api fuzz target's find).
+            "4111  1111  1111  1111", "4111 - 1111 - 1111 - 1111", "4111\t1111 \t1111   1111", "222 11111111  11 1",
         ])
     func cardNumbers(pan: String) {
         let text = SecretMasking.platformText("value \(pan) is invalid")
@@ -23,6 +25,8 @@ struct PlatformTextRedactionTests {
             SecretMasking.platformText("errorCode 21000020, amount 100.00 EUR, ref 1234567")
                 == "errorCode 21000020, amount 100.00 EUR, ref 1234567")
         #expect(SecretMasking.platformText("card 4111 and 1111 1111 111") == "card 4111 and 1111 1111 111")
+        // Two punctuation characters between digits end a run: 12 digits in three codes stay.
+        #expect(SecretMasking.platformText("codes 1001--1002--1003") == "codes 1001--1002--1003")
     }
 
     @Test("the token after Basic or Bearer is redacted, in any case")

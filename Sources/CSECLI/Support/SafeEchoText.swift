@@ -12,7 +12,7 @@ extension SafeEcho {
     /// `text` made safe to print on a terminal or in a log: every C0 or C1 control character,
     /// DEL and bidirectional-format character (which could move the cursor, recolour or reorder
     /// what the reader sees) becomes `?`; card numbers are redacted by the package's one digit-run
-    /// rule (`SecretMasking.redactingCardNumbers`: 12 or more digits, single separators allowed,
+    /// rule (`SecretMasking.redactingCardNumbers`: 12 or more digits, spaces and one other separator allowed between digits,
     /// become `<redacted N chars>`); and the result keeps at most `limit` characters (then `…`).
     ///
     ///     SafeEcho.text("keys/\u{1B}[2Jx.pem") == "keys/?[2Jx.pem"

@@ -4,7 +4,7 @@ import CSECrypto
 /// Makes text from a platform response safe for an error or a log line, by the package's one
 /// rule (``SecretMasking/platformText(_:limit:secrets:)``): the caller's own secrets
 /// (``secrets``) and any `Basic`/`Bearer` credential become `<redacted>`, every run of 12 or more
-/// digits (single separators allowed) becomes `<redacted N chars>`, and the rest is printable
+/// digits (spaces and one other separator allowed between digits) becomes `<redacted N chars>`, and the rest is printable
 /// ASCII, at most `limit` characters. Platform error codes (Worldline's 8 digits) stay readable.
 struct SafeText {
     /// The caller's secrets to redact by value: API keys, passwords, phrases, and card data the
