@@ -41,14 +41,7 @@ struct HardeningRoundFourCLITests {
         let server = try ServerCommandTests.emulator(
             "mastercard", ["--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword])
         defer { server.stop() }
-        let credentials = try ServerCommandTests.file(
-            #"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
-        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
-        let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
-        let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-        let card =
-            #"{"sourceOfFunds.provided.card.number":"\#(ServerCommandTests.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
-        #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
+        let (common, id) = try ServerCommandTests.mastercardFilledSession(server)
         let path = "/api/rest/version/100/merchant/TEST_12345/order/"
         try server.enqueue(LoopbackEmulator.Fault.status(504).afterRoute().onPath(path))
         try server.enqueue(LoopbackEmulator.Fault.status(429).times(5).onPath(path))

@@ -18,14 +18,8 @@ struct MastercardLifecycleCommandTests {
                 "mastercard",
                 ["--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword]
                     + (mode.map { ["--mode", $0] } ?? []))
-            let credentials = try ServerCommandTests.file(
-                #"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
-            common = ["--credentials", credentials, "--endpoint", server.baseURL]
-            let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
-            let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-            let card =
-                #"{"sourceOfFunds.provided.card.number":"\#(ServerCommandTests.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
-            #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
+            let (common, id) = try ServerCommandTests.mastercardFilledSession(server)
+            self.common = common
             let authorised = try CommandRunner.run(
                 [
                     "mastercard", operation, "--order", "order", "--transaction", "auth-1", "--amount", "2345", "--currency", "EUR",

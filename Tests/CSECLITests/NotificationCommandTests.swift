@@ -118,14 +118,7 @@ struct NotificationCommandTests {
                 "--merchant-id", "TEST_12345", "--api-password", ServerCommandTests.mastercardPassword, "--notification-secret",
                 mastercardNotificationSecret,
             ])
-        let credentials = try ServerCommandTests.file(
-            #"{"merchantId":"TEST_12345","apiPassword":"\#(ServerCommandTests.mastercardPassword)"}"#)
-        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
-        let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
-        let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-        let card =
-            #"{"sourceOfFunds.provided.card.number":"\#(ServerCommandTests.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
-        #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
+        let (common, id) = try ServerCommandTests.mastercardFilledSession(server)
         let pay = try CommandRunner.run(
             ["mastercard", "pay", "--order", "order-1", "--transaction", "pay-1", "--amount", "2345", "--currency", "EUR", "--session", id]
                 + common)

@@ -43,6 +43,23 @@ struct ServerCommandTests {
         try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", platform] + arguments)
     }
 
+    /// The options that reach the Mastercard emulator `server` (`--credentials FILE --endpoint URL`)
+    /// and a session the app has filled with the test card (`cse mastercard session create`, then
+    /// `update` with the card, which must succeed).
+    static func mastercardFilledSession(
+        _ server: LoopbackEmulator, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (common: [String], session: String) {
+        let credentials = try file(#"{"merchantId":"TEST_12345","apiPassword":"\#(mastercardPassword)"}"#)
+        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
+        let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
+        let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue, sourceLocation: sourceLocation)
+        let card = #"{"sourceOfFunds.provided.card.number":"\#(pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
+        #expect(
+            try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0, sourceLocation: sourceLocation
+        )
+        return (common, id)
+    }
+
     /// The Client API emulator of the session the Worldline emulator creates.
     static func clientAPIEmulator() throws -> LoopbackEmulator {
         let fixtures = try #require(TestPaths.sharedVectors).appendingPathComponent("client-api").path
@@ -525,12 +542,7 @@ struct ServerCommandTests {
     func mastercardPay() throws {
         let server = try Self.emulator("mastercard", ["--merchant-id", "TEST_12345", "--api-password", Self.mastercardPassword])
         defer { server.stop() }
-        let credentials = try Self.file(#"{"merchantId":"TEST_12345","apiPassword":"\#(Self.mastercardPassword)"}"#)
-        let common = ["--credentials", credentials, "--endpoint", server.baseURL]
-        let created = try CommandRunner.run(["mastercard", "session", "create"] + common)
-        let id = try #require(try JSONValue.parse(Array(created.stdout))["session"]?["id"]?.stringValue)
-        let card = #"{"sourceOfFunds.provided.card.number":"\#(Self.pan)","sourceOfFunds.provided.card.expiry":{"month":"12","year":"39"}}"#
-        #expect(try CommandRunner.run(["mastercard", "session", "update", id] + common, input: card).status == 0)
+        let (common, id) = try Self.mastercardFilledSession(server)
         let pay = [
             "mastercard", "pay", "--order", "order-1", "--transaction", "pay-1", "--amount", "2345", "--currency", "EUR", "--session", id,
         ]
