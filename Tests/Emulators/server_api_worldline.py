@@ -328,115 +328,107 @@ def worldline_lifecycle_routes(idempotent):
     def reference_of(body):
         return body.get("operationReferences", {}).get("merchantReference")
 
-    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/capture")
-    def capture(request, match):
-        payment, ledger, refused = target(request, match)
-        if refused:
-            return refused
+    def operation(name):
+        """Registers POST …/payments/{id}/<name>: the payment, its ledger and the JSON object body
+        reach the handler, once per idempotence key (a repeat replays the first answer)."""
+        def register(handle):
+            @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/" + name)
+            def route(request, match):
+                payment, ledger, refused = target(request, match)
+                if refused:
+                    return refused
 
-        def create(request):
-            body = body_of(request)
-            if body is None:
-                return worldline_invalid("body")
-            amount, final = body.get("amount"), body.get("isFinal", False)
-            if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0):
+                def create(request):
+                    body = body_of(request)
+                    if body is None:
+                        return worldline_invalid("body")
+                    return handle(payment, ledger, body)
+                return idempotent(request, create)
+            return handle
+        return register
+
+    @operation("capture")
+    def capture(payment, ledger, body):
+        amount, final = body.get("amount"), body.get("isFinal", False)
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0):
+            return worldline_refusal(400, "INVALID_VALUE", "amount")
+        if not isinstance(final, bool):
+            return worldline_refusal(400, "INVALID_VALUE", "isFinal")
+        with app.lock:
+            remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
+            if payment["status"] == "CANCELLED" or ledger["captureFinal"] or remaining <= 0:
+                return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+            if amount is None:
+                amount, final = remaining, True
+            if amount > remaining:
                 return worldline_refusal(400, "INVALID_VALUE", "amount")
-            if not isinstance(final, bool):
+            if ledger["mode"] == "FINAL_AUTHORIZATION" and amount < remaining and not final:
                 return worldline_refusal(400, "INVALID_VALUE", "isFinal")
-            with app.lock:
-                remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
-                if payment["status"] == "CANCELLED" or ledger["captureFinal"] or remaining <= 0:
-                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
-                if amount is None:
-                    amount, final = remaining, True
-                if amount > remaining:
-                    return worldline_refusal(400, "INVALID_VALUE", "amount")
-                if ledger["mode"] == "FINAL_AUTHORIZATION" and amount < remaining and not final:
-                    return worldline_refusal(400, "INVALID_VALUE", "isFinal")
-                ledger["captured"] += amount
-                ledger["captureFinal"] = final or ledger["captured"] + ledger["cancelled"] == ledger["authorised"]
-                status = args().worldline_capture_status
-                operation = worldline_operation(payment["id"], ledger, "capture", status, amount, reference_of(body),
-                                                "captureOutput")
-                payment["status"] = status
-                payment["statusOutput"] = {"statusCode": OPERATION_STATUS[status][0], "isCancellable": False,
-                                           "statusCategory": OPERATION_STATUS[status][1], "isAuthorized": True}
-            return emulator.Response.json(operation, 201)
-        return idempotent(request, create)
+            ledger["captured"] += amount
+            ledger["captureFinal"] = final or ledger["captured"] + ledger["cancelled"] == ledger["authorised"]
+            status = args().worldline_capture_status
+            operation = worldline_operation(payment["id"], ledger, "capture", status, amount, reference_of(body),
+                                            "captureOutput")
+            payment["status"] = status
+            payment["statusOutput"] = {"statusCode": OPERATION_STATUS[status][0], "isCancellable": False,
+                                       "statusCategory": OPERATION_STATUS[status][1], "isAuthorized": True}
+        return emulator.Response.json(operation, 201)
 
-    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/refund")
-    def refund(request, match):
-        payment, ledger, refused = target(request, match)
-        if refused:
-            return refused
-
-        def create(request):
-            body = body_of(request)
-            if body is None:
-                return worldline_invalid("body")
-            money = body.get("amountOfMoney")
-            if not isinstance(money, dict):
-                return worldline_invalid("amountOfMoney")
-            amount, final = money.get("amount"), body.get("isFinal", False)
-            if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+    @operation("refund")
+    def refund(payment, ledger, body):
+        money = body.get("amountOfMoney")
+        if not isinstance(money, dict):
+            return worldline_invalid("amountOfMoney")
+        amount, final = money.get("amount"), body.get("isFinal", False)
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
+        with app.lock:
+            if money.get("currencyCode") != ledger["currency"]:
+                return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.currencyCode")
+            if ledger["captured"] == 0 or ledger["refundFinal"]:
+                return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+            if amount > ledger["captured"] - ledger["refunded"]:
                 return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
-            with app.lock:
+            if args().mode == "refund-declined":
+                rejected = worldline_operation(payment["id"], ledger, "declined-refund", "REJECTED", amount,
+                                               reference_of(body), "refundOutput")
+                return emulator.Response.json({"errorId": "e-402", "errors": [
+                    {"id": "REFUND_DECLINED", "errorCode": "30041001", "httpStatusCode": 402}],
+                    "refundResult": rejected}, 402)
+            ledger["refunded"] += amount
+            ledger["refundFinal"] = bool(final)
+            status = args().worldline_refund_status
+            operation = worldline_operation(payment["id"], ledger, "refund", status, amount, reference_of(body),
+                                            "refundOutput")
+            payment["status"] = status
+        return emulator.Response.json(operation, 201)
+
+    @operation("cancel")
+    def cancel(payment, ledger, body):
+        money, final = body.get("amountOfMoney"), body.get("isFinal", False)
+        with app.lock:
+            remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
+            if ledger["captured"] > 0 or payment["status"] == "CANCELLED" or remaining <= 0:
+                return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
+            if money is None:
+                amount = remaining
+            else:
+                amount = money.get("amount") if isinstance(money, dict) else None
+                if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+                    return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
                 if money.get("currencyCode") != ledger["currency"]:
                     return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.currencyCode")
-                if ledger["captured"] == 0 or ledger["refundFinal"]:
-                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
-                if amount > ledger["captured"] - ledger["refunded"]:
+                if amount > remaining:
                     return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
-                if args().mode == "refund-declined":
-                    rejected = worldline_operation(payment["id"], ledger, "declined-refund", "REJECTED", amount,
-                                                   reference_of(body), "refundOutput")
-                    return emulator.Response.json({"errorId": "e-402", "errors": [
-                        {"id": "REFUND_DECLINED", "errorCode": "30041001", "httpStatusCode": 402}],
-                        "refundResult": rejected}, 402)
-                ledger["refunded"] += amount
-                ledger["refundFinal"] = bool(final)
-                status = args().worldline_refund_status
-                operation = worldline_operation(payment["id"], ledger, "refund", status, amount, reference_of(body),
-                                                "refundOutput")
-                payment["status"] = status
-            return emulator.Response.json(operation, 201)
-        return idempotent(request, create)
-
-    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/payments/(?P<id>[^/]+)/cancel")
-    def cancel(request, match):
-        payment, ledger, refused = target(request, match)
-        if refused:
-            return refused
-
-        def create(request):
-            body = body_of(request)
-            if body is None:
-                return worldline_invalid("body")
-            money, final = body.get("amountOfMoney"), body.get("isFinal", False)
-            with app.lock:
-                remaining = ledger["authorised"] - ledger["captured"] - ledger["cancelled"]
-                if ledger["captured"] > 0 or payment["status"] == "CANCELLED" or remaining <= 0:
-                    return worldline_refusal(409, "ACTION_NOT_ALLOWED_ON_TARGET")
-                if money is None:
-                    amount = remaining
-                else:
-                    amount = money.get("amount") if isinstance(money, dict) else None
-                    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
-                    if money.get("currencyCode") != ledger["currency"]:
-                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.currencyCode")
-                    if amount > remaining:
-                        return worldline_refusal(400, "INVALID_VALUE", "amountOfMoney.amount")
-                ledger["cancelled"] += amount
-                ledger["operations"].append({"kind": "cancel", "operation": {"amount": amount,
-                                                                              "reference": reference_of(body)}})
-                if amount == remaining or final:
-                    payment["status"] = "CANCELLED"
-                    payment["statusOutput"] = {"statusCode": 6, "statusCategory": "UNSUCCESSFUL",
-                                               "isCancellable": False, "isAuthorized": False}
-                answer = {"payment": payment}
-            return emulator.Response.json(answer, 200)
-        return idempotent(request, create)
+            ledger["cancelled"] += amount
+            ledger["operations"].append({"kind": "cancel", "operation": {"amount": amount,
+                                                                          "reference": reference_of(body)}})
+            if amount == remaining or final:
+                payment["status"] = "CANCELLED"
+                payment["statusOutput"] = {"statusCode": 6, "statusCategory": "UNSUCCESSFUL",
+                                           "isCancellable": False, "isAuthorized": False}
+            answer = {"payment": payment}
+        return emulator.Response.json(answer, 200)
 
     def listing(kind, section, request, match):
         payment, ledger, refused = target(request, match)
