@@ -18,6 +18,7 @@ extension CommandLineTool {
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
         MastercardCaptureCommand.self, MastercardRefundCommand.self, MastercardVoidCommand.self,
+        MastercardTokenCreateCommand.self, MastercardTokenGetCommand.self, MastercardTokenDeleteCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
         PaysafeWebhookVerifyCommand.self,
@@ -42,9 +43,11 @@ extension CommandLineTool {
         CommandGroup(
             name: "aps", abstract: "Amazon Payment Services server calls: SDK token, payments, capture, refund, void, status, feedback."),
         CommandGroup(
-            name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, capture, refund, void, retrieval, webhooks."
+            name: "mastercard",
+            abstract: "Mastercard Gateway server calls: sessions, tokens, payments, capture, refund, void, retrieval, webhooks."
         ),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
+        CommandGroup(name: "mastercard token", abstract: "Create, update, retrieve and delete Mastercard Gateway card-on-file tokens."),
         CommandGroup(
             name: "paysafe",
             abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
