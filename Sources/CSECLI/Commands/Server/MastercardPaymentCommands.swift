@@ -52,7 +52,7 @@ enum MastercardPaymentSupport {
                 help: "The first payment, with the payer, of --agreement: later ones are --merchant-initiated.")
             agreement = declare.value(
                 "agreement", "ID", as: MastercardIDArgument.self, help: "Your id of the agreement with the payer (agreement.id).")
-            gateway = MastercardCommandSupport.Options(&declare)
+            gateway = MastercardCommandSupport.Options(&declare, journal: true)
             declare.oneOf([session, wallet, token])
             declare.need(wallet, by: [decrypted])
             declare.need(anyOf: [merchantInitiated, setUpAgreement], by: [agreement])
