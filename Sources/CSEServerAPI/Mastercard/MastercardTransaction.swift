@@ -448,14 +448,6 @@ extension MastercardSessionClient {
     ///   ``CSEError/Code/mastercardTokenUnknown`` for a token the gateway does not hold (deleted);
     ///   the `mastercard.authentication.*` codes for an authentication that does not allow the payment.
     public func perform(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
-        let intent = JournalIntent(
-            platform: "mastercard", operation: transaction.operation.name.lowercased(), amount: transaction.amount,
-            currency: transaction.currency.code, platformIDs: ["orderId": transaction.orderID, "transactionId": transaction.transactionID])
-        return try await journaled(http, intent) { () async throws(CSEError) in try await performOnce(transaction) }
-    }
-
-    /// ``perform(_:)`` itself, without the journal.
-    private func performOnce(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         let isWallet: Bool
         switch transaction.source {
         case .session, .token: isWallet = false
@@ -470,7 +462,23 @@ extension MastercardSessionClient {
                 .serverAPIInvalidArgument, "an agreement (credential on file) needs API version 74 or later",
                 context: ["argument": "apiVersion"])
         }
+        // Checked before the journal records an intent: a refusal here sends nothing.
         let authentication = try await verifiedAuthentication(for: transaction)
+        var ids = ["orderId": transaction.orderID, "transactionId": transaction.transactionID]
+        if let id = transaction.authenticationTransactionID { ids["authenticationTransactionId"] = id }
+        if let agreement = transaction.agreementUse?.agreement { ids["agreementId"] = agreement.id }
+        let intent = JournalIntent(
+            platform: "mastercard", operation: transaction.operation.name.lowercased(), amount: transaction.amount,
+            currency: transaction.currency.code, platformIDs: ids)
+        return try await journaled(http, intent) { () async throws(CSEError) in
+            try await performOnce(transaction, authentication: authentication)
+        }
+    }
+
+    /// ``perform(_:)-(MastercardTransactionRequest)`` itself, without the checks and the journal.
+    private func performOnce(
+        _ transaction: MastercardTransactionRequest, authentication: MastercardAuthentication?
+    ) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         do {
             switch try await send(transaction) {
             case .succeeded(var paid, let keys):
@@ -479,8 +487,11 @@ extension MastercardSessionClient {
             case .refused(var refused, let error):
                 refused?.verifiedAuthentication = authentication
                 return .refused(refused, error)
-            case let other:
-                return other
+            case .pending(var paid, let action, let keys):
+                paid.verifiedAuthentication = authentication
+                return .pending(paid, action, keys)
+            case .unknown(let keys, let error):
+                return .unknown(keys, error)
             }
         } catch {
             // The gateway refuses a token it does not hold with INVALID_REQUEST on the token's field.

@@ -288,6 +288,14 @@ struct MastercardRetrieveCommand: NetworkCommand {
             (RETRIEVE TRANSACTION), with card numbers masked. This settles a payment that ended
             with exit status 75 or a pending one; a transaction the gateway never received is
             mastercard.invalidRequest, and then the same 'cse mastercard pay' is safe to run again.
+
+            A transaction exits by its state (issue #34): 0 approved or submitted, or an
+            authentication that succeeded (successful or attempted); 3 an authentication awaiting
+            the payer ("outcome":"pending", with "action":{"type":"html","html"} while the
+            challenge runs); 1 declined (mastercard.transactionDeclined) or an authentication that
+            failed, is unavailable or says not to proceed (mastercard.authentication.*); 75 an
+            undetermined gateway code (server.outcomeUnknown): retrieve it again later. An order
+            exits 0.
             """,
         options: MastercardCommandSupport.Options.self,
         positionals: [.init("ORDER", help: "The order id."), .init("TRANSACTION", required: false, help: "The transaction id.")])
@@ -305,7 +313,12 @@ struct MastercardRetrieveCommand: NetworkCommand {
     func runAsync() async throws(CSEError) -> Int32 {
         let client = try parsed.client()
         if let transaction {
-            JSONLine.write(try await client.retrieveTransaction(orderID: order, transactionID: transaction).maskedValue)
+            let outcome = try await client.retrieveTransactionOutcome(orderID: order, transactionID: transaction)
+            return PaymentOutcomeOutput.finish(
+                outcome, settle: "retrieve it again later ('cse mastercard retrieve \(order) \(transaction)')",
+                resume:
+                    "an authentication awaiting the payer: insert the action's HTML into the payer's page; once the payer is back, pay with '--order \(order) --authentication-transaction \(transaction)', which checks it",
+                id: \.transactionID, status: { $0.gatewayCode ?? $0.result }, json: \.maskedValue)
         } else {
             JSONLine.write(try await client.retrieveOrderValue(orderID: order))
         }

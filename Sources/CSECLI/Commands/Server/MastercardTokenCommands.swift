@@ -15,7 +15,7 @@ struct MastercardTokenCreateCommand: NetworkCommand {
             tokenID = declare.value(
                 "token-id", "ID", as: MastercardIDArgument.self,
                 help: "Your own id for the token (Create or Update Token; the repository must allow merchant-supplied ids).")
-            gateway = MastercardCommandSupport.Options(&declare)
+            gateway = MastercardCommandSupport.Options(&declare, journal: true)
         }
     }
 
@@ -60,15 +60,13 @@ struct MastercardTokenCreateCommand: NetworkCommand {
         } else {
             outcome = try await client.createToken(sessionID: session)
         }
-        if case .unknown(let keys, let error) = outcome, keys.members.isEmpty {
-            _ = StandardStreams.report(error)
-            StandardStreams.err(
-                "cse: the outcome is unknown; nothing names the token before it is read: run the same command again (a unique-card "
-                    + "repository answers with the same token), or look for the card in Merchant Administration\n")
-            return ExitCode.outcomeUnknown
-        }
+        let settle =
+            tokenID == nil
+            ? "nothing names the token before it is read: run the same command again (a unique-card repository answers with the "
+                + "same token), or look for the card in Merchant Administration"
+            : "settle it with 'cse mastercard token get ID' (merchantReference is the token id you chose)"
         return PaymentOutcomeOutput.finish(
-            outcome, settle: "settle it with 'cse mastercard token get ID' (merchantReference is the token id you chose)",
+            outcome, settle: settle,
             id: { _ in nil }, status: \.status, json: \.value)
     }
 }
