@@ -228,6 +228,32 @@ struct MastercardTokenTests {
         }
     }
 
+    @Test("the journal records token creation and a token payment, never the token; a refused 3-D Secure check leaves no entry")
+    func journaled() async throws {
+        try await Self.withGateway { server, _ in
+            let journal = MemoryJournal()
+            var configuration = HTTPClientConfiguration()
+            configuration.journal = journal
+            let client = try MastercardSessionClient(
+                credentials: try MastercardCredentials(merchantID: "TEST_12345", apiPassword: secret(Canary.mastercardPassword)),
+                environment: try ServerEnvironment(origin: server.baseURL), configuration: configuration)
+            let session = try await Self.session(client)
+            let token = try await client.createToken(sessionID: session).get().token
+            _ = try await client.saveToken(id: "cust-1", sessionID: session).get()
+            _ = try await client.perform(try Self.payWithToken(token, order: "order-j")).get()
+            let refused = try MastercardTransactionRequest(
+                .pay, orderID: "order-j2", transactionID: "pay-1", amount: 1, currency: Self.eur, source: .session(id: session),
+                authenticationTransactionID: "auth-404")
+            #expect(await thrown { try await client.perform(refused) }?.code == .mastercardAuthenticationUnknown)
+            let rows = journal.all
+            #expect(rows.map(\.intent.operation) == ["createToken", "saveToken", "pay"])
+            #expect(rows.allSatisfy { $0.outcome?.state == .succeeded })
+            #expect(rows[1].intent.platformIDs["tokenId"] == "cust-1" && rows[2].intent.platformIDs["orderId"] == "order-j")
+            let recorded = rows.map { String(describing: $0.intent) + String(describing: $0.outcome) }.joined()
+            #expect(!recorded.contains(token) && !recorded.contains(session))
+        }
+    }
+
     @Test("V-MC-2: a token call of merchant TESTMERCH01 with password apipassword carries the vector's Basic credentials")
     func basicVector() async throws {
         let transport = RecordingTransport(status: 200, json: #"{"result":"SUCCESS"}"#)
