@@ -88,6 +88,7 @@ struct MastercardThreeDSecureCommandTests {
         #expect(output["outcome"]?.stringValue == "pending" && output["action"]?["type"]?.stringValue == "html")
         let html = try #require(output["action"]?["html"]?.stringValue)
         #expect(html.contains("/acs/order-1/auth-1"))
+        #expect(pending.err.contains("UNSIGNED") && pending.err.contains("--authentication-transaction auth-1"), "\(pending.err)")
         #expect(try gateway.run(["retrieve", "order-1", "auth-1"]).status == 3)
         let early = try gateway.pay()
         #expect(early.status == 1 && early.err.hasPrefix("Error: mastercard.authentication.pending") && early.out.isEmpty, "\(early.err)")

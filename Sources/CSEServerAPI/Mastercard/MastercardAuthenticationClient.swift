@@ -41,8 +41,8 @@ public struct MastercardAuthenticationRequest: Sendable, CustomStringConvertible
     ///     `acceptHeaders`, `colorDepth`, `javaEnabled`, `language`, `screenHeight`, `screenWidth`,
     ///     `timeZone`) and `ipAddress` (a string), at most 64 KiB.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: an id that is not
-    ///   1–40 identifier characters, the same id for the authentication and the order's payment is
-    ///   not checked here (the payment checks it), an amount out of 1…999999999999, a currency
+    ///   1–40 identifier characters (the payment checks that its own id differs), an amount out of
+    ///   1…999999999999, a currency
     ///   without minor units, a return URL that is not an `https://` or `http://` URL of printable
     ///   ASCII (at most 2048 characters), a `device` with other members or types.
     public init(

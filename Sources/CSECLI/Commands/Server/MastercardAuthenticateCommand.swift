@@ -91,6 +91,10 @@ struct MastercardAuthenticateCommand: NetworkCommand {
             outcome,
             settle:
                 "settle it with 'cse mastercard retrieve \(request.orderID) \(request.transactionID)', or run the same command again (the same ids are the same transaction)",
+            resume:
+                "insert the action's HTML into the payer's page; the gateway then POSTs an UNSIGNED result to the return URL: do not trust "
+                + "it, pay with 'cse mastercard pay --order \(request.orderID) --authentication-transaction \(request.transactionID) …', "
+                + "which retrieves the authentication and checks it",
             id: \.transactionID, status: \.authenticationStatus, json: \.maskedValue)
     }
 }
