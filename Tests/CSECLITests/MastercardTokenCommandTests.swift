@@ -120,6 +120,20 @@ struct MastercardTokenCommandTests {
         #expect(try gateway.run(["token", "create", "--session", gateway.session]).status == 0)
     }
 
+    @Test("a cut connection after the gateway stored the card: --token-id (a PUT) is repeated and exits 0; a POST is not, and exits 75")
+    func cutConnection() throws {
+        let gateway = try Gateway()
+        defer { gateway.server.stop() }
+        try gateway.server.enqueue(
+            LoopbackEmulator.Fault.drop.afterRoute().onPath("/api/rest/version/100/merchant/TEST_12345/token/cust-cut"))
+        let repeated = try gateway.run(["token", "create", "--session", gateway.session, "--token-id", "cust-cut"])
+        #expect(repeated.status == 0 && Self.json(repeated)["token"]?.stringValue == "cust-cut", "\(repeated.err)")
+        #expect(try gateway.server.requests().filter { $0.path.hasSuffix("/token/cust-cut") }.count == 2)
+        try gateway.server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().onPath("/api/rest/version/100/merchant/TEST_12345/token"))
+        let cut = try gateway.run(["token", "create", "--session", gateway.session])
+        #expect(cut.status == 75 && cut.err.hasPrefix("Error: server.outcomeUnknown") && cut.out.isEmpty, "\(cut.err)")
+    }
+
     @Test("an agreement: the first payment says it set it up; a merchant-initiated payment with the token is marked MERCHANT")
     func agreements() throws {
         let gateway = try Gateway()
