@@ -225,6 +225,29 @@ struct MastercardThreeDSecureTests {
         }
     }
 
+    @Test("the gateway's notification of the completed authentication verifies and carries the AUTHENTICATION as RETRIEVE answers it")
+    func authenticationWebhook() async throws {
+        try await withServerEmulator("mastercard", MastercardWebhookTests.arguments) { server in
+            let client = try MastercardTransactionTests.client(server)
+            let session = try await MastercardTokenTests.session(client, number: Self.challengeCard)
+            guard case .pending(_, .html(let html)?, _) = try await client.authenticate(try Self.authentication(session)) else {
+                Issue.record("not pending")
+                return
+            }
+            _ = try MastercardChallenge.complete(html)
+            let delivery = try await Delivery.fetch(server, "/test/mastercard-webhook/order-1/auth-1")
+            let notification = try MastercardWebhook.verifiedNotification(
+                body: delivery.body, headers: delivery.headers, secret: MastercardWebhookTests.configured())
+            #expect(notification.transaction.transactionType == "AUTHENTICATION" && notification.transaction.orderID == "order-1")
+            let state = MastercardSessionClient.state(of: notification.transaction, keys: PaymentReconciliation())
+            guard case .succeeded = state else {
+                Issue.record("not succeeded: \(state)")
+                return
+            }
+            Canary.check(String(decoding: notification.transaction.maskedJSON, as: UTF8.self))
+        }
+    }
+
     @Test("a lost answer (INITIATE processed, a 500 read) is unknown with the ids; the same request again replays it and goes on")
     func lostAnswer() async throws {
         try await Self.withGateway { server, client in
