@@ -13,7 +13,7 @@ extension CommandLineTool {
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         WorldlineCaptureCommand.self, WorldlineRefundCommand.self, WorldlineCancelCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
-        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self,
+        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self, APSUpdateTokenCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
