@@ -29,7 +29,9 @@ def aps_signature(params, phrase):
 # APS server-to-server payments (research notes §2.3, §2.5, §2.7): PURCHASE/AUTHORIZATION with a
 # token_name, checked against the trusted-channel rules; merchant_reference unique (a repeat is
 # 00066 and creates nothing); CHECK_STATUS answers from the stored orders (11036 when unknown).
-# MODES (payments): decline (13/03 + 072), on-hold (20064 with 3ds_url), uncertain (15777).
+# MODES (payments): decline (13/03 + 072), on-hold (20064 with 3ds_url), uncertain (15777),
+# pending (19065, "Transaction waiting for customer's action"), review (40090, "Transaction in
+# review"): the status digits are the code table's, the messages the emulator's choice.
 #
 # The token vault and 3-D Secure (research notes, lifecycle §3.1, §3.3, §6.3):
 # - A token_name the vault does not hold is a temporary token of the SDK's tokenization (any
@@ -139,8 +141,8 @@ def aps_payment(echoed, mode, host=""):
             return not_processed("037")
         COUNTER[0] += 1
         number = COUNTER[0]
-    code = {"decline": ("13" if purchase else "03") + "072", "on-hold": "20064", "uncertain": "15777"}.get(
-        mode, "14000" if purchase else "02000")
+    code = {"decline": ("13" if purchase else "03") + "072", "on-hold": "20064", "uncertain": "15777", "pending": "19065",
+            "review": "40090"}.get(mode, "14000" if purchase else "02000")
     if challenge:
         code = "20064"
     response = dict(echoed, fort_id=f"1690{number:013d}", response_code=code, status=code[:2],
@@ -185,7 +187,8 @@ MESSAGES = {"000": "Success", "002": "Invalid parameter format", "013": "Invalid
             "033": "Parameter value not allowed", "034": "Operation not allowed", "036": "Order not found",
             "037": "Missing return URL", "042": "Operation amount exceeds the authorized amount", "044": "Token name does not exist",
             "048": "Operation amount exceeds captured amount", "064": "3-D Secure check requested",
-            "066": "Merchant reference already exists", "072": "Transaction has been cancelled by the consumer",
+            "065": "Transaction waiting for customer's action", "066": "Merchant reference already exists",
+            "072": "Transaction has been cancelled by the consumer", "090": "Transaction in review",
             "074": "Transaction failed", "114": "Token already exist", "777": "Processed, but confirmation was not received"}
 
 

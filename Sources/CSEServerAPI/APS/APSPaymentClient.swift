@@ -627,6 +627,10 @@ enum APSFeedback {
                 throw CSEError(.apsFeedbackMalformed, "the return URL has no query")
             }
             if let hash = body.firstIndex(of: UInt8(ascii: "#")) { body = Array(body[..<hash]) }
+        } else {
+            // One final line break of a form goes (docs/CLI.md, "Notification verifiers").
+            if body.last == 0x0A { body.removeLast() }
+            if body.last == 0x0D { body.removeLast() }
         }
         // application/x-www-form-urlencoded (WHATWG URL §5.1): '&'-separated name=value, '+' is a
         // space, %XX escapes; the values are signed as decoded.
