@@ -114,6 +114,25 @@ struct APSSavedCardCommandTests {
         for token in tokens { Self.checkToken(token, [unknown, inUse, lost, again]) }
     }
 
+    @Test("a lost answer of a payment that saves the card exits 75; check-status settles it, the verified feedback names the token")
+    func lostSave() throws {
+        let (server, common) = try APSLifecycleCommandTests.start()
+        defer { server.stop() }
+        try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().onPath("/FortAPI/paymentApi"))
+        let lost = try CommandRunner.run(
+            ["aps", "purchase", "--token-name", "TmpSdkToken5", "--merchant-reference", "ORD-L1", "--remember-me", "--timeout", "5"]
+                + Self.payment + common)
+        #expect(lost.status == 75 && lost.err.contains("merchantReference=ORD-L1") && lost.err.contains("feedback-verify"), "\(lost.err)")
+        let status = try CommandRunner.run(["aps", "check-status", "--merchant-reference", "ORD-L1"] + common)
+        #expect(status.status == 0 && Self.field(status, "transaction_code") == "14000", "\(status.err)")
+        let feedback = try Self.get(server, "/test/aps-feedback/ORD-L1")
+        let verified = try CommandRunner.run(
+            ["aps", "feedback-verify", "--credentials", common[1], "--merchant-reference", "ORD-L1"], input: feedback)
+        let token = try #require(Self.field(verified, "tokenName"))
+        #expect(verified.status == 0 && token.count == 32)
+        Self.checkToken(token, [lost, status, verified])
+    }
+
     @Test(
         "forbidden combinations are refused at parse time (64), nothing sent",
         arguments: [

@@ -263,10 +263,12 @@ struct APSPaymentOptions: Sendable {
         func run(_ command: APSPaymentRequest.Command) async throws(CSEError) -> Int32 {
             let request = try request(command)
             let outcome = try await APSPaymentSupport.client(options, appleCredentials: appleCredentials).pay(request)
+            // APS has no call that reads a token: the card a lost payment saved is named by its feedback.
+            let token = request.savesCard ? " (the saved card's token_name comes with its feedback: 'cse aps feedback-verify')" : ""
             return PaymentOutcomeOutput.finish(
                 outcome,
                 settle:
-                    "settle it with 'cse aps check-status --merchant-reference \(SafeEcho.withoutControls(reference))'; do not send the purchase again",
+                    "settle it with 'cse aps check-status --merchant-reference \(SafeEcho.withoutControls(reference))'\(token); do not send the purchase again",
                 id: \.fortID,
                 status: { $0.responseCode.description }, json: { APSPaymentSupport.json($0, request) })
         }
