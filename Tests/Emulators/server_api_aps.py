@@ -393,7 +393,8 @@ def aps_routes():
             page = (f'<form method="post" action="{escape(order["return_url"])}">{fields}</form>'
                     "<script>document.forms[0].submit()</script>")
             return emulator.Response(200, page.encode(), [("Content-Type", "text/html; charset=utf-8")])
-        return emulator.Response(302, b"", [("Location", order["return_url"] + "?" + urlencode(params))])
+        joiner = "&" if "?" in order["return_url"] else "?"
+        return emulator.Response(302, b"", [("Location", order["return_url"] + joiner + urlencode(params))])
 
     @app.route("GET", r"/test/aps-token/(?P<name>[^/]+)")
     def token(request, match):
