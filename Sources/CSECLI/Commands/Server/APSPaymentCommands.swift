@@ -167,7 +167,7 @@ struct APSPaymentOptions: Sendable {
         daysBetweenPayments = declare.value(
             "recurring-days-between-payments", "N", as: APSRecurringCountArgument.self,
             help: "recurring_days_between_payments: 1 to 999.")
-        server = APSPaymentSupport.keys(&declare)
+        server = APSPaymentSupport.keys(&declare, journal: true)
         declare.oneOf([tokenName, wallet])
         declare.need(wallet, by: [appleCredentials, appleHeaderOrder])
         declare.need(appleCredentials, by: [wallet])
