@@ -97,4 +97,138 @@ struct APSThreeDSecureTests {
             Issue.record("a URL without a query was accepted")
         } catch { #expect(error.code == .apsFeedbackMalformed) }
     }
+
+    // MARK: - The emulator's 3-D Secure flows
+
+    /// A payer PURCHASE of 500.00 AED with a card enrolled in 3-D Secure (the emulator's `3DS` token).
+    static func enrolled(
+        _ reference: String, returnURL: String? = "https://merchant.example/aps/return", rememberMe: Bool = false
+    )
+        throws -> APSPaymentRequest
+    {
+        try APSPaymentRequest(
+            .purchase, merchantReference: reference, amount: 50000, currency: Currency(code: "AED")!, customerEmail: "payer@example.com",
+            tokenName: "Tmp3DSToken1", customerIP: "192.0.2.10", returnURL: returnURL, rememberMe: rememberMe)
+    }
+
+    /// The payer at the issuer's page: the URL the browser is sent back to, or the page's status.
+    static func challenge(_ url: String, _ outcome: String) async throws -> (status: Int, location: String?) {
+        let response = try await realClient().send(HTTPRequest(method: .get, url: try HTTPURL(url + "?outcome=" + outcome)))
+        return (response.status, response.headers["Location"])
+    }
+
+    /// The pending outcome's transaction and redirect URL, or a recorded issue.
+    static func pending(
+        _ outcome: PaymentOutcome<APSTransaction>, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (APSTransaction, String)? {
+        guard case .pending(let transaction, let action, let keys) = outcome, case .redirect(let url, let method, let mac)? = action else {
+            Issue.record("not pending with a redirect: \(outcome)", sourceLocation: sourceLocation)
+            return nil
+        }
+        #expect(method == "GET" && mac == nil && url == transaction.threeDSURL, sourceLocation: sourceLocation)
+        #expect(keys.merchantReference == transaction.merchantReference, sourceLocation: sourceLocation)
+        return (transaction, url)
+    }
+
+    @Test("challenge → return → resume: pending with the 3ds_url, the signed return verifies, CHECK_STATUS settles it approved")
+    func challengeSucceeds() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let client = try APSPaymentTests.client(server)
+            guard let (held, url) = Self.pending(try await client.pay(try Self.enrolled("ORD-3D1", rememberMe: true))) else { return }
+            #expect(held.isPending && held.responseCode.description == "20064" && url.hasPrefix(server.baseURL + "/3ds/"))
+            let sent = try #require(try APSSavedCardTests.sent(server).last)
+            #expect(sent["return_url"]?.stringValue == "https://merchant.example/aps/return" && sent["remember_me"]?.stringValue == "YES")
+            // Abandoned so far: CHECK_STATUS reports it on hold, with where the payer finishes it.
+            let before = try await client.checkStatus(merchantReference: "ORD-3D1")
+            #expect(before.isPending && before.threeDSURL == url)
+            let (status, location) = try await Self.challenge(url, "success")
+            let back = try #require(location)
+            #expect(status == 302 && back.hasPrefix("https://merchant.example/aps/return?") && back.hasSuffix("&merchant_extra="))
+            let returned = try APSPaymentClient.verifyFeedback(
+                Array(back.utf8), credentials: try APSPaymentTests.credentials(), merchantReference: "ORD-3D1")
+            #expect(returned.isApproved && returned.fortID == held.fortID)
+            let saved = try #require(returned.tokenName)
+            #expect(saved.count == 32 && saved != "Tmp3DSToken1")
+            // The return is display data: the order is settled by CHECK_STATUS (or the feedback).
+            let settled = try await client.checkStatus(merchantReference: "ORD-3D1")
+            guard
+                case .succeeded(let order, _)? = APSPaymentClient.outcome(
+                    of: settled, keys: PaymentReconciliation(merchantReference: "ORD-3D1"))
+            else {
+                Issue.record("not settled")
+                return
+            }
+            #expect(order.responseCode.description == "14000" && order.capturedAmount == 50000)
+            let feedback = try APSPaymentClient.verifyFeedback(
+                try await APSPaymentTests.feedback(server, "ORD-3D1"), credentials: try APSPaymentTests.credentials())
+            #expect(feedback.isApproved && feedback.tokenName == saved)
+            // The challenge is over: a second visit does nothing.
+            #expect(try await Self.challenge(url, "failure").status == 410)
+            Canary.check(held.description + JSONValue.object(held.parameters).serialized + back)
+        }
+    }
+
+    @Test("failed (030) and unavailable (074) authentication: the signed return and CHECK_STATUS both refuse; abandon stays pending")
+    func refusedAndAbandoned() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let client = try APSPaymentTests.client(server)
+            for (reference, outcome, code) in [("ORD-3DF", "failure", "13030"), ("ORD-3DU", "unavailable", "13074")] {
+                guard let (_, url) = Self.pending(try await client.pay(try Self.enrolled(reference))) else { return }
+                let back = try #require(try await Self.challenge(url, outcome).location)
+                let returned = try APSPaymentClient.verifyFeedback(Array(back.utf8), credentials: try APSPaymentTests.credentials())
+                #expect(returned.isDeclined && returned.responseCode.description == code && returned.standing == .refused)
+                let settled = try await client.checkStatus(merchantReference: reference)
+                guard case .refused(_, let error)? = APSPaymentClient.outcome(of: settled, keys: PaymentReconciliation()) else {
+                    Issue.record("not refused: \(outcome)")
+                    continue
+                }
+                #expect(error.code == .apsTransactionDeclined && error.context["response_code"] == code)
+            }
+            guard let (_, url) = Self.pending(try await client.pay(try Self.enrolled("ORD-3DA"))) else { return }
+            #expect(try await Self.challenge(url, "abandon").status == 200)
+            let held = try await client.checkStatus(merchantReference: "ORD-3DA")
+            guard
+                case .pending(_, .redirect(let again, "GET", nil)?, _)? = APSPaymentClient.outcome(of: held, keys: PaymentReconciliation())
+            else {
+                Issue.record("an abandoned challenge is not pending")
+                return
+            }
+            #expect(again == url)
+        }
+    }
+
+    @Test(
+        "an enrolled card without return_url is refused before processing (037); a lost answer is unknown and CHECK_STATUS finds it on hold"
+    )
+    func missingReturnAndLostAnswer() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let client = try APSPaymentTests.client(server)
+            let missing = await thrown { try await client.pay(try Self.enrolled("ORD-3DM", returnURL: nil)) }
+            #expect(missing?.code == .apsMessage("037"))
+            try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().onPath("/FortAPI/paymentApi"))
+            guard case .unknown(let keys, _) = try await client.pay(try Self.enrolled("ORD-3DL")) else {
+                Issue.record("not unknown")
+                return
+            }
+            #expect(keys.merchantReference == "ORD-3DL")
+            let held = try await client.checkStatus(merchantReference: "ORD-3DL")
+            #expect(held.isPending && held.threeDSURL?.hasPrefix(server.baseURL + "/3ds/") == true)
+        }
+    }
+
+    @Test("statuses 19 and 40 are pending without an action; 20 from the platform's own page with a redirect")
+    func pendingStatuses() async throws {
+        for (mode, code, hasAction) in [("pending", "19065", false), ("review", "40090", false), ("on-hold", "20064", true)] {
+            try await withServerEmulator("aps", ServerEmulatorTests.apsArguments + ["--mode", mode]) { server in
+                guard
+                    case .pending(let transaction, let action, _) = try await APSPaymentTests.client(server).pay(
+                        try APSPaymentTests.purchase())
+                else {
+                    Issue.record("not pending: \(mode)")
+                    return
+                }
+                #expect(transaction.responseCode.description == code && (action != nil) == hasAction, "\(mode)")
+            }
+        }
+    }
 }

@@ -80,6 +80,17 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     public var isPending: Bool { ["19", "20", "40"].contains(responseCode.status) }
     /// Declined: status 13 or 03.
     public var isDeclined: Bool { ["13", "03"].contains(responseCode.status) }
+    /// What the payer must do for a payment on hold for 3-D Secure (status 20 with a `3ds_url`):
+    /// follow `{"type":"redirect","url":3ds_url,"method":"GET"}` (research notes, lifecycle §3.1;
+    /// the PHP SDK's example sends the browser there). `nil` otherwise, also for 19 and 40, which
+    /// APS decides later.
+    public var action: PaymentAction? {
+        guard responseCode.status == "20", let threeDSURL else { return nil }
+        return .redirect(url: threeDSURL, method: "GET", returnMAC: nil)
+    }
+    /// Whether the answer is a capture, refund or void's (`command` CAPTURE, REFUND,
+    /// VOID_AUTHORIZATION), whose status 19 is accepted and completed later, not a payment pending.
+    var isMaintenance: Bool { ["CAPTURE", "REFUND", "VOID_AUTHORIZATION"].contains(command ?? "") }
 
     /// A maintenance operation that succeeded: status 04 (capture), 06 (refund) or 08 (void of
     /// an authorisation), PayFort "Transaction Response Codes"; research notes §3.2.
@@ -89,9 +100,12 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// How a verified answer or feedback stands (research notes §2.5, §2.7, §3.2, §3.4).
     package enum Standing: String, Sendable {
-        /// Approved, or processed with the outcome later (``isApproved``, ``isPending``), or a
-        /// capture, refund or void that succeeded (04, 06, 08).
+        /// Approved (``isApproved``), or a capture, refund or void that succeeded (04, 06, 08) or
+        /// that APS accepted and completes later (19, 20, 40 of a maintenance answer).
         case succeeded
+        /// A payment processed but not decided (``isPending``: 19, 20 on hold for 3-D Secure,
+        /// 40 in review; issue #34).
+        case pending
         /// Declined (``isDeclined``), or a capture, refund or void that failed (05, 07, 09).
         case refused
         /// Refused before processing: status 00 with any message but 006, 051 and 071.
@@ -103,6 +117,7 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// How this transaction stands.
     package var standing: Standing {
+        if isPending && !isMaintenance { return .pending }
         if isApproved || isPending || Self.maintenanceSucceeded.contains(responseCode.status) { return .succeeded }
         if isDeclined || Self.maintenanceFailed.contains(responseCode.status) { return .refused }
         if responseCode.status == "00" && !["006", "051", "071"].contains(responseCode.message) { return .notProcessed }
@@ -397,8 +412,12 @@ public struct APSPaymentClient: Sendable {
     /// Sends a PURCHASE or AUTHORIZATION.
     ///
     /// The outcome, from the verified `response_code` (research notes §2.5, §2.7):
-    /// - ``PaymentOutcome/succeeded(_:_:)``: 14 or 02 (approved), or 19, 20 (3-D Secure: send the
-    ///   payer to ``APSTransaction/threeDSURL``) or 40 (processed, outcome later);
+    /// - ``PaymentOutcome/succeeded(_:_:)``: 14 or 02 (approved);
+    /// - ``PaymentOutcome/pending(_:_:_:)`` (issue #34): 20 on hold for 3-D Secure, with the action
+    ///   `redirect` to ``APSTransaction/threeDSURL`` (GET); 19 (pending) or 40 (in review), without
+    ///   an action: APS decides later. After the challenge APS sends the payer to `return_url`
+    ///   (``verifyFeedback(_:format:credentials:merchantReference:)`` verifies it); settle the
+    ///   order with the feedback or ``checkStatus(merchantReference:)``;
     /// - ``PaymentOutcome/refused(_:_:)``: 13 or 03 (`aps.transactionDeclined`);
     /// - ``PaymentOutcome/unknown(_:_:)``: no answer, an HTTP error status, an answer whose
     ///   signature does not verify, status 15 (uncertain) or 10, messages 006, 051 or 071. Settle
@@ -462,14 +481,40 @@ public struct APSPaymentClient: Sendable {
         return .unknown(keys, unknownError(transaction, keys))
     }
 
-    /// The outcome of a settled transaction, or `nil` when it is not settled.
-    static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
-        if transaction.isApproved || transaction.isPending { return .succeeded(transaction, keys) }
+    /// The outcome of a payment's transaction (approved, pending or declined), or `nil` when it
+    /// is not settled.
+    package static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
+        if transaction.isApproved { return .succeeded(transaction, keys) }
+        if transaction.isPending { return .pending(transaction, transaction.action, keys) }
         guard transaction.isDeclined else { return nil }
         var context = ["response_code": transaction.responseCode.description]
         if let fortID = transaction.fortID { context["fort_id"] = fortID }
         for (name, value) in keys.members { context[name] = value }
         return .refused(transaction, CSEError(.apsTransactionDeclined, "APS declined the transaction", context: context))
+    }
+
+    /// The outcome of the order CHECK_STATUS reports (``checkStatus(merchantReference:)``), as its
+    /// last operation stands (issue #34: a read of a payment's state exits by it): approved, or a
+    /// capture, refund or void done → `succeeded`; 19, 20 (with the `3ds_url` action), 40 →
+    /// `pending`; declined → `refused` (`aps.transactionDeclined`), a failed capture, refund or
+    /// void → `refused` as ``perform(_:)`` names it; an order APS does not know (11036) →
+    /// `refused`, ``CSEError/Code/serverUnknownPayment`` (nothing was processed); anything else →
+    /// `unknown`.
+    package func statusOutcome(of order: APSTransaction, merchantReference: String) -> PaymentOutcome<APSTransaction> {
+        let keys = PaymentReconciliation(merchantReference: merchantReference, paymentID: order.fortID)
+        if order.responseCode.status == "11" {
+            return .refused(
+                order,
+                CSEError(
+                    .serverUnknownPayment, "APS does not know the order: the payment was not processed",
+                    context: ["platform": "aps", "response_code": order.responseCode.description, "merchantReference": merchantReference]))
+        }
+        if let outcome = Self.outcome(of: order, keys: keys) { return outcome }
+        switch order.standing {
+        case .succeeded, .pending: return .succeeded(order, keys)
+        case .refused, .notProcessed: return .refused(order, refusal(order.responseCode, keys))
+        case .unknown: return .unknown(keys, unknownError(order, keys))
+        }
     }
 
     private func unknownError(_ transaction: APSTransaction, _ keys: PaymentReconciliation) -> CSEError {
