@@ -9,8 +9,9 @@ enum APSPaymentSupport {
     static let credentialsHelp =
         "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}"
 
-    static func keys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
-        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice)
+    /// The server options; `journal` for a command that moves money.
+    static func keys(_ declare: inout OptionDeclarations, journal: Bool = false) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice, journal: journal)
     }
 
     static func client(_ options: ServerCallOptions, appleCredentials: String? = nil) throws(CSEError) -> APSPaymentClient {
@@ -269,7 +270,7 @@ struct APSPaymentOptions: Sendable {
                 outcome,
                 settle:
                     "settle it with 'cse aps check-status --merchant-reference \(SafeEcho.withoutControls(reference))'\(token); do not send the purchase again",
-                id: \.fortID,
+                resume: APSPaymentSupport.resume(reference), id: \.fortID,
                 status: { $0.responseCode.description }, json: { APSPaymentSupport.json($0, request) })
         }
     }
@@ -294,8 +295,9 @@ struct APSPaymentOptions: Sendable {
         --agreement ID --token-name SAVED' charges it later without the payer (eci RECURRING,
         PURCHASE only). 'cse aps update-token' changes or deactivates a saved card.
 
-        Exit status: 0 approved (14, 02) or processed with the outcome later (19, 40, or 20: send
-        the payer to 3ds_url); 1 declined (aps.transactionDeclined), a token unknown or inactive
+        Exit status: 0 approved (14, 02); 3 pending (20 on hold for 3-D Secure, with "outcome":"pending"
+        and the action {"type":"redirect","url":3ds_url,"method":"GET"}: send the payer there; 19 and
+        40: APS decides later; stderr names how to resume); 1 declined (aps.transactionDeclined), a token unknown or inactive
         (aps.token.unknown), or refused before processing (aps.message.NNN); 75 unknown
         (server.outcomeUnknown naming the merchant reference: no verified answer, status 15,
         messages 006/051/071). Never send the same payment again after 75: run 'cse aps
@@ -305,6 +307,15 @@ struct APSPaymentOptions: Sendable {
 }
 
 extension APSPaymentSupport {
+    /// How a pending APS payment goes on (issue #34): the payer follows the action, APS sends the
+    /// browser back to the return URL, and the order is settled with the feedback or CHECK_STATUS.
+    static func resume(_ reference: String) -> String {
+        let reference = SafeEcho.withoutControls(reference)
+        return "after the payer's 3-D Secure challenge APS sends the browser to the return URL: verify it with 'cse aps "
+            + "feedback-verify --merchant-reference \(reference)', then settle the order with its feedback or 'cse aps check-status "
+            + "--merchant-reference \(reference)' (19 and 40: APS decides later, check-status reads it); do not send the purchase again"
+    }
+
     /// The printed answer: the verified parameters, plus what the merchant keeps: `savedCard`
     /// (the permanent token of a card saved with `--remember-me`, from the verified answer) and
     /// `agreementSetUp` (the agreement an approved payer payment set up).
@@ -367,10 +378,15 @@ struct APSCheckStatusCommand: NetworkCommand {
         discussion: """
             Prints the order's last operation as APS reports it (transaction_status,
             transaction_code, fort_id, authorized_amount, captured_amount, refunded_amount),
-            after verifying the answer's signature; it settles a capture, refund or void that
-            exited 75. An order APS does not know prints response_code 11036: the payment
-            was not processed. CHECK_STATUS mainly reflects financial completion: a payment whose
-            3-D Secure the payer did not finish may need the feedback as well.
+            after verifying the answer's signature; it settles a payment, capture, refund or void
+            that exited 75, and exits by the last operation: 0 approved (14, 02) or a capture,
+            refund or void done (04, 06, 08); 3 pending (19, 40, or 20 on hold for 3-D Secure,
+            with "outcome":"pending" and the action {"type":"redirect","url":3ds_url,"method":"GET"}
+            when APS names the 3ds_url); 1 declined (aps.transactionDeclined), a failed capture,
+            refund or void (as the command names it), or an order APS does not know (11036:
+            server.unknownPayment, the payment was not processed); 75 undecided (15, 10). CHECK_STATUS
+            mainly reflects financial completion: a payment whose 3-D Secure the payer did not
+            finish may need the feedback as well.
             """,
         options: Options.self)
 
@@ -395,9 +411,13 @@ struct APSCheckStatusCommand: NetworkCommand {
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let transaction = try await APSPaymentSupport.client(options).checkStatus(merchantReference: reference)
-        JSONLine.write(.object(transaction.parameters))
-        return ExitCode.success
+        let client = try APSPaymentSupport.client(options)
+        let order = try await client.checkStatus(merchantReference: reference)
+        return PaymentOutcomeOutput.finish(
+            client.statusOutcome(of: order, merchantReference: reference),
+            settle: "APS does not know the outcome yet; run 'cse aps check-status' again later",
+            resume: APSPaymentSupport.resume(reference),
+            id: \.fortID, status: { $0.responseCode.description }, json: { .object($0.parameters) })
     }
 }
 
@@ -418,8 +438,9 @@ struct APSFeedbackVerifyCommand: CLICommand {
             and "tokenName" when the verified parameters name the card's token_name (after a
             payment with remember_me, the saved card's permanent token: keep it from here, never
             from the app). The outcome is succeeded (approved, or a capture, refund or void that
-            succeeded: status 04, 06, 08; exit 0), pending (19, 40, or 20 on hold for 3-D Secure
-            with "action" {"type":"redirect","url":3ds_url,"method":"GET"}; exit 0), refused
+            succeeded: status 04, 06, 08, or that APS completes later: 19; exit 0), pending (a
+            payment's 19, 40, or 20 on hold for 3-D Secure with "action"
+            {"type":"redirect","url":3ds_url,"method":"GET"}; exit 3, stderr names how to resume), refused
             (declined, or a capture, refund or void that failed: 05, 07, 09; exit 1), notProcessed
             (status 00: 1) or unknown (status 15 uncertain, 10, or a status APS does not document:
             75, settle it with 'cse aps check-status'); a wrong or missing signature is the error
@@ -461,13 +482,17 @@ struct APSFeedbackVerifyCommand: CLICommand {
         let transaction = try APSPaymentClient.verifyFeedback(body, format: format, credentials: credentials, merchantReference: reference)
         let standing = transaction.standing
         var members: [(String, JSONValue)] = [
-            ("valid", .bool(true)), ("outcome", .string(transaction.isPending ? "pending" : standing.rawValue)),
-            ("transaction", .object(transaction.parameters)),
+            ("valid", .bool(true)), ("outcome", .string(standing.rawValue)), ("transaction", .object(transaction.parameters)),
         ]
+        if standing == .pending, let action = transaction.action { members.append(("action", action.json)) }
         if let tokenName = transaction.tokenName { members.append(("tokenName", .string(tokenName))) }
         JSONLine.write(.object(JSONObject(members)))
         switch standing {
         case .succeeded: return ExitCode.success
+        case .pending:
+            let reference = transaction.merchantReference ?? "R"
+            StandardStreams.err("cse: the payment is pending; \(APSPaymentSupport.resume(reference))\n")
+            return ExitCode.pending
         case .refused, .notProcessed: return ExitCode.failure
         case .unknown: return ExitCode.outcomeUnknown
         }
