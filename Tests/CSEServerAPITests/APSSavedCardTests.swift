@@ -214,4 +214,29 @@ struct APSSavedCardTests {
         #expect(unscheduled.parameters.contains { $0.0 == "recurring_mode" && $0.1.stringValue == "UNSCHEDULED" })
         #expect(unscheduled.merchantInitiated == .unscheduled && !unscheduled.setsUpAgreement)
     }
+
+    @Test("the journal records each saved-card and 3-D Secure payment: intent first, then succeeded, pending (redirect) or refused")
+    func journaled() async throws {
+        try await withServerEmulator("aps", ServerEmulatorTests.apsArguments) { server in
+            let journal = MemoryJournal()
+            var configuration = HTTPClientConfiguration()
+            configuration.journal = journal
+            configuration.deadline = .seconds(600)
+            let client = try APSPaymentClient(
+                credentials: try APSPaymentTests.credentials(), environment: try ServerEnvironment(origin: server.baseURL),
+                configuration: configuration)
+            let token = try #require(try await client.pay(try Self.firstPayment("ORD-J1")).get().tokenName)
+            _ = try await client.pay(try Self.later("ORD-J2", token: token))
+            _ = try await client.pay(try APSThreeDSecureTests.enrolled("ORD-J3"))
+            _ = try await client.updateToken(try APSTokenUpdate(merchantReference: "TOK-J", tokenName: token, status: .inactive))
+            _ = await thrown { try await client.pay(try Self.later("ORD-J4", token: token)) }
+            let rows = journal.all
+            #expect(rows.map(\.intent.merchantReference) == ["ORD-J1", "ORD-J2", "ORD-J3", "ORD-J4"])
+            #expect(rows.map(\.intent.operation) == ["purchase", "purchase", "purchase", "purchase"])
+            #expect(rows.map { $0.outcome?.state } == [.succeeded, .succeeded, .pending, .refused])
+            #expect(rows[3].outcome?.code == "aps.token.unknown")
+            #expect(rows[2].outcome?.action == "redirect" && rows.allSatisfy { $0.intent.amount != nil })
+            for row in rows { #expect(!"\(row.intent)\(String(describing: row.outcome))".contains(token)) }
+        }
+    }
 }
