@@ -143,7 +143,7 @@ public struct WorldlineServerClient: Sendable {
     /// - Parameters:
     ///   - expected: What the request asked for: an answer naming another payment is refused.
     ///   - values: Card data the body carries, redacted by value from platform text.
-    private func createPayment(
+    func createPayment(
         body: JSONValue, expected: ExpectedAnswer, idempotenceKey: IdempotenceKey?, values: [String]
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key = try IdempotenceKey(orNew: idempotenceKey)
@@ -229,7 +229,9 @@ public struct WorldlineServerClient: Sendable {
                 outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
             )
         }
-        return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+        // A saved card the platform does not know (deleted, or never made): nothing was charged.
+        let refusal = body?.errors?.first?.id == "UNKNOWN_TOKEN" ? Self.unknownTokenError(cause: error, id: "UNKNOWN_TOKEN") : error
+        return try notProcessed(refusal, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
     }
 
     /// Whether an answer is a 5xx whose errors are all `retriable`: "a technical error happened
