@@ -163,6 +163,26 @@ struct WorldlineSavedCardCommandTests {
         #expect(try fixture.server.requests().isEmpty)
     }
 
+    @Test("canary: a platform error that echoes the card number and the token never puts them on stderr")
+    func canary() throws {
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        let token = "7e1a9999-0c5b-4d2e-9f3a-canarytoken1"
+        let echo =
+            #"{"errorId":"e","errors":[{"id":"INVALID_VALUE","errorCode":"21000130","message":"token "#
+            + token + #" card 4012 8888 8888 1881 cvv 123 refused"}]}"#
+        for arguments in [["token", "get", token], ["token", "delete", token], Self.pay + ["--token", token, "--skip-authentication"]] {
+            try fixture.server.enqueue(.json(400, echo))
+            let result = try fixture.run(arguments, tokens: [token])
+            #expect(result.status == 1 && result.err.hasPrefix("Error: worldline.apiError"), "\(result.err)")
+            #expect(!result.err.contains("4012 8888 8888 1881") && !result.err.contains("4012888888881881"))
+        }
+        // CreateToken knows no token yet: only the card number is checked there.
+        try fixture.server.enqueue(.json(400, echo))
+        let created = try fixture.run(["token", "create"], input: Self.sealed("4012888888881881"))
+        #expect(created.status == 1 && !created.err.contains("4012 8888 8888 1881"), "\(created.err)")
+    }
+
     @Test("token get|delete: a token a path cannot carry is refused before anything is sent")
     func badTokenID() throws {
         let fixture = try Fixture()

@@ -206,7 +206,7 @@ extension WorldlineServerClient {
     public func getToken(_ token: String) async throws(CSEError) -> WorldlineToken {
         try Self.checkToken(token)
         let response = try await send(.get, path: ["tokens", token], body: nil, retry: .idempotent)
-        guard response.isSuccess else { throw tokenError(response) }
+        guard response.isSuccess else { throw tokenError(response, token: token) }
         return try WorldlineToken(
             try ServerResponse.object(response, platform: "worldline"), reader: ServerResponseReader(platform: "worldline"))
     }
@@ -218,7 +218,7 @@ extension WorldlineServerClient {
     public func deleteToken(_ token: String) async throws(CSEError) {
         try Self.checkToken(token)
         let response = try await send(.delete, path: ["tokens", token], body: nil, retry: .idempotent)
-        guard response.isSuccess else { throw tokenError(response) }
+        guard response.isSuccess else { throw tokenError(response, token: token) }
     }
 
     /// A token a path can carry: 1 to 128 letters, digits, `-`, `_` or `.`, not `.` or `..`.
@@ -236,8 +236,9 @@ extension WorldlineServerClient {
     }
 
     /// The typed error of a token call's error answer: an unknown token is `server.unknownPayment`.
-    private func tokenError(_ response: HTTPResponse) -> CSEError {
-        let (error, body) = Self.failure(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey]))
+    /// The token is redacted by value from the platform's text.
+    private func tokenError(_ response: HTTPResponse, token: String) -> CSEError {
+        let (error, body) = Self.failure(of: response, redactor: SafeText(secrets: [credentials.secretAPIKey, SecureBytes(token.utf8)]))
         if response.status == 404, error.code == .worldlineAPIError || error.code == .serverAPIUnexpectedStatus {
             return Self.unknownTokenError(cause: error, id: body?.errors?.first?.id)
         }
