@@ -33,8 +33,8 @@ public struct WorldlineThreeDSecure: Hashable, Sendable, CustomStringConvertible
 
     /// `threeDSecure.exemptionRequest`: the PSD2 exemption the merchant asks for.
     public enum ExemptionRequest: String, Hashable, Sendable, CaseIterable {
-        /// `none`.
-        case none
+        /// `none` (named so that it is never mistaken for an absent value).
+        case noExemption = "none"
         /// `transaction-risk-analysis`.
         case transactionRiskAnalysis = "transaction-risk-analysis"
         /// `low-value`.
