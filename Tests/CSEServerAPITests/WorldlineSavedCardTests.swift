@@ -75,6 +75,30 @@ struct WorldlineSavedCardTests {
         }
     }
 
+    @Test("a payment with a saved card keeps CreatePayment's rules: a lost answer is unknown, the same key replays it once")
+    func savedCardPaymentIdempotence() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let client = try Self.client(server)
+            let token = try await client.createToken(
+                try WorldlineTokenRequest(encryptedCustomerInput: Self.jwe(card: "4012888888881881"))
+            ).get().token
+            let request = try WorldlineTokenPaymentRequest(
+                token: token, amount: 700, currencyCode: "EUR", merchantReference: "again-1", threeDSecure: Self.skip)
+            let key = try IdempotenceKey("saved-card-key-1")
+            try server.enqueue(.malformedBody.afterRoute().onPath("/v2/1234/payments"))
+            guard case .unknown(let keys, _) = try await client.createPayment(request, idempotenceKey: key) else {
+                Issue.record("a lost answer must be an unknown outcome")
+                return
+            }
+            #expect(keys.idempotenceKey == key && keys.merchantReference == "again-1")
+            let replayed = try await client.createPayment(request, idempotenceKey: key).get()
+            let again = try await client.createPayment(request, idempotenceKey: key).get()
+            #expect(replayed.id == again.id && replayed.status == "PENDING_CAPTURE")
+            let sent = try server.requests().filter { $0.path == "/v2/1234/payments" }
+            #expect(sent.count == 3 && sent.allSatisfy { $0.header("X-GCS-Idempotence-Key") == "saved-card-key-1" })
+        }
+    }
+
     @Test("CreateToken: a new card gives a new token; the same card again gives the same token with isNewToken false")
     func createTokenNewAndExisting() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
