@@ -178,8 +178,11 @@ struct WorldlineSavedCardTests {
                         returnURL: "https://shop.example/3ds", challengeIndicator: .challengeRequired),
                     tokenize: true, cardOnFile: try WorldlineCardOnFile(kind: .recurring, sequence: .first))
             )
-            // challenge-required: the first payment is challenged, and leaves no token.
-            let redirected = try first.get()
+            // challenge-required: the first payment is challenged (pending), and leaves no token.
+            guard case .pending(let redirected, .redirect?, _) = first else {
+                Issue.record("a challenged first payment must be pending with a redirect")
+                return
+            }
             #expect(redirected.status == "REDIRECTED" && redirected.tokenization?.tokenizationSucceeded == false)
             var sent = try Self.lastBody(server, "/v2/1234/payments")["cardPaymentMethodSpecificInput"]
             #expect(sent?["isRecurring"] == .bool(true) && sent?["recurring"]?["recurringPaymentSequenceIndicator"] == .string("first"))

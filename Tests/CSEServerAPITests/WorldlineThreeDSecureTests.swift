@@ -67,6 +67,153 @@ struct WorldlineThreeDSecureTests {
         }
     }
 
+    @Test("challenge → pending with the redirect (GET, RETURNMAC) → the payer authenticates → the MAC checks → succeeded")
+    func challengeToSucceeded() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let client = try Self.client(server)
+            let outcome = try await client.createPayment(
+                try Self.request("4000000000001091"), idempotenceKey: try IdempotenceKey("3ds-key-1"))
+            guard case .pending(let payment, let action, let keys) = outcome else {
+                Issue.record("a challenge must be pending, not \(outcome)")
+                return
+            }
+            #expect(payment.status == "REDIRECTED" && payment.isPending && keys.paymentID == payment.id)
+            #expect(keys.idempotenceKey?.text == "3ds-key-1" && keys.merchantReference == "order-3ds")
+            guard case .redirect(let url, let method, let stored?) = action else {
+                Issue.record("the action must be a redirect with a RETURNMAC")
+                return
+            }
+            #expect(method == "GET" && url.hasSuffix("/acs/" + payment.id) && stored.count == 36)
+            #expect(!payment.description.contains(stored) && !(payment.merchantAction?.description.contains(stored) ?? true))
+            let pendingError = #expect(throws: CSEError.self) { try outcome.get() }
+            #expect(pendingError?.code == .serverPaymentPending && pendingError?.context["paymentId"] == payment.id)
+
+            let back = try await Self.payer(url, outcome: "success")
+            #expect(back.status == 302)
+            let location = try #require(back.location)
+            #expect(location.hasPrefix(Self.returnURL + "?"))
+            let returned = Self.query(location)
+            #expect(returned["paymentId"] == payment.id)
+            try WorldlineServerClient.checkReturnMAC(received: try #require(returned["RETURNMAC"]), expected: stored)
+            guard case .succeeded(let resumed, let resumedKeys) = try await client.paymentOutcome(id: payment.id) else {
+                Issue.record("the authenticated payment must be authorised")
+                return
+            }
+            #expect(resumed.status == "PENDING_CAPTURE" && resumedKeys.paymentID == payment.id)
+            let results = try #require(resumed.threeDSecureResults)
+            #expect(
+                results.flow == "challenge" && results.authenticationStatus == "Y" && results.eci == "05" && results.liability == "issuer")
+            // The same key replays the first answer: still the one payment, pending as first answered.
+            guard
+                case .pending(let replayed, _, _) = try await client.createPayment(
+                    try Self.request("4000000000001091"), idempotenceKey: try IdempotenceKey("3ds-key-1"))
+            else {
+                Issue.record("a replay must answer the first outcome")
+                return
+            }
+            #expect(replayed.id == payment.id)
+        }
+    }
+
+    @Test("challenge failed by the payer: paymentOutcome is refused; abandoned: still pending without an action")
+    func challengeFailedAndAbandoned() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let client = try Self.client(server)
+            for (outcome, expected) in [("fail", "refused"), ("abandon", "pending")] {
+                guard
+                    case .pending(let payment, .redirect(let url, _, _)?, _) = try await client.createPayment(
+                        try Self.request("4000000000001091"))
+                else {
+                    Issue.record("a challenge must be pending with a redirect")
+                    return
+                }
+                _ = try await Self.payer(url, outcome: outcome)
+                switch try await client.paymentOutcome(id: payment.id) {
+                case .refused(let refused, let error):
+                    #expect(expected == "refused" && error.code == .worldlinePaymentRejected)
+                    #expect(refused?.threeDSecureResults?.authenticationStatus == "N")
+                case .pending(let still, let action, let keys):
+                    #expect(expected == "pending" && still.status == "REDIRECTED" && action == nil && keys.paymentID == payment.id)
+                default:
+                    Issue.record("\(outcome) must be \(expected)")
+                }
+            }
+        }
+    }
+
+    @Test("deviceChannel AppBased: pending with the mobile challenge parameters as the platform gave them")
+    func mobileChallenge() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let outcome = try await Self.client(server).createPayment(
+                try Self.request("4000000000001091", try WorldlineThreeDSecure(returnURL: "myshop://3ds", deviceChannel: .app)))
+            guard case .pending(let payment, .mobileChallenge(let parameters)?, _) = outcome else {
+                Issue.record("an app challenge must be pending with the mobile parameters")
+                return
+            }
+            #expect(payment.merchantActionType == "MOBILE_THREEDS_CHALLENGE")
+            #expect(parameters["acsReferenceNumber"] == "3DS_LOA_ACS_201_13579" && parameters["acsSignedContent"] != nil)
+            #expect(parameters.count == 4)
+        }
+    }
+
+    @Test("tokenize with a challenge: pending, and creationOutput says no token was made (read although the payer is away)")
+    func tokenizeWithChallenge() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let outcome = try await Self.client(server).createPayment(try Self.request("4000000000001091", tokenize: true))
+            guard case .pending(let payment, _, _) = outcome else {
+                Issue.record("a challenge must be pending")
+                return
+            }
+            #expect(payment.tokenization?.tokenizationSucceeded == false && payment.tokenization?.token == nil)
+        }
+    }
+
+    @Test("pending statuses: REDIRECTED, PENDING_APPROVAL, PENDING_FRAUD_APPROVAL pending; PENDING_CAPTURE, CAPTURED succeeded")
+    func pendingStatuses() async throws {
+        for (status, pending) in [
+            ("REDIRECTED", true), ("PENDING_APPROVAL", true), ("PENDING_FRAUD_APPROVAL", true), ("PENDING_CAPTURE", false),
+            ("CAPTURED", false),
+        ] {
+            try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--mode", "2xx-" + status]) { server in
+                let client = try Self.client(server)
+                let created = try await client.createPayment(try ServerEmulatorTests.payment())
+                let read = try await client.paymentOutcome(id: try #require(created.reconciliation?.paymentID ?? (try? created.get())?.id))
+                for outcome in [created, read] {
+                    switch outcome {
+                    case .pending(let payment, let action, _): #expect(pending && payment.status == status && action == nil, "\(status)")
+                    case .succeeded(let payment, _): #expect(!pending && payment.status == status, "\(status)")
+                    default: Issue.record("\(status): \(outcome)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the journal records a challenged payment as pending with the action's type, never the RETURNMAC")
+    func journalRecordsPending() async throws {
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
+            let journal = MemoryJournal()
+            let client = try PaymentJournalingTests.client(server, journal: journal)
+            guard
+                case .pending(_, .redirect(_, _, let mac?)?, let keys) = try await client.createPayment(
+                    try Self.request("4000000000001091"))
+            else {
+                Issue.record("a challenge must be pending")
+                return
+            }
+            #expect(keys.journalEntry != nil)
+            let row = try #require(journal.all.first)
+            #expect(row.intent.operation == "createPayment" && row.outcome?.state == .pending && row.outcome?.action == "redirect")
+            #expect(!"\(row.outcome as Any)".contains(mac))
+            let token = try await client.createToken(
+                try WorldlineTokenRequest(encryptedCustomerInput: WorldlineSavedCardTests.jwe(card: "4012888888881881"))
+            ).get().token
+            let tokenRow = try #require(journal.all.last)
+            #expect(tokenRow.intent.operation == "createToken" && tokenRow.outcome?.state == .succeeded)
+            #expect(!"\(tokenRow.intent) \(tokenRow.outcome as Any)".contains(token))
+        }
+    }
+
     @Test("authentication failed: refused (worldline.paymentRejected), the results say N")
     func failedAuthentication() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in

@@ -256,6 +256,34 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         return Self.knownStatuses.contains(status)
     }
 
+    /// The statuses that wait for the merchant's or the platform's approval: pending although
+    /// their category (`PENDING_MERCHANT`) also holds `PENDING_CAPTURE`, an authorisation (issue #34).
+    static let approvalStatuses: Set<String> = ["PENDING_APPROVAL", "PENDING_FRAUD_APPROVAL"]
+
+    /// Whether the payment is processed but not decided (issue #34, section 1): its status
+    /// category is `PENDING_PAYMENT` (for example `REDIRECTED`: the payer is away on a 3-D Secure
+    /// challenge; without a category, the status `PENDING_PAYMENT` or `REDIRECTED`), or it awaits
+    /// the merchant's or the platform's approval (`PENDING_APPROVAL`, `PENDING_FRAUD_APPROVAL`).
+    public var isPending: Bool {
+        if Self.approvalStatuses.contains(status) { return true }
+        if let statusCategory { return statusCategory == "PENDING_PAYMENT" }
+        return status == "PENDING_PAYMENT" || status == "REDIRECTED"
+    }
+
+    /// What the payer must do, from `merchantAction`: a `REDIRECT` (GET, with the `RETURNMAC`) or
+    /// a `MOBILE_THREEDS_CHALLENGE` (the challenge parameters); `nil` for no action or another type.
+    public var action: PaymentAction? {
+        guard let merchantAction else { return nil }
+        switch merchantAction.actionType {
+        case "REDIRECT":
+            return merchantAction.redirectURL.map { .redirect(url: $0, method: "GET", returnMAC: merchantAction.returnMAC) }
+        case "MOBILE_THREEDS_CHALLENGE":
+            return merchantAction.mobileChallengeParameters.map { .mobileChallenge(parameters: $0) }
+        default:
+            return nil
+        }
+    }
+
     /// The payment id, status, category and code, made safe for an error's context.
     package var statusContext: [String: String] {
         var context = ["paymentId": SafeText.identifier(id), "paymentStatus": SafeText.of(status, limit: 64)]

@@ -167,12 +167,9 @@ public struct WorldlineMerchantAction: Hashable, Sendable, CustomStringConvertib
     /// (constant time) with the one the payer brings back
     /// (``WorldlineServerClient/checkReturnMAC(received:expected:)``).
     public let returnMAC: String?
-    /// `mobileThreeDSecureChallengeParameters`, as the platform gave them, for the mobile SDK's
-    /// `challengeParameters`.
-    package let mobileChallengeParameters: JSONValue?
-
-    /// ``mobileChallengeParameters`` as compact JSON text, for the mobile SDK's `challengeParameters`.
-    public var mobileChallengeParametersJSON: String? { mobileChallengeParameters?.serialized }
+    /// `mobileThreeDSecureChallengeParameters`, by the names and with the values the platform gave
+    /// them (its members are strings), for the mobile SDK's `challengeParameters`.
+    public let mobileChallengeParameters: [String: String]?
 
     /// Reads `merchantAction`, or `nil` when it names no action type.
     init?(_ object: JSONObject, _ reader: ServerResponseReader) throws(CSEError) {
@@ -181,7 +178,16 @@ public struct WorldlineMerchantAction: Hashable, Sendable, CustomStringConvertib
         let (redirect, redirectReader) = try reader.child(object, "redirectData")
         redirectURL = try redirectReader.optionalString(redirect, "redirectURL")
         returnMAC = try redirectReader.optionalString(redirect, "RETURNMAC")
-        mobileChallengeParameters = try reader.optionalObject(object, "mobileThreeDSecureChallengeParameters").map { .object($0) }
+        if let parameters = try reader.optionalObject(object, "mobileThreeDSecureChallengeParameters") {
+            let parametersReader = reader.under("mobileThreeDSecureChallengeParameters")
+            var strings: [String: String] = [:]
+            for (name, _) in parameters {
+                strings[name] = try parametersReader.string(parameters, name)
+            }
+            mobileChallengeParameters = strings
+        } else {
+            mobileChallengeParameters = nil
+        }
         if type == "REDIRECT", redirectURL == nil {
             throw reader.malformed("a REDIRECT action has no redirectData.redirectURL", member: "redirectData.redirectURL")
         }

@@ -174,28 +174,32 @@ extension WorldlineServerClient {
     ///   example a card the vault refuses; ``CSEError/Code/serverAPIAuthenticationFailed``).
     public func createToken(_ request: WorldlineTokenRequest) async throws(CSEError) -> PaymentOutcome<WorldlineToken> {
         let keys = PaymentReconciliation()
-        let response: HTTPResponse
-        do {
-            response = try await send(.post, path: ["tokens"], body: request.json)
-        } catch {
-            if error.provesRequestNotSent { throw error }
-            return .unknown(
-                keys, outcomeUnknownError("no answer was read; the token may have been created", keys, cause: error))
-        }
-        let redactor = SafeText(secrets: [credentials.secretAPIKey])
-        guard response.isSuccess else {
-            let (error, body) = Self.failure(of: response, redactor: redactor)
-            if response.status >= 500, body?.isRetriable != true {
-                return .unknown(
-                    keys, outcomeUnknownError("the platform answered a server error; the token may have been created", keys, cause: error))
+        // The journal records that a token was asked for, never the token (a credential).
+        let intent = JournalIntent(platform: "worldline", operation: "createToken")
+        return try await journaled(http, intent) { () async throws(CSEError) -> PaymentOutcome<WorldlineToken> in
+            let response: HTTPResponse
+            do throws(CSEError) {
+                response = try await send(.post, path: ["tokens"], body: request.json)
+            } catch {
+                if error.provesRequestNotSent { throw error }
+                return .unknown(keys, outcomeUnknownError("no answer was read; the token may have been created", keys, cause: error))
             }
-            throw Self.lifecycleRefusal(error, body)
-        }
-        do {
-            let object = try ServerResponse.object(response, platform: "worldline")
-            return .succeeded(try WorldlineToken(object, reader: ServerResponseReader(platform: "worldline")), keys)
-        } catch {
-            return .unknown(keys, outcomeUnknownError("the platform's 2xx answer is not a readable token", keys, cause: error))
+            let redactor = SafeText(secrets: [credentials.secretAPIKey])
+            guard response.isSuccess else {
+                let (error, body) = Self.failure(of: response, redactor: redactor)
+                if response.status >= 500, body?.isRetriable != true {
+                    return .unknown(
+                        keys,
+                        outcomeUnknownError("the platform answered a server error; the token may have been created", keys, cause: error))
+                }
+                throw Self.lifecycleRefusal(error, body)
+            }
+            do throws(CSEError) {
+                let object = try ServerResponse.object(response, platform: "worldline")
+                return .succeeded(try WorldlineToken(object, reader: ServerResponseReader(platform: "worldline")), keys)
+            } catch {
+                return .unknown(keys, outcomeUnknownError("the platform's 2xx answer is not a readable token", keys, cause: error))
+            }
         }
     }
 

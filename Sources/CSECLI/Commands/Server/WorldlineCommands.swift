@@ -11,9 +11,10 @@ import CSEWallets
 enum WorldlineCommandSupport {
     static let credentialsHelp = "Worldline credentials {\"merchantId\",\"apiKeyId\",\"secretApiKey\"}"
 
-    /// `--production` and the options every server command takes.
-    static func serverKeys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
-        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag)
+    /// `--production` and the options every server command takes; `journal` for a command that
+    /// moves money.
+    static func serverKeys(_ declare: inout OptionDeclarations, journal: Bool = false) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag, journal: journal)
     }
 
     /// Standard input (at most 1 MiB), trailing whitespace dropped. Wallet data holds a DPAN and
@@ -217,7 +218,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
                 help: "recurring, unscheduled or instalment: with --tokenize the first payment of the series, with --token a later one.")
             initialTransaction = declare.value(
                 "initial-transaction", "ID", help: "With --merchant-initiated and --token: the first payment's scheme transaction id.")
-            server = WorldlineCommandSupport.serverKeys(&declare)
+            server = WorldlineCommandSupport.serverKeys(&declare, journal: true)
             declare.need(wallet, by: [decrypted, session])
             declare.need(anyOf: [decrypted, session], by: [wallet])
             declare.conflict([decrypted], with: session)
@@ -338,10 +339,16 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             skipAuthentication: skipAuthentication, deviceChannel: deviceChannel)
     }
 
+    /// How a pending payment is resumed on Worldline.
+    static let resume =
+        "store the payment id and the returnmac with the order, send the payer to the action, and when the payer returns run "
+        + "'cse worldline get-payment ID --returnmac RECEIVED --expected-returnmac STORED' (the id you stored, never one from the "
+        + "return's query); without an action the platform decides later: read it with 'cse worldline get-payment ID'"
+
     /// Prints the outcome; a payment of a series names it (`"cardOnFile":{"type","sequence"}`:
     /// the first payment says it set the series up).
     private func finish(_ outcome: PaymentOutcome<WorldlinePayment>, cardOnFile: WorldlineCardOnFile? = nil) -> Int32 {
-        PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status) { payment in
+        PaymentOutcomeOutput.finish(outcome, settle: Self.settle, resume: Self.resume, id: \.id, status: \.status) { payment in
             guard let cardOnFile, var object = payment.json.objectValue else { return payment.json }
             object["cardOnFile"] = cardOnFile.json
             return .object(object)
@@ -402,9 +409,12 @@ struct WorldlineGetPaymentCommand: NetworkCommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         if let returnMAC { try WorldlineServerClient.checkReturnMAC(received: returnMAC.received, expected: returnMAC.expected) }
-        let payment = try await WorldlineCommandSupport.client(options).getPayment(id: id)
-        JSONLine.write(payment.json)
-        return ExitCode.success
+        let outcome = try await WorldlineCommandSupport.client(options).paymentOutcome(id: id)
+        return PaymentOutcomeOutput.finish(
+            outcome, settle: "read it again later with 'cse worldline get-payment ID'",
+            resume: "the payer has not finished, or the platform decides later: read it again with 'cse worldline get-payment ID' "
+                + "or wait for its payment.* webhook",
+            id: \.id, status: \.status, json: \.json)
     }
 }
 

@@ -105,8 +105,7 @@ struct WorldlineTokenCreateCommand: NetworkCommand {
 
         init(_ declare: inout OptionDeclarations) {
             product = declare.value("product", "ID", help: "The paymentProductId, when known (the sealed input usually names it).")
-            server = ServerCallOptions.Keys(
-                &declare, credentialsHelp: WorldlineCommandSupport.credentialsHelp, environment: .productionFlag)
+            server = WorldlineCommandSupport.serverKeys(&declare, journal: true)
         }
     }
 
