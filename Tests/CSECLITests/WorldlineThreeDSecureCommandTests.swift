@@ -98,6 +98,24 @@ struct WorldlineThreeDSecureCommandTests {
         #expect(try Self.json(pending)["outcome"] == .string("pending"))
     }
 
+    @Test("a challenged payment whose answer is lost: 75 with the key; the same key replays it as pending (3) with the same id and action")
+    func lostChallengeAnswer() throws {
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        let arguments = Self.pay + ["--return-url", Self.returnURL, "--idempotence-key", "3ds-lost-1"]
+        let input = WorldlineSavedCardCommandTests.sealed("4000000000001091")
+        try fixture.server.enqueue(.malformedBody.afterRoute().onPath("/v2/1234/payments"))
+        let lost = try fixture.run(arguments, input: input)
+        #expect(lost.status == 75 && lost.err.contains("idempotenceKey=3ds-lost-1"), "\(lost.err)")
+        let replayed = try fixture.run(arguments, input: input)
+        #expect(replayed.status == 3, "\(replayed.err)")
+        let again = try fixture.run(arguments, input: input)
+        let first = try Self.json(replayed)
+        let second = try Self.json(again)
+        #expect(first["id"] != nil && first["id"] == second["id"] && first["action"] == second["action"])
+        #expect(try fixture.server.requests().filter { $0.path == "/v2/1234/payments" }.count == 3)
+    }
+
     @Test("--device-channel app: pending with the mobile challenge parameters as the platform gave them")
     func mobileChallenge() throws {
         let fixture = try Fixture()
