@@ -214,6 +214,27 @@ struct WorldlineThreeDSecureTests {
         }
     }
 
+    @Test("the webhooks of a challenge: payment.redirected while the payer is away, payment.rejected after a failed challenge")
+    func challengeWebhooks() async throws {
+        let secret = "CANARY-wl-3ds-webhook-5a1f"
+        try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments + ["--webhook-secret", secret]) { server in
+            let client = try Self.client(server)
+            guard case .pending(let payment, _, _) = try await client.createPayment(try Self.request("4000000000001091")) else {
+                Issue.record("a challenge must be pending")
+                return
+            }
+            let secrets: (String) -> SecureBytes? = { $0 == "dummy-key-id" ? SecureBytes(Array(secret.utf8)) : nil }
+            for (type, status, category) in [
+                ("payment.redirected", "REDIRECTED", "PENDING_PAYMENT"), ("payment.rejected", "REJECTED", "UNSUCCESSFUL"),
+            ] {
+                let delivery = try await Delivery.fetch(server, "/test/worldline-webhook/\(payment.id)?type=\(type)")
+                let event = try WorldlineWebhook.verifiedEvent(body: delivery.body, headers: delivery.headers, secrets: secrets)
+                #expect(event.type.rawValue == type && event.paymentID == payment.id)
+                #expect(event.payment?.status == status && event.payment?.statusCategory == category)
+            }
+        }
+    }
+
     @Test("authentication failed: refused (worldline.paymentRejected), the results say N")
     func failedAuthentication() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
