@@ -97,6 +97,18 @@ struct WorldlineSavedCardCommandTests {
         #expect(second["note"]?.stringValue?.contains("already saved") == true)
     }
 
+    @Test("token create reads sealed card data only: plain card JSON or text is refused before anything is sent, not echoed")
+    func tokenCreatePlainCard() throws {
+        let fixture = try Fixture()
+        defer { fixture.server.stop() }
+        for input in [#"{"cardNumber":"4012888888881881","expiryDate":"1230","cvv":"123"}"#, "4012888888881881"] {
+            let result = try fixture.run(["token", "create"], input: input)
+            #expect(result.status == 1 && result.err.hasPrefix("Error: serverAPI.invalidArgument"), "\(result.err)")
+            #expect(!result.err.contains("4012888888881881") && !result.err.contains("123\""))
+        }
+        #expect(try fixture.server.requests().isEmpty)
+    }
+
     @Test("token create: a card the vault refuses exits 1 (worldline.apiError), without the card number")
     func tokenCreateRefused() throws {
         let fixture = try Fixture()
@@ -154,6 +166,7 @@ struct WorldlineSavedCardCommandTests {
             ["--skip-authentication", "--challenge-indicator", "challenge-required"],
             ["--wallet", "apple-pay", "--decrypted", "--return-url", "https://shop.example/r"],
             ["--wallet", "google-pay", "--decrypted", "--return-url", "https://shop.example/r", "--token", "t-1"],
+            ["--token", "t-1", "--merchant-initiated", "recurring", "--agreement", "AGR-1"],  // Worldline has no agreement id
         ])
     func usage(arguments: [String]) throws {
         let fixture = try Fixture()
