@@ -59,7 +59,10 @@ struct TypedOptionTests {
                 "Error: The value for '--currency' must be an ISO 4217 currency code (e.g. EUR)."
             ),
             (
-                ["worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--idempotence-key", "a b"],
+                [
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--idempotence-key", "a b",
+                ],
                 "Error: The value for '--idempotence-key' must be 1 to 40 printable ASCII characters without spaces."
             ),
             (
@@ -221,12 +224,16 @@ struct OptionRulePhrasingTests {
                 "--decrypted needs --wallet."
             ),
             (
-                ["worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--wallet", "apple-pay"],
+                [
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--wallet", "apple-pay",
+                ],
                 "--wallet needs --decrypted or --session."
             ),
             (
                 [
-                    "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--wallet", "google-pay",
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--wallet", "google-pay",
                     "--decrypted",
                 ],
                 "--wallet google-pay needs --return-url (3-D Secure)."
