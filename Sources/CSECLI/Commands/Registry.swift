@@ -20,6 +20,8 @@ extension CommandLineTool {
         MastercardCaptureCommand.self, MastercardRefundCommand.self, MastercardVoidCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
+        PaysafeCustomerCreateCommand.self, PaysafeCustomerGetCommand.self, PaysafeCustomerDeleteCommand.self,
+        PaysafeCustomerSaveCardCommand.self, PaysafeCustomerDeleteCardCommand.self, PaysafeCustomerAppTokenCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
 }
@@ -47,6 +49,9 @@ extension CommandLineTool {
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
         CommandGroup(
             name: "paysafe",
-            abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
+            abstract:
+                "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, saved cards, webhooks."
+        ),
+        CommandGroup(name: "paysafe customer", abstract: "Paysafe customers and their saved cards (Customer Vault, multi-use handles)."),
     ]
 }

@@ -31,6 +31,10 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     public let lastDigits: String?
     /// `gatewayResponse.authCode` (Payments API) or `authCode` (Card Payments API).
     public let authorizationCode: String?
+    /// The 3-D Secure results (`authentication`: ECI, `threeDResult`, version), when Paysafe gives them.
+    public let authentication: PaysafeAuthentication?
+    /// `storedCredential.type` and `.occurrence` as Paysafe repeats them, for a payment with a saved card.
+    public let storedCredential: (type: String?, occurrence: String?)?
 
     /// The statuses after which nothing more happens to a refused payment (research notes §4.3).
     static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
@@ -60,6 +64,13 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
         var authorizationCode = try gatewayReader.optionalString(gateway, "authCode")
         if authorizationCode == nil { authorizationCode = try reader.optionalString(response, "authCode") }
         self.authorizationCode = authorizationCode
+        authentication = try PaysafeAuthentication.of(response, reader: reader)
+        if let stored = try reader.optionalObject(response, "storedCredential") {
+            let storedReader = reader.under("storedCredential")
+            storedCredential = (try storedReader.optionalString(stored, "type"), try storedReader.optionalString(stored, "occurrence"))
+        } else {
+            storedCredential = nil
+        }
     }
 
     /// Whether the payment was refused for good (`FAILED`, `CANCELLED`, `EXPIRED`).
@@ -81,6 +92,13 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
         if let currencyCode { members.append(("currencyCode", .string(currencyCode))) }
         if let lastDigits { members.append(("lastDigits", .string(lastDigits))) }
         if let authorizationCode { members.append(("authCode", .string(authorizationCode))) }
+        if let authentication { members.append(("authentication", authentication.json)) }
+        if let storedCredential {
+            var stored: [(String, JSONValue)] = []
+            if let type = storedCredential.type { stored.append(("type", .string(type))) }
+            if let occurrence = storedCredential.occurrence { stored.append(("occurrence", .string(occurrence))) }
+            members.append(("storedCredential", .object(JSONObject(stored))))
+        }
         return .object(JSONObject(members))
     }
 
@@ -119,13 +137,17 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
     public let source: Source
     /// `settleWithAuth`: `true` authorises and settles (a sale), `false` authorises only.
     public let settleWithAuthorization: Bool
+    /// `storedCredential`: how a saved card (a multi-use handle) is used (issue #35).
+    public let storedCredential: PaysafeStoredCredential?
 
     /// Checks and creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: a reference that
     ///   is not 1–255 printable ASCII characters, an amount outside 0…999,999,999,999, a currency
-    ///   without minor units, an empty or non-identifier token, or an account id that is not digits.
+    ///   without minor units, an empty or non-identifier token, an account id that is not digits,
+    ///   or a stored credential with a Card Payments token (only a payment handle carries one here).
     public init(
-        merchantReference: String, amount: Int64, currency: Currency, source: Source, settleWithAuthorization: Bool = true
+        merchantReference: String, amount: Int64, currency: Currency, source: Source, settleWithAuthorization: Bool = true,
+        storedCredential: PaysafeStoredCredential? = nil
     ) throws(CSEError) {
         try Self.checkReference(merchantReference)
         guard (0...999_999_999_999).contains(amount) else {
@@ -141,14 +163,25 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
             token = paymentToken
             try Self.checkAccount(account)
         }
-        guard !token.isEmpty, token.utf8.count <= 100, token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
-            throw CSEError(.serverAPIInvalidArgument, "the token is 1 to 100 identifier characters", context: ["argument": "token"])
+        try Self.checkToken(token)
+        if storedCredential != nil, case .cardToken = source {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a stored credential goes with a payment handle (a saved card), not a Card Payments token",
+                context: ["argument": "storedCredential"])
         }
         self.merchantReference = merchantReference
         self.amount = amount
         self.currency = currency
         self.source = source
         self.settleWithAuthorization = settleWithAuthorization
+        self.storedCredential = storedCredential
+    }
+
+    /// Refuses a token that is not 1–100 identifier characters.
+    static func checkToken(_ token: String) throws(CSEError) {
+        guard !token.isEmpty, token.utf8.count <= 100, token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the token is 1 to 100 identifier characters", context: ["argument": "token"])
+        }
     }
 
     package static func checkReference(_ reference: String) throws(CSEError) {
@@ -180,18 +213,19 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
     }
 
     /// The body. The Payments API: `merchantRefNum`, `amount`, `currencyCode`, `paymentHandleToken`,
-    /// `settleWithAuth` and `dupCheck: true` (never false: it is what refuses a second payment with
-    /// the reference). The Card Payments API: `merchantRefNum`, `amount`, `settleWithAuth`,
+    /// `settleWithAuth`, `dupCheck: true` (never false: it is what refuses a second payment with
+    /// the reference) and the `storedCredential` when given. The Card Payments API: `merchantRefNum`, `amount`, `settleWithAuth`,
     /// `card.paymentToken` (the account fixes the currency).
     package var json: JSONValue {
         switch source {
         case .paymentHandle(let handle):
-            return .object(
-                JSONObject([
-                    ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
-                    ("currencyCode", .string(currency.code)), ("paymentHandleToken", .string(handle)),
-                    ("settleWithAuth", .bool(settleWithAuthorization)), ("dupCheck", .bool(true)),
-                ]))
+            var members: [(String, JSONValue)] = [
+                ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
+                ("currencyCode", .string(currency.code)), ("paymentHandleToken", .string(handle)),
+                ("settleWithAuth", .bool(settleWithAuthorization)), ("dupCheck", .bool(true)),
+            ]
+            if let storedCredential { members.append(("storedCredential", storedCredential.json)) }
+            return .object(JSONObject(members))
         case .cardToken(let token, _):
             return .object(
                 JSONObject([
@@ -201,9 +235,10 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Reference, amount, currency and API; never the token.
+    /// Reference, amount, currency, API and stored credential; never the token.
     public var description: String {
-        "PaysafePaymentRequest(merchantRefNum: \(merchantReference), amount: \(amount) \(currency), source: \(source))"
+        "PaysafePaymentRequest(merchantRefNum: \(merchantReference), amount: \(amount) \(currency), source: \(source)"
+            + (storedCredential.map { ", storedCredential: \($0)" } ?? "") + ")"
     }
 }
 
@@ -298,6 +333,7 @@ public struct PaysafePaymentClient: Sendable {
                 return .unknown(
                     keys, outcomeUnknownError("Paysafe answered a server error; the payment may have been taken", keys, cause: error))
             }
+            if let refusal = Self.handleRefusal(response, error: error, redactor: redactor) { throw refusal }
             throw error
         }
         do {

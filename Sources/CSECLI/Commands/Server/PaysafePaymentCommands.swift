@@ -14,6 +14,72 @@ enum PaysafePaymentSupport {
             credentials: credentials, environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest),
             configuration: options.configuration)
     }
+
+    /// The payment's JSON; a payment with an `INITIAL` stored credential says that it set the
+    /// agreement up, with the id later payments name as `--initial-transaction` (issue #35).
+    static func json(_ payment: PaysafePayment, storedCredential: PaysafeStoredCredential?) -> JSONValue {
+        guard let storedCredential, storedCredential.occurrence == .initial, var object = payment.json.objectValue else {
+            return payment.json
+        }
+        object["agreement"] = .object(
+            JSONObject([
+                ("setUp", .bool(true)), ("type", .string(storedCredential.type.rawValue)), ("initialTransactionId", .string(payment.id)),
+            ]))
+        return .object(object)
+    }
+}
+
+/// `--stored-credential initial|subsequent` of `cse paysafe pay`.
+enum PaysafeStoredCredentialArgument: String, CaseIterable, ArgumentValue {
+    case initial, subsequent
+
+    /// The occurrence it names.
+    var occurrence: PaysafeStoredCredential.Occurrence { self == .initial ? .initial : .subsequent }
+}
+
+/// `--stored-type adhoc|recurring|topup` of `cse paysafe pay`.
+enum PaysafeStoredTypeArgument: String, CaseIterable, ArgumentValue {
+    case adhoc, recurring, topup
+
+    /// The type it names.
+    var kind: PaysafeStoredCredential.Kind {
+        switch self {
+        case .adhoc: return .adhoc
+        case .recurring: return .recurring
+        case .topup: return .topUp
+        }
+    }
+}
+
+/// `--merchant-initiated recurring|unscheduled|instalment` of `cse paysafe pay`.
+enum PaysafeMerchantInitiatedArgument: String, CaseIterable, ArgumentValue {
+    case recurring, unscheduled, instalment
+
+    /// The kind it names.
+    var kind: PaysafeStoredCredential.MerchantInitiated {
+        switch self {
+        case .recurring: return .recurring
+        case .unscheduled: return .unscheduled
+        case .instalment: return .instalment
+        }
+    }
+}
+
+/// What `cse paysafe pay` was told about a saved card, made into a ``PaysafeStoredCredential`` when it runs.
+enum PaysafeStoredCredentialChoice {
+    case stored(PaysafeStoredCredential.Kind, PaysafeStoredCredential.Occurrence, initialTransaction: String?)
+    case merchantInitiated(PaysafeStoredCredential.MerchantInitiated, initialTransaction: String?)
+
+    /// The stored credential.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an initial transaction id that cannot be sent.
+    func value() throws(CSEError) -> PaysafeStoredCredential {
+        switch self {
+        case .stored(let type, let occurrence, let initial):
+            return try PaysafeStoredCredential(type: type, occurrence: occurrence, initialTransactionID: initial)
+        case .merchantInitiated(let kind, let initial):
+            return try PaysafeStoredCredential(merchantInitiated: kind, initialTransactionID: initial)
+        }
+    }
 }
 
 /// `cse paysafe pay`: a payment on the Payments API (payment handle) or the Card Payments API
@@ -28,7 +94,18 @@ struct PaysafePayCommand: NetworkCommand {
             are not interchangeable. The merchant reference makes a retry safe: Paysafe refuses a
             second payment with it (409), and then the payment with that reference is looked up and
             its outcome reported, never a failure. Prints {"id","status","merchantRefNum","amount",
-            "currencyCode","lastDigits","authCode"}.
+            "currencyCode","lastDigits","authCode"} and, when Paysafe gives them, "authentication"
+            (the 3-D Secure results: eci, threeDResult, threeDSecureVersion) and "storedCredential".
+
+            A saved card: --payment-handle with the card's multi-use token (from 'cse paysafe
+            customer save-card' or 'get') and --stored-credential initial|subsequent [--stored-type
+            adhoc|recurring|topup] [--initial-transaction ID] (storedCredential {type, occurrence,
+            initialTransactionId}). --merchant-initiated recurring|unscheduled|instalment marks a
+            payment the merchant makes without the payer: always SUBSEQUENT, type RECURRING
+            (recurring, instalment) or TOPUP (unscheduled); it cannot be combined with --stored-type
+            or --stored-credential initial. A payment with --stored-credential initial sets the
+            agreement up: its output says so ("agreement":{"setUp":true,"initialTransactionId":…}),
+            and that id is what --initial-transaction takes later.
 
             Exit status: 0 completed or still processing (look it up later with 'cse paysafe
             lookup'); 1 declined (paysafe.paymentDeclined) or refused before processing; 75 unknown
@@ -46,6 +123,10 @@ struct PaysafePayCommand: NetworkCommand {
         let token: OptionKey<String?>
         let account: OptionKey<String?>
         let authorizeOnly: OptionKey<Bool>
+        let storedCredential: OptionKey<PaysafeStoredCredentialArgument?>
+        let storedType: OptionKey<PaysafeStoredTypeArgument?>
+        let initialTransaction: OptionKey<String?>
+        let merchantInitiated: OptionKey<PaysafeMerchantInitiatedArgument?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
@@ -57,9 +138,29 @@ struct PaysafePayCommand: NetworkCommand {
             token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
             account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
             authorizeOnly = declare.flag("authorize-only", help: "Authorise without settling (settleWithAuth false).")
+            storedCredential = declare.value(
+                "stored-credential", "WHEN", as: PaysafeStoredCredentialArgument.self,
+                help: "A saved card: initial (sets the agreement up, with the payer) or subsequent.")
+            storedType = declare.value(
+                "stored-type", "TYPE", as: PaysafeStoredTypeArgument.self,
+                help: "adhoc (default), recurring or topup (storedCredential.type).")
+            initialTransaction = declare.value(
+                "initial-transaction", "ID", help: "The id of the payment that set the agreement up (a subsequent payment).")
+            merchantInitiated = declare.value(
+                "merchant-initiated", "KIND", as: PaysafeMerchantInitiatedArgument.self,
+                help: "recurring, unscheduled or instalment: a payment without the payer (SUBSEQUENT).")
             server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
             declare.oneOf([paymentHandle, token])
             declare.together([token, account])
+            declare.conflict(
+                [storedCredential, storedType, initialTransaction, merchantInitiated], with: token,
+                reason: "a saved card is a multi-use payment handle of the Payments API")
+            declare.conflict([storedType], with: merchantInitiated, reason: "--merchant-initiated sets the type")
+            declare.conflict(
+                [merchantInitiated], with: storedCredential.is(.initial),
+                reason: "the payment that sets the agreement up is made with the payer")
+            declare.conflict([initialTransaction], with: storedCredential.is(.initial), reason: "the first payment has no earlier one")
+            declare.need(anyOf: [storedCredential, merchantInitiated], by: [storedType, initialTransaction])
         }
     }
 
@@ -69,6 +170,7 @@ struct PaysafePayCommand: NetworkCommand {
     let reference: String
     let source: PaysafePaymentRequest.Source
     let settle: Bool
+    let storedCredential: PaysafeStoredCredentialChoice?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
@@ -82,17 +184,28 @@ struct PaysafePayCommand: NetworkCommand {
             source = .cardToken(arguments[\.token] ?? "", accountID: arguments[\.account] ?? "")
         }
         settle = !arguments[\.authorizeOnly]
+        // The parser refused the forbidden combinations.
+        let initial = arguments[\.initialTransaction]
+        if let kind = arguments[\.merchantInitiated] {
+            storedCredential = .merchantInitiated(kind.kind, initialTransaction: initial)
+        } else if let occurrence = arguments[\.storedCredential] {
+            storedCredential = .stored(arguments[\.storedType]?.kind ?? .adhoc, occurrence.occurrence, initialTransaction: initial)
+        } else {
+            storedCredential = nil
+        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
+        let stored = try storedCredential?.value()
         let request = try PaysafePaymentRequest(
-            merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle)
+            merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle,
+            storedCredential: stored)
         let outcome = try await PaysafePaymentSupport.client(options).pay(request)
         return PaymentOutcomeOutput.finish(
             outcome,
             settle:
                 "settle it with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))', or run the same command again (the reference makes a repeat a duplicate, not a second payment)",
-            id: \.id, status: \.status, json: \.json)
+            id: \.id, status: \.status, json: { PaysafePaymentSupport.json($0, storedCredential: stored) })
     }
 }
 
