@@ -634,7 +634,7 @@ def paysafe_vault_routes():
             if origin is None or origin["usage"] != "SINGLE_USE":
                 return paysafe_error(400, NOT_PAYABLE, "The payment handle token is not valid.")
             if origin["status"] != "COMPLETED":
-                return paysafe_error(400, NOT_PAYABLE, f"Only a handle that completed a payment can be saved: its status is {origin['status']}.")
+                return paysafe_error(400, NOT_PAYABLE, f"The payment handle has not completed a payment: its status is {origin['status']}.")
             existing = [h for h in saved if h["_fingerprint"] == origin["_fingerprint"]]
             if existing:
                 return emulator.Response.json(paysafe_shown(existing[0]), 200)
