@@ -149,7 +149,8 @@ struct PaysafePayCommand: NetworkCommand {
             merchantInitiated = declare.value(
                 "merchant-initiated", "KIND", as: PaysafeMerchantInitiatedArgument.self,
                 help: "recurring, unscheduled or instalment: a payment without the payer (SUBSEQUENT).")
-            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice, journal: true)
             declare.oneOf([paymentHandle, token])
             declare.together([token, account])
             declare.conflict(
