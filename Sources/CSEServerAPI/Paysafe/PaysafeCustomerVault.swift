@@ -213,7 +213,20 @@ extension PaysafePaymentClient {
     /// - Throws: When nothing was saved: ``CSEError/Code/paysafeHandleNotPayable`` (the handle did
     ///   not complete a payment, expired or is unknown), ``CSEError/Code/paysafeCustomerNotFound``
     ///   (404), ``CSEError/Code/paysafeAPIError``, 401/403, a transport error before sending.
+    ///
+    /// The save runs inside the client's journal (issue #36): the intent before it is sent, the
+    /// outcome and the saved card's id after.
     public func saveCard(_ request: PaysafeSaveCardRequest) async throws(CSEError) -> PaymentOutcome<PaysafeSavedCard> {
+        let intent = JournalIntent(
+            platform: "paysafe", operation: "saveCard", merchantReference: request.merchantReference,
+            platformIDs: ["customerId": request.customerID])
+        return try await journaled(connection.http, intent, ids: { ["paymentHandleId": $0.handle.id] }) { () async throws(CSEError) in
+            try await saveCardOnce(request)
+        }
+    }
+
+    /// ``saveCard(_:)`` itself, without the journal.
+    private func saveCardOnce(_ request: PaysafeSaveCardRequest) async throws(CSEError) -> PaymentOutcome<PaysafeSavedCard> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
         let redactor = SafeText(secrets: [credentials.apiKey, SecureBytes(request.paymentHandleToken.utf8)])
         let body = JSONValue.object(

@@ -35,6 +35,10 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     public let authentication: PaysafeAuthentication?
     /// `storedCredential.type` and `.occurrence` as Paysafe repeats them, for a payment with a saved card.
     public let storedCredential: (type: String?, occurrence: String?)?
+    /// Whether this is no payment yet but the payment handle of the request, which awaits the
+    /// payer's 3-D Secure authentication (issue #34): ``id`` is then the handle's id, ``status``
+    /// its status (`INITIATED`).
+    public let isAwaitingAuthentication: Bool
 
     /// The statuses after which nothing more happens to a refused payment (research notes §4.3).
     static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
@@ -65,12 +69,27 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
         if authorizationCode == nil { authorizationCode = try reader.optionalString(response, "authCode") }
         self.authorizationCode = authorizationCode
         authentication = try PaysafeAuthentication.of(response, reader: reader)
+        isAwaitingAuthentication = false
         if let stored = try reader.optionalObject(response, "storedCredential") {
             let storedReader = reader.under("storedCredential")
             storedCredential = (try storedReader.optionalString(stored, "type"), try storedReader.optionalString(stored, "occurrence"))
         } else {
             storedCredential = nil
         }
+    }
+
+    /// The request's payment before it is made: `handle` awaits the payer's authentication.
+    init(awaiting handle: PaysafePaymentHandle, request: PaysafePaymentRequest) {
+        id = handle.id
+        status = handle.status
+        merchantReference = request.merchantReference
+        amount = request.amount
+        currencyCode = request.currency.code
+        lastDigits = handle.lastDigits
+        authorizationCode = nil
+        authentication = handle.authentication
+        storedCredential = nil
+        isAwaitingAuthentication = true
     }
 
     /// Whether the payment was refused for good (`FAILED`, `CANCELLED`, `EXPIRED`).
@@ -86,7 +105,9 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
 
     /// The fields as JSON (no card number: only its last digits).
     package var json: JSONValue {
-        var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
+        var members: [(String, JSONValue)] = [
+            (isAwaitingAuthentication ? "paymentHandleId" : "id", .string(id)), ("status", .string(status)),
+        ]
         if let merchantReference { members.append(("merchantRefNum", .string(merchantReference))) }
         if let amount { members.append(("amount", .number(String(amount)))) }
         if let currencyCode { members.append(("currencyCode", .string(currencyCode))) }
@@ -103,7 +124,9 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     }
 
     /// Id, status and reference.
-    public var description: String { "PaysafePayment(id: \(id), status: \(status), merchantRefNum: \(merchantReference ?? "-"))" }
+    public var description: String {
+        "PaysafePayment(\(isAwaitingAuthentication ? "paymentHandleId" : "id"): \(id), status: \(status), merchantRefNum: \(merchantReference ?? "-"))"
+    }
 }
 
 /// A Paysafe payment request, on one of the two payment APIs, which are kept apart (research notes §4.1).
@@ -280,8 +303,9 @@ public struct PaysafePaymentClient: Sendable {
     /// Takes the payment.
     ///
     /// The outcome (research notes §4.3, §4.4):
-    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`, or in a documented
-    ///   status that is not final yet (``PaysafePayment/isPending``: look it up later);
+    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`;
+    /// - ``PaymentOutcome/pending(_:_:_:)``: a payment in a documented status that is not final
+    ///   yet (``PaysafePayment/isPending``: look it up later; issue #34);
     /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
     ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
     /// - ``PaymentOutcome/unknown(_:_:)``: no answer read after sending, a 5xx, a 2xx that is
@@ -354,10 +378,17 @@ public struct PaysafePaymentClient: Sendable {
         }
     }
 
-    /// `COMPLETED` and the pending statuses succeed, the declined ones are refused, and any
-    /// other status is unknown: an answer Paysafe does not document never reads as success.
+    /// `COMPLETED` succeeds, the documented statuses that are not final yet (`RECEIVED`,
+    /// `INITIATED`, `PENDING`, `PROCESSING`, `HELD`) are pending (issue #34: look the payment up
+    /// later), the declined ones are refused, and any other status is unknown: an answer Paysafe
+    /// does not document never reads as success.
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
-        if payment.isCompleted || payment.isPending { return .succeeded(payment, keys) }
+        if payment.isCompleted { return .succeeded(payment, keys) }
+        if payment.isPending {
+            var pending = keys
+            pending.paymentID = payment.id
+            return .pending(payment, nil, pending)
+        }
         if payment.isDeclined { return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor)) }
         var settled = keys
         settled.paymentID = payment.id
@@ -384,7 +415,9 @@ public struct PaysafePaymentClient: Sendable {
                 && (payment.currencyCode.map { $0 == request.currency.code } ?? true)
         }
         guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
-        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(taken, keys) }
+        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) {
+            return outcome(of: taken, keys: keys, redactor: redactor)
+        }
         if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
         let undocumented = same.first { !$0.isDocumentedStatus } ?? first
         return outcome(of: undocumented, keys: keys, redactor: redactor)

@@ -192,6 +192,35 @@ extension PaysafePaymentClient {
         throw Self.notPayable(status: handle.status, redactor: connection.redactor, underlying: nil)
     }
 
+    /// Takes the payment after checking the payment handle the app sent with its id (issue #34,
+    /// section 5): the handle is read first (``paymentHandle(id:)``) and nothing is sent unless it
+    /// is the handle of the request's token and `PAYABLE`; then as ``pay(_:)``.
+    /// - Returns: ``pay(_:)``'s outcome, or, for a handle still `INITIATED` with a `REDIRECT`
+    ///   action (the payer must complete 3-D Secure first), the same check's ``PaymentOutcome``
+    ///   from ``awaitingAuthentication(_:request:)``.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for a request that does not pay with a
+    ///   payment handle; ``CSEError/Code/paysafeHandleMismatch``;
+    ///   ``CSEError/Code/paysafeHandleNotPayable`` naming the status (`FAILED`, `EXPIRED`,
+    ///   `COMPLETED` once used, `PROCESSING`); the errors of ``paymentHandle(id:)`` and ``pay(_:)``.
+    public func pay(_ request: PaysafePaymentRequest, handleID: String) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
+        guard case .paymentHandle(let token) = request.source else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a payment handle id goes with a payment handle", context: ["argument": "paymentHandleId"])
+        }
+        let handle = try await payableHandle(id: handleID, token: token)
+        guard handle.isPayable else { return Self.awaitingAuthentication(handle, request: request) }
+        return try await pay(request)
+    }
+
+    /// The pending outcome of a request whose handle awaits the payer's 3-D Secure challenge:
+    /// the redirect to the handle's `redirect_payment` link (GET), and the request's reference.
+    /// Once the payer has completed it, the same ``pay(_:handleID:)`` finds the handle `PAYABLE`.
+    static func awaitingAuthentication(_ handle: PaysafePaymentHandle, request: PaysafePaymentRequest) -> PaymentOutcome<PaysafePayment> {
+        .pending(
+            PaysafePayment(awaiting: handle, request: request), .redirect(url: handle.redirectURL ?? "", method: "GET", returnMAC: nil),
+            PaymentReconciliation(merchantReference: request.merchantReference))
+    }
+
     /// `paysafe.handleNotPayable` naming `status` (when known).
     static func notPayable(status: String?, redactor: SafeText, underlying: CSEError?) -> CSEError {
         var context: [String: String] = [:]

@@ -172,7 +172,8 @@ struct PaysafeCustomerSaveCardCommand: NetworkCommand {
             paymentHandle = declare.required("payment-handle", "H", help: "The single-use payment handle token of a completed payment.")
             reference = declare.required(
                 "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of this saved card (merchantRefNum).")
-            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice, journal: true)
         }
     }
 

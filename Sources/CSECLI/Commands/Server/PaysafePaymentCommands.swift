@@ -97,6 +97,15 @@ struct PaysafePayCommand: NetworkCommand {
             "currencyCode","lastDigits","authCode"} and, when Paysafe gives them, "authentication"
             (the 3-D Secure results: eci, threeDResult, threeDSecureVersion) and "storedCredential".
 
+            --payment-handle-id ID (the app receives the handle's id with its token) reads the
+            handle first (GET /paymenthub/v1/paymenthandles/{ID}) and sends nothing unless it is the
+            handle of H and PAYABLE: FAILED, EXPIRED, COMPLETED (used) or PROCESSING exit 1
+            (paysafe.handleNotPayable naming the status); another token exits 1
+            (paysafe.handleMismatch); INITIATED with a REDIRECT action is pending (exit 3) with
+            {"type":"redirect","url":<the redirect_payment link>,"method":"GET"}: run the same
+            command again once the payer has completed 3-D Secure. Without the id, a payment Paysafe
+            refuses because the handle is not payable exits 1 with the status Paysafe names.
+
             A saved card: --payment-handle with the card's multi-use token (from 'cse paysafe
             customer save-card' or 'get') and --stored-credential initial|subsequent [--stored-type
             adhoc|recurring|topup] [--initial-transaction ID] (storedCredential {type, occurrence,
@@ -107,10 +116,12 @@ struct PaysafePayCommand: NetworkCommand {
             agreement up: its output says so ("agreement":{"setUp":true,"initialTransactionId":…}),
             and that id is what --initial-transaction takes later.
 
-            Exit status: 0 completed or still processing (look it up later with 'cse paysafe
-            lookup'); 1 declined (paysafe.paymentDeclined) or refused before processing; 75 unknown
+            Exit status: 0 COMPLETED; 3 pending: RECEIVED, INITIATED, PENDING, PROCESSING or HELD
+            (look it up later with 'cse paysafe lookup'), or a handle awaiting 3-D Secure
+            ("outcome":"pending" with the "action"); 1 declined (paysafe.paymentDeclined), the handle
+            not payable or mismatched, or refused before processing; 75 unknown
             (server.outcomeUnknown naming the merchant reference: run 'cse paysafe lookup' or the
-            same command again).
+            same command again); 64 usage.
             """,
         options: Options.self)
 
@@ -120,6 +131,7 @@ struct PaysafePayCommand: NetworkCommand {
         let currency: OptionKey<CurrencyArgument>
         let reference: OptionKey<PaysafeReferenceArgument>
         let paymentHandle: OptionKey<String?>
+        let paymentHandleID: OptionKey<String?>
         let token: OptionKey<String?>
         let account: OptionKey<String?>
         let authorizeOnly: OptionKey<Bool>
@@ -135,6 +147,8 @@ struct PaysafePayCommand: NetworkCommand {
             reference = declare.required(
                 "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of the payment (merchantRefNum).")
             paymentHandle = declare.value("payment-handle", "H", help: "A payment handle token: the Payments API.")
+            paymentHandleID = declare.value(
+                "payment-handle-id", "ID", help: "The handle's id (the app has both): read it first, pay only when PAYABLE.")
             token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
             account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
             authorizeOnly = declare.flag("authorize-only", help: "Authorise without settling (settleWithAuth false).")
@@ -153,6 +167,7 @@ struct PaysafePayCommand: NetworkCommand {
                 &declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice, journal: true)
             declare.oneOf([paymentHandle, token])
             declare.together([token, account])
+            declare.need(paymentHandle, by: [paymentHandleID])
             declare.conflict(
                 [storedCredential, storedType, initialTransaction, merchantInitiated], with: token,
                 reason: "a saved card is a multi-use payment handle of the Payments API")
@@ -170,6 +185,7 @@ struct PaysafePayCommand: NetworkCommand {
     let currency: Currency
     let reference: String
     let source: PaysafePaymentRequest.Source
+    let handleID: String?
     let settle: Bool
     let storedCredential: PaysafeStoredCredentialChoice?
 
@@ -184,6 +200,7 @@ struct PaysafePayCommand: NetworkCommand {
         } else {
             source = .cardToken(arguments[\.token] ?? "", accountID: arguments[\.account] ?? "")
         }
+        handleID = arguments[\.paymentHandleID]
         settle = !arguments[\.authorizeOnly]
         // The parser refused the forbidden combinations.
         let initial = arguments[\.initialTransaction]
@@ -201,11 +218,19 @@ struct PaysafePayCommand: NetworkCommand {
         let request = try PaysafePaymentRequest(
             merchantReference: reference, amount: Int64(amount), currency: currency, source: source, settleWithAuthorization: settle,
             storedCredential: stored)
-        let outcome = try await PaysafePaymentSupport.client(options).pay(request)
+        let client = try PaysafePaymentSupport.client(options)
+        let outcome: PaymentOutcome<PaysafePayment>
+        if let handleID {
+            outcome = try await client.pay(request, handleID: handleID)
+        } else {
+            outcome = try await client.pay(request)
+        }
         return PaymentOutcomeOutput.finish(
             outcome,
             settle:
                 "settle it with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))', or run the same command again (the reference makes a repeat a duplicate, not a second payment)",
+            resume:
+                "once the payer has completed 3-D Secure at the action's url, run the same command again; otherwise look the payment up later with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))'",
             id: \.id, status: \.status, json: { PaysafePaymentSupport.json($0, storedCredential: stored) })
     }
 }
@@ -224,6 +249,11 @@ struct PaysafeLookupCommand: NetworkCommand {
             /cardpayments/v1/accounts/{ID}/); prints {"settlements"|"refunds"|"voidAuths":[{"kind",
             "id","status",…}]}. An empty list means nothing was made with the reference, so the same
             command can be sent again.
+
+            Exit status: 0 listed (for payments: one is COMPLETED, or none is pending); 3 a payment
+            with the reference is pending (RECEIVED, INITIATED, PENDING, PROCESSING or HELD, none
+            COMPLETED): look it up again later; a PENDING settlement or refund is 0; 1 refused or a
+            transport failure.
             """,
         options: Options.self)
 
@@ -262,7 +292,14 @@ struct PaysafeLookupCommand: NetworkCommand {
         guard let operation = kind.operation else {
             let payments = try await client.payments(merchantReference: reference, accountID: account)
             JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
-            return ExitCode.success
+            // Issue #34: a reference whose payment is not decided yet is pending, not done.
+            guard !payments.contains(where: \.isCompleted), let pending = payments.first(where: \.isPending) else {
+                return ExitCode.success
+            }
+            StandardStreams.err(
+                "cse: payment \(SafeEcho.withoutControls(pending.id)) is \(SafeEcho.withoutControls(pending.status)), not decided yet; look it up again later with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))'\n"
+            )
+            return ExitCode.pending
         }
         let found = try await client.operations(operation, merchantReference: reference, accountID: account)
         JSONLine.write(.object(JSONObject([(operation.listMember, .array(found.map(\.json)))])))
