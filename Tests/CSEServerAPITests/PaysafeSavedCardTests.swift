@@ -220,4 +220,44 @@ struct PaysafeSavedCardTests {
             #expect(try await client.customer(id: customer.id).savedCards.count == 3)
         }
     }
+
+    @Test(
+        "journaled: a save and a saved-card payment record their intent before sending and their outcome after; a failing journal sends nothing"
+    )
+    func journal() async throws {
+        try await withServerEmulator("paysafe", Self.arguments) { server in
+            let journal = MemoryJournal()
+            var configuration = HTTPClientConfiguration()
+            configuration.journal = journal
+            let client = try PaysafePaymentClient(
+                credentials: try PaysafeCredentials(apiKey: secret(Canary.paysafePaymentsKey)),
+                environment: try ServerEnvironment(origin: server.baseURL), configuration: configuration)
+            let customer = try await client.createCustomer(merchantCustomerID: "cust-j")
+            let handle = try await PaysafeAppSide.handle(server, reference: "j-h")
+            _ = try await Self.pay(client, handle.token, "j-1")
+            let saved = try await client.saveCard(
+                try PaysafeSaveCardRequest(customerID: customer.id, merchantReference: "j-card", paymentHandleToken: handle.token)
+            ).get()
+            let token = try #require(saved.handle.paymentHandleToken)
+            _ = try await Self.pay(client, token, "j-2", stored: try PaysafeStoredCredential(merchantInitiated: .recurring))
+            let rows = journal.all
+            #expect(rows.map(\.intent.operation) == ["payment", "saveCard", "payment"])
+            #expect(rows[1].intent.merchantReference == "j-card" && rows[1].intent.platformIDs["customerId"] == customer.id)
+            #expect(rows[1].outcome?.state == .succeeded && rows[1].outcome?.platformIDs["paymentHandleId"] == saved.handle.id)
+            #expect(rows.allSatisfy { $0.outcome?.state == .succeeded })
+            // A journal that cannot record the intent: nothing is sent.
+            var failing = HTTPClientConfiguration()
+            failing.journal = MemoryJournal(failsIntents: true)
+            let refusing = try PaysafePaymentClient(
+                credentials: try PaysafeCredentials(apiKey: secret(Canary.paysafePaymentsKey)),
+                environment: try ServerEnvironment(origin: server.baseURL), configuration: failing)
+            let before = try server.requests().count
+            let error = await thrown {
+                try await refusing.saveCard(
+                    try PaysafeSaveCardRequest(customerID: customer.id, merchantReference: "j-card-2", paymentHandleToken: handle.token))
+            }
+            let after = try server.requests().count
+            #expect(error?.code == .journalUnavailable && after == before)
+        }
+    }
 }
