@@ -62,7 +62,8 @@ struct PaysafeSavedCardCommandTests {
         #expect(card["usage"]?.stringValue == "MULTI_USE" && card["newCard"] == .bool(true) && multiUse != first.token)
         #expect(card["card"]?["maskedCard"]?.stringValue == "411111******1111" && card["card"]?["cardType"]?.stringValue == "VI")
         let listed = try setup.run(["paysafe", "customer", "get", "--merchant-customer-id", "shopper-1"])
-        #expect(try listed.status == 0 && Self.json(listed)["paymentHandles"]?.arrayValue?.first?["paymentHandleToken"]?.stringValue == multiUse)
+        let firstListed = try Self.json(listed)["paymentHandles"]?.arrayValue?.first
+        #expect(listed.status == 0 && firstListed?["paymentHandleToken"]?.stringValue == multiUse)
         // The first payment with the saved card sets the agreement up and says so.
         let initial = try Self.pay(setup, "order-2", multiUse, ["--stored-credential", "initial", "--stored-type", "recurring"])
         #expect(initial.status == 0, "\(initial.err)")
