@@ -1,4 +1,5 @@
 public import CSECore
+import CSECrypto
 import CSEGateways
 @_spi(CustomTransport) public import CSEHTTP
 public import CSEValidation
@@ -330,7 +331,13 @@ public struct PaysafePaymentClient: Sendable {
     /// ``pay(_:)`` itself, without the journal.
     private func payOnce(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
-        let redactor = connection.redactor
+        // The token can be charged (a saved card's): Paysafe's text never repeats it.
+        let token: String
+        switch request.source {
+        case .paymentHandle(let handle): token = handle
+        case .cardToken(let paymentToken, _): token = paymentToken
+        }
+        let redactor = SafeText(secrets: [credentials.apiKey, SecureBytes(token.utf8)])
         let response: HTTPResponse
         switch try await connection.postMovingMoney(
             path: request.path, body: request.json, keys: keys, lost: "the payment may have been taken")
