@@ -96,6 +96,15 @@ struct PaysafeSavedCardCommandTests {
             "paysafe", "customer", "save-card", customer, "--payment-handle", second.token, "--merchant-ref", "card-2",
         ])
         #expect(try again.status == 0 && Self.json(again)["newCard"] == .bool(false) && Self.json(again)["id"]?.stringValue == cardID)
+        let updated = try setup.run([
+            "paysafe", "customer", "update-card", customer, cardID, "--expiry", "09/2031", "--holder-name", "A Payer",
+        ])
+        #expect(updated.status == 0, "\(updated.err)")
+        let updatedCard = try Self.json(updated)
+        #expect(updatedCard["paymentHandleToken"]?.stringValue == multiUse && updatedCard["card"]?["cardExpiry"]?["year"]?.intValue == 2031)
+        let badExpiry = try setup.run(["paysafe", "customer", "update-card", customer, cardID, "--expiry", "13/2031"])
+        let noChange = try setup.run(["paysafe", "customer", "update-card", customer, cardID])
+        #expect(badExpiry.status == 64 && noChange.status == 64, "\(badExpiry.err) \(noChange.err)")
         let appToken = try setup.run(["paysafe", "customer", "app-token", customer, "--merchant-ref", "app-1"])
         let token = try Self.json(appToken)
         #expect(appToken.status == 0 && token["singleUseCustomerToken"]?.stringValue != nil && token["timeToLiveSeconds"]?.intValue == 900)

@@ -103,6 +103,18 @@ struct PaysafeSavedCardTests {
                 try PaysafeSaveCardRequest(customerID: customer.id, merchantReference: "card-2", paymentHandleToken: second.token)
             ).get()
             #expect(!again.isNew && again.handle.id == card.id && again.json["newCard"] == .bool(false))
+            // Updated (a reissued card): the token stays, the expiry and name change; a bad expiry is refused before sending.
+            let updated = try await client.updateSavedCard(customerID: customer.id, id: card.id, expiry: (9, 2031), holderName: "A Payer")
+            #expect(updated.paymentHandleToken == multiUse && updated.expiryMonth == 9 && updated.expiryYear == 2031)
+            let putSent = try JSONValue.parse(Array(try #require(server.requests().last).body))
+            #expect(putSent["card"]?["cardExpiry"]?["month"]?.intValue == 9 && putSent["card"]?["holderName"]?.stringValue == "A Payer")
+            let badMonth = await thrown { try await client.updateSavedCard(customerID: customer.id, id: card.id, expiry: (13, 2031)) }
+            #expect(badMonth?.code == .serverAPIInvalidArgument && badMonth?.context["argument"] == "cardExpiry")
+            let nothing = await thrown { try await client.updateSavedCard(customerID: customer.id, id: card.id) }
+            #expect(nothing?.code == .serverAPIInvalidArgument)
+            let paidAfterUpdate = try await Self.pay(
+                client, multiUse, "order-4b", stored: try PaysafeStoredCredential(merchantInitiated: .recurring))
+            #expect(paidAfterUpdate.isCompleted)
             // The app's token lists the card, masked, without its token.
             let appToken = try await client.createCustomerToken(customerID: customer.id, merchantReference: "app-1")
             #expect(appToken.timeToLiveSeconds == 900 && appToken.savedCards.count == 1 && appToken.savedCards[0].paymentHandleToken == nil)
@@ -113,6 +125,8 @@ struct PaysafeSavedCardTests {
             let gone = await thrown { try await client.savedCard(customerID: customer.id, id: card.id) }
             #expect(gone?.code == .paysafeSavedCardNotFound)
             let deletedAgain = await thrown { try await client.deleteSavedCard(customerID: customer.id, id: card.id) }
+            let updateGone = await thrown { try await client.updateSavedCard(customerID: customer.id, id: card.id, holderName: "B") }
+            #expect(updateGone?.code == .paysafeSavedCardNotFound)
             #expect(deletedAgain?.code == .paysafeSavedCardNotFound)
             let refused = await thrown {
                 try await Self.pay(client, multiUse, "order-6", stored: try PaysafeStoredCredential(occurrence: .subsequent))

@@ -392,7 +392,8 @@ def paysafe_routes():
 # a payment (else 400, code 5080 naming its status), a merchantRefNum used before for the customer
 # is a 409 (5031), and the card already saved for the customer answers 200 with its existing
 # MULTI_USE handle (its own merchantRefNum and token); otherwise 201 with a new MULTI_USE handle
-# and a permanent token. GET|DELETE /customers/{cid}/paymenthandles/{id}; a deleted handle's token
+# and a permanent token. GET|PUT|DELETE /customers/{cid}/paymenthandles/{id} (PUT: card.cardExpiry and
+# card.holderName); a deleted handle's token
 # pays nothing (400, 5080). POST /customers/{id}/singleusecustomertokens {merchantRefNum,
 # paymentType:[CARD]} → a 900-second singleUseCustomerToken with the saved cards.
 # Payments with storedCredential: type ADHOC|RECURRING|TOPUP, occurrence INITIAL|SUBSEQUENT
@@ -662,6 +663,31 @@ def paysafe_vault_routes():
             handle = saved_handle(match.group("cid"), match.group("id"))
             if handle is None:
                 return unknown_customer()
+            return emulator.Response.json(paysafe_shown(handle))
+
+    @app.route("PUT", r"/paymenthub/v1/customers/(?P<cid>[^/]+)/paymenthandles/(?P<id>[^/]+)")
+    def update_saved(request, match):
+        """A saved card's expiry (month 1-12, year 2000-2099) and holder name; nothing else changes."""
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        card = request.json().get("card") or {}
+        expiry = card.get("cardExpiry")
+        bad = paysafe_field_errors(card, [
+            ("card.cardExpiry", lambda c: expiry is None or (isinstance(expiry, dict) and expiry.get("month") in range(1, 13)
+                                                             and expiry.get("year") in range(2000, 2100))),
+            ("card.holderName", lambda c: "holderName" not in c or (isinstance(c["holderName"], str) and c["holderName"] != "")),
+            ("card", lambda c: expiry is not None or "holderName" in c)])
+        if bad:
+            return bad
+        with app.lock:
+            handle = saved_handle(match.group("cid"), match.group("id"))
+            if handle is None:
+                return unknown_customer()
+            if expiry is not None:
+                handle["card"]["cardExpiry"] = {"month": expiry["month"], "year": expiry["year"]}
+            if "holderName" in card:
+                handle["card"]["holderName"] = card["holderName"]
             return emulator.Response.json(paysafe_shown(handle))
 
     @app.route("DELETE", r"/paymenthub/v1/customers/(?P<cid>[^/]+)/paymenthandles/(?P<id>[^/]+)")

@@ -21,7 +21,8 @@ extension CommandLineTool {
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
         PaysafeCustomerCreateCommand.self, PaysafeCustomerGetCommand.self, PaysafeCustomerDeleteCommand.self,
-        PaysafeCustomerSaveCardCommand.self, PaysafeCustomerDeleteCardCommand.self, PaysafeCustomerAppTokenCommand.self,
+        PaysafeCustomerSaveCardCommand.self, PaysafeCustomerUpdateCardCommand.self, PaysafeCustomerDeleteCardCommand.self,
+        PaysafeCustomerAppTokenCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
 }

@@ -285,6 +285,49 @@ extension PaysafePaymentClient {
         return try PaysafePaymentHandle(response: try ServerResponse.object(response, platform: "paysafe"))
     }
 
+    /// Updates a customer's saved card: `PUT /paymenthub/v1/customers/{customerId}/paymenthandles/{id}`
+    /// with `{"card":{"cardExpiry":{"month","year"},"holderName"}}`, the members given (a card
+    /// reissued with a new expiry keeps its token). A repeat sets the same values, so the transport may repeat it.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for nothing to update, a month outside
+    ///   1–12, a year outside 2000–2099 or a holder name that is not 1–160 printable characters;
+    ///   ``CSEError/Code/paysafeSavedCardNotFound`` for a 404; Paysafe's and the transport's errors.
+    public func updateSavedCard(
+        customerID: String, id: String, expiry: (month: Int, year: Int)? = nil, holderName: String? = nil
+    ) async throws(CSEError) -> PaysafePaymentHandle {
+        try PaysafeOperationRequest.checkIdentifier(customerID, argument: "customerId")
+        try PaysafeOperationRequest.checkIdentifier(id, argument: "paymentHandleId")
+        var card: [(String, JSONValue)] = []
+        if let expiry {
+            guard (1...12).contains(expiry.month), (2000...2099).contains(expiry.year) else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the expiry is a month 1-12 of a year 2000-2099", context: ["argument": "cardExpiry"])
+            }
+            card.append(
+                ("cardExpiry", .object(JSONObject([("month", .number(String(expiry.month))), ("year", .number(String(expiry.year)))]))))
+        }
+        if let holderName {
+            guard !holderName.isEmpty, holderName.utf8.count <= 160,
+                holderName.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+            else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the holder name is 1 to 160 printable characters", context: ["argument": "holderName"])
+            }
+            card.append(("holderName", .string(holderName)))
+        }
+        guard !card.isEmpty else {
+            throw CSEError(.serverAPIInvalidArgument, "give the expiry or the holder name to update", context: ["argument": "card"])
+        }
+        let response = try await connection.send(
+            .put, path: Self.customers + [customerID, "paymenthandles", id],
+            body: .object(JSONObject([("card", .object(JSONObject(card)))])),
+            retry: .idempotent)
+        guard response.isSuccess else {
+            let error = PaysafeTokenClient.error(of: response, redactor: connection.redactor)
+            throw response.status == 404 ? Self.notFound(.paysafeSavedCardNotFound, id, error) : error
+        }
+        return try PaysafePaymentHandle(response: try ServerResponse.object(response, platform: "paysafe"))
+    }
+
     /// Deletes a customer's saved card: `DELETE /paymenthub/v1/customers/{customerId}/paymenthandles/{id}`.
     /// Its token pays nothing afterwards.
     /// - Throws: ``CSEError/Code/paysafeSavedCardNotFound`` for a 404 (no such card, or deleted

@@ -200,6 +200,80 @@ struct PaysafeCustomerSaveCardCommand: NetworkCommand {
     }
 }
 
+/// `--expiry MM/YYYY` of `cse paysafe customer update-card`.
+struct PaysafeExpiryArgument: ArgumentValue {
+    /// The month, 1–12.
+    let month: Int
+    /// The year, 2000–2099.
+    let year: Int
+
+    /// Reads `MM/YYYY`.
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 4, parts.allSatisfy({ $0.utf8.allSatisfy(\.isASCIIDigit) }),
+            let month = Int(parts[0]), let year = Int(parts[1]), (1...12).contains(month), (2000...2099).contains(year)
+        else { return nil }
+        self.month = month
+        self.year = year
+    }
+
+    /// Open: any month.
+    static var allValueStrings: [String] { [] }
+    /// The spelling.
+    static var valueDescription: String { "a month as MM/YYYY (e.g. 09/2031)" }
+}
+
+/// `cse paysafe customer update-card`: a saved card's expiry or holder name.
+struct PaysafeCustomerUpdateCardCommand: NetworkCommand {
+    static let spec = CommandSpec(
+        name: "paysafe customer update-card",
+        abstract: "Update a customer's saved card: a new expiry (a reissued card) or holder name; the token stays.",
+        discussion: """
+            PUT /paymenthub/v1/customers/{CUSTOMER}/paymenthandles/{HANDLE-ID} with {"card":{"cardExpiry":
+            {"month","year"},"holderName"}}, the members given. Prints the saved card as 'customer get'
+            lists it (the card masked).
+
+            \(PaysafeCustomerSupport.exitStatus)
+            """,
+        options: Options.self,
+        positionals: [.init("CUSTOMER", help: "The customer's id."), .init("HANDLE-ID", help: "The saved card's id.")])
+
+    /// The options of `cse paysafe customer update-card`.
+    struct Options: CommandOptions {
+        let expiry: OptionKey<PaysafeExpiryArgument?>
+        let holderName: OptionKey<String?>
+        let server: ServerCallOptions.Keys
+
+        init(_ declare: inout OptionDeclarations) {
+            expiry = declare.value("expiry", "MM/YYYY", as: PaysafeExpiryArgument.self, help: "The card's new expiry.")
+            holderName = declare.value("holder-name", "NAME", help: "The card holder's name.")
+            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            declare.oneOf([expiry, holderName], exclusive: false)
+        }
+    }
+
+    let options: ServerCallOptions
+    let customerID: String
+    let handleID: String
+    let expiry: PaysafeExpiryArgument?
+    let holderName: String?
+
+    init(arguments: ParsedArguments<Options>) throws(UsageError) {
+        options = try ServerCallOptions(arguments: arguments.group(\.server))
+        customerID = arguments.positionals.first ?? ""
+        handleID = arguments.positionals.dropFirst().first ?? ""
+        expiry = arguments[\.expiry]
+        holderName = arguments[\.holderName]
+    }
+
+    func runAsync() async throws(CSEError) -> Int32 {
+        let card = try await PaysafePaymentSupport.client(options).updateSavedCard(
+            customerID: customerID, id: handleID, expiry: expiry.map { ($0.month, $0.year) }, holderName: holderName)
+        JSONLine.write(card.json)
+        return ExitCode.success
+    }
+}
+
 /// `cse paysafe customer delete-card`: a customer's saved card.
 struct PaysafeCustomerDeleteCardCommand: NetworkCommand {
     static let spec = CommandSpec(
