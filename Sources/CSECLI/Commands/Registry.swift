@@ -23,6 +23,9 @@ extension CommandLineTool {
         MastercardTokenDeleteCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
+        PaysafeCustomerCreateCommand.self, PaysafeCustomerGetCommand.self, PaysafeCustomerDeleteCommand.self,
+        PaysafeCustomerSaveCardCommand.self, PaysafeCustomerUpdateCardCommand.self, PaysafeCustomerDeleteCardCommand.self,
+        PaysafeCustomerAppTokenCommand.self,
         PaysafeWebhookVerifyCommand.self,
     ]
 }
@@ -53,6 +56,9 @@ extension CommandLineTool {
         CommandGroup(name: "mastercard token", abstract: "Create, update, retrieve and delete Mastercard Gateway card-on-file tokens."),
         CommandGroup(
             name: "paysafe",
-            abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
+            abstract:
+                "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, saved cards, webhooks."
+        ),
+        CommandGroup(name: "paysafe customer", abstract: "Paysafe customers and their saved cards (Customer Vault, multi-use handles)."),
     ]
 }
