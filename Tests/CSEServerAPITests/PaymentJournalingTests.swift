@@ -111,6 +111,10 @@ struct PaymentJournalingTests {
         let journal = MemoryJournal()
         var configuration = HTTPClientConfiguration()
         configuration.journal = journal
+        // One attempt, and a deadline no loaded machine reaches: the only failure is the refusal.
+        configuration.maxRetries = 0
+        configuration.deadline = .seconds(600)
+        configuration.requestTimeout = .seconds(60)
         let credentials = try WorldlineServerCredentials(
             merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret(Canary.worldlineSecret))
         // A port nothing listens on: the connection is refused before a byte is sent.
