@@ -62,6 +62,9 @@ package struct P256PublicKey: Sendable {
     /// OSSL_KEYMGMT_SELECT_ALL_PARAMETERS = 0x02 | 0x84.
     private static let publicKeySelection: Int32 = 0x86
 
+    /// The key of a canonical SPKI's point: a copy of ``template`` holding it, or when OpenSSL
+    /// refuses the copy, ``fromData(point:)``, whose refusal is the error. Either way OpenSSL's
+    /// `EC_POINT_oct2point` checks that the point is on the curve.
     private static func decode(spki: [UInt8]) throws(CSEError) -> EVPKey {
         let point = Array(spki[spkiPrefix.count...])
         if let template, let copy = copy(of: template, withPoint: point) { return copy }
