@@ -116,7 +116,7 @@ let package = Package(
             ]),
 
         // MARK: Tools.
-        .target(name: "CSECLI", dependencies: ["CSEKit", "CSEDemoKeys", "CCSEShims"]),
+        .target(name: "CSECLI", dependencies: ["CSEKit", "CSEJournal", "CSEDemoKeys", "CCSEShims"]),
         // The Swift runtime is linked statically into `cse`: a one-shot process then skips the
         // dynamic loader's symbol binding of the Swift libraries (Benchmarks/README.md,
         // "Start-up"). Foundation is not linked at all: no module of the library imports it (the

@@ -10,6 +10,9 @@ enum ExitCode {
     static let success: Int32 = 0
     /// Failure: invalid input, a failed check, or an operational error (message on stderr).
     static let failure: Int32 = 1
+    /// The payment is pending (issue #34): processed, not decided yet; the payer must act (the
+    /// output's `action`) or the platform decides later. stderr names how to resume it.
+    static let pending: Int32 = 3
     /// The command line is wrong (`EX_USAGE`).
     static let usage: Int32 = 64
     /// The outcome of a call that moves money is unknown (`EX_TEMPFAIL`): it may have been

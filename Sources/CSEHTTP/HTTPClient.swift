@@ -51,6 +51,10 @@ public struct HTTPClientConfiguration: Sendable {
     public var trust: TLSTrust = .system
     /// Receives one event per attempt, synchronously, on the calling task.
     public var diagnostics: (@Sendable (HTTPAttemptEvent) -> Void)? = nil
+    /// Where a client's money-moving calls record their intent before the request leaves and
+    /// their outcome after (issue #36; `SQLiteJournal` in CSEJournal, or your own). `nil`: none.
+    /// Calls that move no money (sessions, lookups) never use it.
+    public var journal: (any PaymentJournal)? = nil
 
     /// The defaults: 10 s per attempt, 30 s per call, 1 MiB, 2 retries, the system CAs.
     public init() {}

@@ -23,7 +23,9 @@ enum JournalSchema {
             updated_at INTEGER NOT NULL
         );
         CREATE INDEX entry_by_platform_state ON entry (platform, state);
-        """
+        """,
+        // 1 → 2: what a pending payment waits for (issue #34): the action's type, never its URL or page.
+        "ALTER TABLE entry ADD COLUMN action TEXT;",
     ]
 
     /// Checks the file's identity and version, switches it to WAL, and migrates it.

@@ -20,7 +20,7 @@ internal import Musl
 /// `docs/JOURNAL.md`, for operators who query the file with the `sqlite3` shell.
 public final class SQLiteJournal: PaymentJournal {
     /// The schema version this build writes and reads (`PRAGMA user_version`).
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     /// The SQLite `application_id` of a CSEKit journal: `CSJ1` as a big-endian 32-bit number.
     static let applicationID: Int64 = 0x4353_4A31
     /// How long a write waits for another process's lock before `journal.unavailable`.
@@ -86,8 +86,11 @@ public final class SQLiteJournal: PaymentJournal {
                 }
                 ids.merge(outcome.platformIDs) { _, new in new }
                 try connection.query(
-                    "UPDATE entry SET state = ?, code = ?, platform_ids = ?, updated_at = ? WHERE id = ?",
-                    [.text(outcome.state.rawValue), .optional(outcome.code), .text(Self.json(ids)), .integer(time), .integer(id.rawValue)])
+                    "UPDATE entry SET state = ?, code = ?, action = ?, platform_ids = ?, updated_at = ? WHERE id = ?",
+                    [
+                        .text(outcome.state.rawValue), .optional(outcome.code), .optional(outcome.action), .text(Self.json(ids)),
+                        .integer(time), .integer(id.rawValue),
+                    ])
                 try connection.execute("COMMIT")
             } catch {
                 try? connection.execute("ROLLBACK")
@@ -115,7 +118,7 @@ public final class SQLiteJournal: PaymentJournal {
             try connection.query(
                 """
                 SELECT id, platform, operation, amount, currency, merchant_reference, idempotence_key, platform_ids, state, code,
-                       created_at, updated_at
+                       created_at, updated_at, action
                 FROM entry\(clause) ORDER BY id
                 """, arguments
             ) { row in
@@ -126,7 +129,8 @@ public final class SQLiteJournal: PaymentJournal {
                 entries.append(
                     JournalEntry(
                         id: JournalEntryID(row.integer(0)), intent: intent, state: JournalState(rawValue: row.text(8) ?? "") ?? .unknown,
-                        code: row.text(9), platformIDs: ids, createdAt: row.integer(10), updatedAt: row.integer(11)))
+                        code: row.text(9), action: row.text(12), platformIDs: ids, createdAt: row.integer(10),
+                        updatedAt: row.integer(11)))
             }
             return entries
         }

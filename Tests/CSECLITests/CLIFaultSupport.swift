@@ -18,6 +18,7 @@ enum IOShell {
         process.arguments = ["-c", script]
         var env = ProcessInfo.processInfo.environment
         env["CSE"] = CommandRunner.executable
+        env["XDG_STATE_HOME"] = CommandRunner.stateDirectory
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let output = Pipe(), error = Pipe()

@@ -87,7 +87,7 @@ struct SQLiteJournalTests {
                 path,
             ],
             input: "")
-        if let shell { #expect(shell.joined() == "wal 1", "\(shell)") }
+        if let shell { #expect(shell.joined() == "wal 2", "\(shell)") }
     }
 
     @Test("A symbolic link, a file open to others, another user's directory mode, or a missing directory is refused; nothing is created")
@@ -134,13 +134,15 @@ struct SQLiteJournalTests {
         let newer = directory + "/newer.sqlite"
         _ = try SQLiteJournal(path: newer)
         _ = try JWCryptoOracle.run(
-            ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=2'); c.commit()", newer], input: "")
+            ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=3'); c.commit()", newer], input: "")
         let error = Self.error { () throws(CSEError) in _ = try SQLiteJournal(path: newer) }
         #expect(error?.code == .journalNewerSchema)
-        #expect(error?.context["fileVersion"] == "2" && error?.context["supportedVersion"] == "1")
+        #expect(error?.context["fileVersion"] == "3" && error?.context["supportedVersion"] == "2")
     }
 
-    @Test("Migration: a version-1 file written by another program (the documented DDL) opens, keeps its rows and takes new ones")
+    @Test(
+        "Migration: a version-1 file written by another program (the documented DDL) moves to version 2, keeps its rows, takes new ones and a pending entry's action"
+    )
     func versionOneFile() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return }
         let (_, path) = try Self.place()
@@ -155,8 +157,14 @@ struct SQLiteJournalTests {
             ], input: "")
         chmod(path, 0o600)
         let journal = try SQLiteJournal(path: path)
-        _ = try journal.recordIntent(JournalIntent(platform: "aps", operation: "capture"))
+        let capture = try journal.recordIntent(JournalIntent(platform: "aps", operation: "capture"))
         #expect(try journal.entries(matching: JournalFilter(openOnly: true)).map(\.intent.operation) == ["refund", "capture"])
+        try journal.recordOutcome(capture, JournalOutcome(state: .pending, action: "redirect"))
+        let entries = try journal.entries(matching: JournalFilter())
+        #expect(entries.map(\.action) == [nil, "redirect"] && entries.map(\.state) == [.unknown, .pending])
+        let version = try JWCryptoOracle.run(
+            ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version').fetchone()[0])", path], input: "")
+        #expect(version == ["2"])
     }
 
     @Test(

@@ -108,6 +108,8 @@ struct APSPaymentTests {
                 case .refused(let transaction, let error):
                     #expect(expected == "refused" && transaction?.isDeclined == true && error.code == .apsTransactionDeclined, "\(mode)")
                     #expect(error.context["response_code"] == (command == .purchase ? "13072" : "03072"))
+                case .pending(let transaction, _, _):
+                    #expect(expected == "pending" && transaction.isPending, "\(mode)")
                 case .unknown(_, let error):
                     #expect(expected == "unknown", "\(mode)")
                     let cause: CSEError.Code = mode == "uncertain" ? .apsMessage("777") : .apsResponseSignature

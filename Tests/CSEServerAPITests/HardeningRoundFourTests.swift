@@ -258,6 +258,7 @@ extension PaymentOutcome {
         switch self {
         case .succeeded: "succeeded"
         case .refused: "refused"
+        case .pending: "pending"
         case .unknown: "unknown"
         }
     }
@@ -269,6 +270,7 @@ extension PaymentOutcome {
         switch self {
         case .succeeded(let payment, _): payment
         case .refused(let payment, _): payment
+        case .pending(let payment, _, _): payment
         case .unknown: nil
         }
     }

@@ -140,6 +140,8 @@ struct MastercardTransactionTests {
                 case .refused(let transaction, let error):
                     #expect(expected == "refused" && transaction?.gatewayCode == "DECLINED", "\(mode)")
                     #expect(error.code == .mastercardTransactionDeclined && error.context["orderId"] == "order-1")
+                case .pending(let transaction, _, _):
+                    #expect(expected == "pending" && transaction.isPending && !transaction.isApproved, "\(mode)")
                 case .unknown(let keys, let error):
                     #expect(expected == "unknown" && keys.transactionID == "pay-1", "\(mode)")
                     let cause = mode == "txn-busy" ? CSEError.Code.mastercardServerBusy : .mastercardError

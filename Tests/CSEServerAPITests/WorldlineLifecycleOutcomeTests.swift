@@ -32,6 +32,7 @@ struct WorldlineLifecycleOutcomeTests {
             switch try await call() {
             case .succeeded: return .succeeded
             case .refused: return .refused
+            case .pending: return .thrown("pending")
             case .unknown(let keys, let error):
                 #expect(keys.idempotenceKey?.text == "op-key" && keys.paymentID == "3066019730_0" && error.code == .serverOutcomeUnknown)
                 return .unknown

@@ -28,6 +28,13 @@ public enum CommandRunner {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
     }()
 
+    /// The `XDG_STATE_HOME` of the commands this test process runs: a 0700 directory of its own.
+    public static let stateDirectory: String = {
+        let path = NSTemporaryDirectory() + "cse-tests-state-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return path
+    }()
+
     /// SIGPIPE ignored once per process, so writing to a child that has exited is an error
     /// return, not the death of the test process.
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
@@ -37,7 +44,11 @@ public enum CommandRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // A money-moving command journals by default under XDG_STATE_HOME (issue #36): the tests'
+        // journal goes to a directory of this test process, never the user's ~/.local/state.
+        var environment = environment ?? ProcessInfo.processInfo.environment
+        if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = stateDirectory }
+        process.environment = environment
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -67,6 +67,11 @@ struct ParsedArguments<Keys: Sendable>: Sendable {
         ParsedArguments<Group>(line: line, keys: keys[keyPath: path])
     }
 
+    /// The view of a group of keys these keys may leave out (``ServerCallOptions/Keys/journal``).
+    func group<Group: Sendable>(_ path: KeyPath<Keys, Group?>) -> ParsedArguments<Group>? {
+        keys[keyPath: path].map { ParsedArguments<Group>(line: line, keys: $0) }
+    }
+
     /// The option as the command line spells it, e.g. `--session-id`.
     func spelling<Value>(_ key: KeyPath<Keys, OptionKey<Value>>) -> String { keys[keyPath: key].spelling }
 

@@ -39,9 +39,12 @@ struct ServerCallOptions: Sendable {
         let endpoint: OptionKey<OriginArgument?>
         /// `--ca-file` and `--timeout`.
         let transport: TransportOptions.Keys
+        /// `--journal FILE` and `--no-journal`, on the commands that move money.
+        let journal: JournalOptions.Keys?
 
-        /// Declares the options; `credentialsHelp` names the platform's credentials document.
-        init(_ declare: inout OptionDeclarations, credentialsHelp: String, environment: Environment = .none) {
+        /// Declares the options; `credentialsHelp` names the platform's credentials document;
+        /// `journal` adds `--journal` and `--no-journal` (a command that moves money: issue #36).
+        init(_ declare: inout OptionDeclarations, credentialsHelp: String, environment: Environment = .none, journal: Bool = false) {
             self.environment =
                 environment == .choice
                 ? declare.value("environment", "ENV", as: EnvironmentArgument.self, help: "test (default) or production.") : nil
@@ -53,6 +56,7 @@ struct ServerCallOptions: Sendable {
                 "endpoint", "URL", as: OriginArgument.self,
                 help: "Replace the scheme, host and port of the platform URL (e.g. a test server).")
             transport = TransportOptions.Keys(&declare)
+            self.journal = journal ? JournalOptions.Keys(&declare) : nil
         }
     }
 
@@ -61,12 +65,15 @@ struct ServerCallOptions: Sendable {
     let transport: TransportOptions
     /// `--environment production` or `--production`.
     let isProduction: Bool
+    /// `--journal` / `--no-journal`, for a command that moves money.
+    let journal: JournalOptions?
 
     /// Reads the options; the environment follows the keys' ``Environment``.
     init(arguments: ParsedArguments<Keys>) throws(UsageError) {
         credentialsSpec = arguments[\.credentials]
         transport = try TransportOptions(arguments: arguments.group(\.transport))
         endpoint = arguments[\.endpoint]?.url
+        journal = arguments.group(\.journal).map(JournalOptions.init(arguments:))
         if arguments.keys.environment != nil {
             isProduction = arguments[\.environment] == .production
         } else {
@@ -97,8 +104,13 @@ struct ServerCallOptions: Sendable {
     /// `--endpoint` when given, else `preset`.
     func environment(_ preset: ServerEnvironment) -> ServerEnvironment { endpoint.map(ServerEnvironment.init(url:)) ?? preset }
 
-    /// The HTTP configuration from `--ca-file` and `--timeout`.
-    var configuration: HTTPClientConfiguration { transport.applied(to: HTTPClientConfiguration()) }
+    /// The HTTP configuration from `--ca-file` and `--timeout`, with the journal of a command
+    /// that moves money.
+    var configuration: HTTPClientConfiguration {
+        var configuration = transport.applied(to: HTTPClientConfiguration())
+        configuration.journal = journal?.journal
+        return configuration
+    }
 }
 
 /// A secret read from a file (`--secret-file`): the file's bytes without one trailing line

@@ -44,6 +44,16 @@ extension APSPaymentClient {
     ///   another message (nothing processed), mapped as for a refusal; the errors of the first
     ///   CHECK_STATUS or a transport error before sending (nothing was sent).
     public func perform(_ request: APSMaintenanceRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
+        let intent = JournalIntent(
+            platform: "aps", operation: request.command.name.lowercased(), amount: request.amount, currency: request.currency?.code,
+            merchantReference: request.merchantReference,
+            platformIDs: ["fortId": request.fortID, "maintenanceReference": request.maintenanceReference].compactMapValues { $0 })
+        return try await journaled(connection.http, intent, ids: \.journalIDs) { () async throws(CSEError) in try await performOnce(request)
+        }
+    }
+
+    /// ``perform(_:)`` itself, without the journal.
+    private func performOnce(_ request: APSMaintenanceRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference, paymentID: request.fortID)
         var before: APSTransaction?
         if request.command != .voidAuthorization { before = try await checkStatus(merchantReference: request.merchantReference) }

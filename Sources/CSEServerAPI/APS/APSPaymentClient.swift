@@ -363,6 +363,13 @@ public struct APSPaymentClient: Sendable {
     ///   (``CSEError/Code/serverAPICredentials``), a transport error before sending, or status 00
     ///   with another message (`aps.message.NNN`, for example `aps.message.008` for a refused signature).
     public func pay(_ request: APSPaymentRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
+        try await journaled(connection.http, request.journalIntent, ids: \.journalIDs) { () async throws(CSEError) in
+            try await payOnce(request)
+        }
+    }
+
+    /// ``pay(_:)`` itself, without the journal.
+    private func payOnce(_ request: APSPaymentRequest) async throws(CSEError) -> PaymentOutcome<APSTransaction> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
         var sender = connection
         if request.isApplePay {
@@ -583,4 +590,21 @@ enum APSFeedback {
         }
         return String(validating: out, as: UTF8.self)
     }
+}
+
+extension APSPaymentRequest {
+    /// What the journal records before the request leaves: the command, amount, currency and
+    /// merchant reference (never the card, token or customer data of the parameters).
+    var journalIntent: JournalIntent {
+        func parameter(_ name: String) -> String? { parameters.first { $0.0 == name }?.1.scalarText }
+        return JournalIntent(
+            platform: "aps", operation: (parameter("command") ?? "PURCHASE").lowercased(),
+            amount: parameter("amount").flatMap { Int64($0) },
+            currency: parameter("currency"), merchantReference: merchantReference)
+    }
+}
+
+extension APSTransaction {
+    /// The ids a journal keeps of an answer: `fort_id`.
+    var journalIDs: [String: String] { fortID.map { ["fortId": $0] } ?? [:] }
 }

@@ -30,6 +30,19 @@ extension MastercardSessionClient {
     ///   401/403 (`server.authenticationFailed`), `ERROR` with `REQUEST_REJECTED`; a 4xx after an
     ///   earlier attempt that may have been processed is ``PaymentOutcome/unknown(_:_:)`` instead.
     public func perform(_ request: MastercardLifecycleRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        let intent = JournalIntent(
+            platform: "mastercard", operation: request.operation.name.lowercased(), amount: request.amount,
+            currency: request.currency?.code,
+            merchantReference: request.reference,
+            platformIDs: [
+                "orderId": request.orderID, "transactionId": request.transactionID, "targetTransactionId": request.targetTransactionID,
+            ]
+            .compactMapValues { $0 })
+        return try await journaled(http, intent) { () async throws(CSEError) in try await performOnce(request) }
+    }
+
+    /// ``perform(_:)`` itself, without the journal.
+    private func performOnce(_ request: MastercardLifecycleRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         let keys = PaymentReconciliation(orderID: request.orderID, transactionID: request.transactionID)
         let response: HTTPResponse
         do {
@@ -55,7 +68,7 @@ extension MastercardSessionClient {
             throw await refusal(of: request, cause: error)
         }
         switch outcome {
-        case .succeeded(let transaction, _), .refused(.some(let transaction), _):
+        case .succeeded(let transaction, _), .refused(.some(let transaction), _), .pending(let transaction, _, _):
             if let member = Self.mismatch(of: transaction, with: request) {
                 throw Self.answeredAnother(member: member, keys: keys)
             }

@@ -298,6 +298,14 @@ extension MastercardSessionClient {
     ///   (``CSEError/Code/serverAPIInvalidArgument``), a transport error before sending, 401/403,
     ///   or `ERROR` with `INVALID_REQUEST` or `REQUEST_REJECTED`.
     public func perform(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        let intent = JournalIntent(
+            platform: "mastercard", operation: transaction.operation.name.lowercased(), amount: transaction.amount,
+            currency: transaction.currency.code, platformIDs: ["orderId": transaction.orderID, "transactionId": transaction.transactionID])
+        return try await journaled(http, intent) { () async throws(CSEError) in try await performOnce(transaction) }
+    }
+
+    /// ``perform(_:)`` itself, without the journal.
+    private func performOnce(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         let isWallet: Bool
         switch transaction.source {
         case .session: isWallet = false

@@ -32,6 +32,16 @@ extension PaysafePaymentClient {
     ///   is left from a state that allows no operation: docs/COMPATIBILITY.md); 401 and 403 as
     ///   ``CSEError/Code/serverAPIAuthenticationFailed``.
     public func submit(_ request: PaysafeOperationRequest) async throws(CSEError) -> PaymentOutcome<PaysafeOperation> {
+        let intent = JournalIntent(
+            platform: "paysafe", operation: request.kind.rawValue, amount: request.amount, merchantReference: request.merchantReference,
+            platformIDs: ["targetId": request.targetID])
+        return try await journaled(connection.http, intent, ids: { ["id": $0.id] }) { () async throws(CSEError) in
+            try await submitOnce(request)
+        }
+    }
+
+    /// ``submit(_:)`` itself, without the journal.
+    private func submitOnce(_ request: PaysafeOperationRequest) async throws(CSEError) -> PaymentOutcome<PaysafeOperation> {
         // A refund's target is a settlement, not a payment: only the reference names it.
         let keys = PaymentReconciliation(
             merchantReference: request.merchantReference, paymentID: request.kind == .refund ? nil : request.targetID)

@@ -260,6 +260,16 @@ public struct PaysafePaymentClient: Sendable {
     /// is unknown.
     /// - Throws: When nothing was processed: a transport error before sending, 400, 401, 403.
     public func pay(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
+        let intent = JournalIntent(
+            platform: "paysafe", operation: request.settleWithAuthorization ? "payment" : "authorization", amount: request.amount,
+            currency: request.currency.code, merchantReference: request.merchantReference)
+        return try await journaled(connection.http, intent, ids: { ["paymentId": $0.id] }) { () async throws(CSEError) in
+            try await payOnce(request)
+        }
+    }
+
+    /// ``pay(_:)`` itself, without the journal.
+    private func payOnce(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
         let redactor = connection.redactor
         let response: HTTPResponse

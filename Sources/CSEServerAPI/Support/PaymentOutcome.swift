@@ -58,6 +58,9 @@ public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible
     public var transactionID: String?
     /// The platform's payment id, when one is known.
     public var paymentID: String?
+    /// The entry of the client's ``PaymentJournal`` that recorded this call (issue #36), when the
+    /// client has a journal.
+    public var journalEntry: JournalEntryID?
 
     /// Creates the references of one call.
     public init(
@@ -84,34 +87,98 @@ public struct PaymentReconciliation: Hashable, Sendable, CustomStringConvertible
         if let orderID { members.append(("orderId", orderID)) }
         if let transactionID { members.append(("transactionId", transactionID)) }
         if let paymentID { members.append(("paymentId", paymentID)) }
+        if let journalEntry { members.append(("journalEntry", journalEntry.description)) }
         return members
     }
 }
 
-/// What became of a call that moves money: it succeeded, the platform refused it, or nobody
-/// knows, because the request may have been processed but no answer was read. Decided from the
-/// platform's status or result category, never from the HTTP status alone (a 2xx `REJECTED` is a
-/// refusal).
+/// What the payer must do before a pending payment is decided (issue #34): follow a redirect,
+/// render a page, or run a mobile 3-D Secure SDK's challenge. None of its members is card data; a
+/// URL or page may carry the platform's session for the payer, so show it to the payer only.
+public enum PaymentAction: Sendable, Hashable {
+    /// Send the payer's browser to `url` with `method` (`GET` or `POST`). `returnMAC` is
+    /// Worldline's `RETURNMAC`: store it with the order and compare it with the one on the return
+    /// (`redirectData`, research notes §1.1).
+    case redirect(url: String, method: String, returnMAC: String?)
+    /// Render this HTML in the payer's browser (Mastercard Gateway: the challenge page of
+    /// AUTHENTICATE_PAYER, `authentication.redirect.html`).
+    case html(String)
+    /// Hand these parameters, by the names and with the values the platform gave them, to the
+    /// mobile 3-D Secure SDK's challenge (Worldline `MOBILE_THREEDS_CHALLENGE`:
+    /// `mobileThreeDSecureChallengeParameters`, whose members are strings).
+    case mobileChallenge(parameters: [String: String])
+
+    /// The action as `cse` prints it: `{"type":"redirect","url","method"[,"returnmac"]}`,
+    /// `{"type":"html","html"}` or `{"type":"mobile-challenge","parameters"}`.
+    package var json: JSONValue {
+        switch self {
+        case .redirect(let url, let method, let returnMAC):
+            var members: [(String, JSONValue)] = [("type", .string("redirect")), ("url", .string(url)), ("method", .string(method))]
+            if let returnMAC { members.append(("returnmac", .string(returnMAC))) }
+            return .object(JSONObject(members))
+        case .html(let html):
+            return .object(JSONObject([("type", .string("html")), ("html", .string(html))]))
+        case .mobileChallenge(let parameters):
+            let members = parameters.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }
+            return .object(JSONObject([("type", .string("mobile-challenge")), ("parameters", .object(JSONObject(members)))]))
+        }
+    }
+
+    /// The action's type as a journal records it: `redirect`, `html` or `mobile-challenge`
+    /// (never its URL or page, which may carry the payer's session).
+    package var type: String {
+        switch self {
+        case .redirect: return "redirect"
+        case .html: return "html"
+        case .mobileChallenge: return "mobile-challenge"
+        }
+    }
+}
+
+/// What became of a call that moves money: it succeeded, the platform refused it, it is pending
+/// (processed but not decided yet), or nobody knows, because the request may have been processed
+/// but no answer was read. Decided from the platform's status or result category, never from the
+/// HTTP status alone (a 2xx `REJECTED` is a refusal).
 public enum PaymentOutcome<Payment: Sendable>: Sendable {
-    /// Authorised, captured, or pending with an id; with the references of the call (the
-    /// idempotence key it made when the caller gave none), to keep with the order.
+    /// Authorised or captured as asked (or a capture, refund or void the platform accepted and
+    /// completes in the normal course); with the references of the call (the idempotence key it
+    /// made when the caller gave none), to keep with the order.
     case succeeded(Payment, PaymentReconciliation)
     /// The platform decided against the payment. The payment is present when the platform created
     /// one (Worldline: HTTP 402 with a `paymentResult`, or a 2xx whose status category is
     /// `UNSUCCESSFUL`); the error says why (`worldline.paymentRejected`).
     case refused(Payment?, CSEError)
+    /// The platform processed the request but has not decided the payment: the payer must act
+    /// (a 3-D Secure challenge: the action says how) or the platform decides later (review,
+    /// asynchronous processing; no action). The references resume it or look it up (issue #34).
+    case pending(Payment, PaymentAction?, PaymentReconciliation)
     /// The request may have been processed, but no answer was read: a timeout after sending, a
     /// connection lost, an unreadable 2xx, a 5xx the platform documents as possibly processed, or
     /// the first attempt with this key still running. The error is ``CSEError/Code/serverOutcomeUnknown``
     /// with the transport's or platform's error as its cause; the references settle it.
     case unknown(PaymentReconciliation, CSEError)
 
-    /// The payment, or the refusal or unknown outcome as a thrown error.
-    /// - Throws: The error of ``refused(_:_:)`` or ``unknown(_:_:)``.
+    /// The payment, or the refusal, pending or unknown outcome as a thrown error.
+    /// - Throws: The error of ``refused(_:_:)`` or ``unknown(_:_:)``;
+    ///   ``CSEError/Code/serverPaymentPending`` for ``pending(_:_:_:)``.
     public func get() throws(CSEError) -> Payment {
         switch self {
         case .succeeded(let payment, _): return payment
         case .refused(_, let error), .unknown(_, let error): throw error
+        case .pending(_, let action, let keys):
+            var context: [String: String] = [:]
+            for (name, value) in keys.members { context[name] = value }
+            if let action { context["action"] = action.type }
+            throw CSEError(
+                .serverPaymentPending, "the payment is not decided yet: the payer must act or the platform decides later", context: context)
+        }
+    }
+
+    /// The references of the call, whatever the outcome (`nil` for a refusal, which settles it).
+    package var reconciliation: PaymentReconciliation? {
+        switch self {
+        case .succeeded(_, let keys), .pending(_, _, let keys), .unknown(let keys, _): return keys
+        case .refused: return nil
         }
     }
 }
@@ -126,6 +193,9 @@ extension CSEError.Code {
     /// holds under that reference has another amount or currency: the reference belongs to
     /// another order, and this request charged nothing. The context names the reference.
     public static let serverReferenceInUse = Self("server.referenceInUse")
+    /// ``PaymentOutcome/get()`` of a pending payment: processed, not decided yet (issue #34). The
+    /// context names the references that resume it and the action's type.
+    public static let serverPaymentPending = Self("server.paymentPending")
 }
 
 /// `server.referenceInUse` for `reference`, when the payment the platform holds under it has

@@ -33,7 +33,8 @@ extension WorldlineServerClient {
     ) async throws(CSEError) -> PaymentOutcome<WorldlineOperation> {
         let expected = ExpectedAnswer(amount: request.amount ?? 0, currencyCode: "", merchantReference: request.merchantReference)
         return try await operation(
-            paymentID, "capture", body: request.json, reference: request.merchantReference, idempotenceKey: idempotenceKey
+            paymentID, "capture", body: request.json, amount: request.amount, currencyCode: nil, reference: request.merchantReference,
+            idempotenceKey: idempotenceKey
         ) { (response, keys) throws(CSEError) in
             try Self.operationOutcome(
                 of: response, kind: .capture, reconciliation: keys, redactor: SafeText(secrets: [credentials.secretAPIKey])
@@ -64,7 +65,8 @@ extension WorldlineServerClient {
         let expected = ExpectedAnswer(
             amount: request.amount, currencyCode: request.currencyCode, merchantReference: request.merchantReference)
         return try await operation(
-            paymentID, "refund", body: request.json, reference: request.merchantReference, idempotenceKey: idempotenceKey
+            paymentID, "refund", body: request.json, amount: request.amount, currencyCode: request.currencyCode,
+            reference: request.merchantReference, idempotenceKey: idempotenceKey
         ) { (response, keys) throws(CSEError) in
             try Self.operationOutcome(
                 of: response, kind: .refund, reconciliation: keys, redactor: SafeText(secrets: [credentials.secretAPIKey])
@@ -93,7 +95,8 @@ extension WorldlineServerClient {
         idempotenceKey: IdempotenceKey? = nil
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         try await operation(
-            paymentID, "cancel", body: request.json, reference: request.merchantReference, idempotenceKey: idempotenceKey
+            paymentID, "cancel", body: request.json, amount: request.amount, currencyCode: request.currencyCode,
+            reference: request.merchantReference, idempotenceKey: idempotenceKey
         ) { (response, keys) throws(CSEError) in
             try Self.cancelOutcome(
                 of: response, paymentID: paymentID, reconciliation: keys, redactor: SafeText(secrets: [credentials.secretAPIKey]))
@@ -118,24 +121,30 @@ extension WorldlineServerClient {
 
     // MARK: Shared steps
 
-    /// Sends one operation and classifies its answer: a failure after the request may have
-    /// left is an unknown outcome with the keys (the idempotence key, the operation's
-    /// reference and the payment id).
+    /// Sends one operation, inside the client's journal, and classifies its answer: a failure
+    /// after the request may have left is an unknown outcome with the keys (the idempotence key,
+    /// the operation's reference and the payment id).
     private func operation<Result>(
-        _ paymentID: String, _ action: String, body: JSONValue, reference: String?, idempotenceKey: IdempotenceKey?,
+        _ paymentID: String, _ action: String, body: JSONValue, amount: Int64?, currencyCode: String?, reference: String?,
+        idempotenceKey: IdempotenceKey?,
         classify: (HTTPResponse, PaymentReconciliation) throws(CSEError) -> PaymentOutcome<Result>
     ) async throws(CSEError) -> PaymentOutcome<Result> {
         try Self.checkPaymentID(paymentID)
         let key = try IdempotenceKey(orNew: idempotenceKey)
         let keys = PaymentReconciliation(idempotenceKey: key, merchantReference: reference, paymentID: paymentID)
-        let response: HTTPResponse
-        do {
-            response = try await send(.post, path: ["payments", paymentID, action], body: body, idempotenceKey: key)
-        } catch {
-            if error.provesRequestNotSent { throw error }
-            return .unknown(keys, outcomeUnknownError("no answer was read; the \(action) may have been processed", keys, cause: error))
+        let intent = JournalIntent(
+            platform: "worldline", operation: action, amount: amount, currency: currencyCode, merchantReference: reference,
+            idempotenceKey: key.text, platformIDs: ["paymentId": paymentID])
+        return try await journaled(http, intent) { () async throws(CSEError) -> PaymentOutcome<Result> in
+            let response: HTTPResponse
+            do throws(CSEError) {
+                response = try await send(.post, path: ["payments", paymentID, action], body: body, idempotenceKey: key)
+            } catch {
+                if error.provesRequestNotSent { throw error }
+                return .unknown(keys, outcomeUnknownError("no answer was read; the \(action) may have been processed", keys, cause: error))
+            }
+            return try classify(response, keys)
         }
-        return try classify(response, keys)
     }
 
     /// A payment id a path can carry: 1 to 64 letters, digits, `-`, `_` or `.`, not `.` or `..`.

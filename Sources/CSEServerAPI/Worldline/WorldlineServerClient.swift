@@ -148,16 +148,23 @@ public struct WorldlineServerClient: Sendable {
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key = try IdempotenceKey(orNew: idempotenceKey)
         let reconciliation = PaymentReconciliation(idempotenceKey: key, merchantReference: expected.merchantReference)
-        let response: HTTPResponse
-        do {
-            response = try await send(.post, path: ["payments"], body: body, idempotenceKey: key)
-        } catch {
-            if error.provesRequestNotSent { throw error }
-            return .unknown(
-                reconciliation, outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
+        let intent = JournalIntent(
+            platform: "worldline", operation: "createPayment", amount: expected.amount, currency: expected.currencyCode,
+            merchantReference: expected.merchantReference, idempotenceKey: key.text)
+        return try await journaled(http, intent, ids: { ["paymentId": $0.id] }) {
+            () async throws(CSEError) -> PaymentOutcome<WorldlinePayment> in
+            let response: HTTPResponse
+            do throws(CSEError) {
+                response = try await send(.post, path: ["payments"], body: body, idempotenceKey: key)
+            } catch {
+                if error.provesRequestNotSent { throw error }
+                return .unknown(
+                    reconciliation,
+                    outcomeUnknownError("no answer was read; the payment may have been created", reconciliation, cause: error))
+            }
+            let secrets = [credentials.secretAPIKey] + values.map { SecureBytes($0.utf8) }
+            return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets), expected: expected)
         }
-        let secrets = [credentials.secretAPIKey] + values.map { SecureBytes($0.utf8) }
-        return try Self.outcome(of: response, reconciliation: reconciliation, redactor: SafeText(secrets: secrets), expected: expected)
     }
 
     /// The outcome of a CreatePayment answer (see ``createPayment(_:idempotenceKey:)-(WorldlinePaymentRequest,_)``).

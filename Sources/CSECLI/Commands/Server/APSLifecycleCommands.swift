@@ -20,7 +20,7 @@ struct APSMaintenanceKeys: Sendable {
     init(_ declare: inout OptionDeclarations) {
         fortID = declare.value("fort-id", "F", help: "APS's id of the order (fort_id), sent with the operation when given.")
         language = declare.value("language", "LANG", as: APSLanguageArgument.self, help: "en (default) or ar.")
-        server = APSPaymentSupport.keys(&declare)
+        server = APSPaymentSupport.keys(&declare, journal: true)
     }
 
     /// The amount options of a capture or refund.

@@ -9,8 +9,9 @@ enum APSPaymentSupport {
     static let credentialsHelp =
         "APS credentials {\"access_code\",\"merchant_identifier\",\"sha_request_phrase\",\"sha_response_phrase\",\"sha_type\"}"
 
-    static func keys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
-        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice)
+    /// The server options; `journal` for a command that moves money.
+    static func keys(_ declare: inout OptionDeclarations, journal: Bool = false) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .choice, journal: journal)
     }
 
     static func client(_ options: ServerCallOptions, appleCredentials: String? = nil) throws(CSEError) -> APSPaymentClient {
@@ -66,7 +67,7 @@ struct APSPaymentOptions: CommandOptions {
         email = declare.required("customer-email", "E", help: "The payer's e-mail address.")
         customerIP = declare.value("customer-ip", "IP", help: "The payer's IP address.")
         language = declare.value("language", "LANG", as: APSLanguageArgument.self, default: .en, help: "en (default) or ar.")
-        server = APSPaymentSupport.keys(&declare)
+        server = APSPaymentSupport.keys(&declare, journal: true)
         declare.oneOf([tokenName, wallet])
         declare.need(wallet, by: [appleCredentials, appleHeaderOrder])
         declare.need(appleCredentials, by: [wallet])

@@ -69,14 +69,19 @@ enum MastercardCommandSupport {
         let apiVersion: OptionKey<MastercardAPIVersionArgument?>
         let server: ServerCallOptions.Keys
 
-        init(_ declare: inout OptionDeclarations) {
+        /// Declares the options of a command that moves no money.
+        init(_ declare: inout OptionDeclarations) { self.init(&declare, journal: false) }
+
+        /// Declares the options; `journal` for a command that moves money.
+        init(_ declare: inout OptionDeclarations, journal: Bool) {
             region = declare.value(
                 "region", "R", as: RegionArgument.self,
                 help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
             apiVersion = declare.value(
                 "api-version", "N", as: MastercardAPIVersionArgument.self,
                 help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
-            server = ServerCallOptions.Keys(&declare, credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}")
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}", journal: journal)
         }
     }
 

@@ -23,7 +23,7 @@ enum MastercardLifecycleSupport {
                 "amount", "MINOR", as: AmountArgument.self, help: "The amount in minor units (2345 is 23.45 EUR; sent in major units).")
             currency = declare.required("currency", "CUR", as: CurrencyArgument.self, help: "The order's currency, ISO 4217 (e.g. EUR).")
             reference = declare.value("reference", "REF", help: "Your reference of this operation (transaction.reference).")
-            gateway = MastercardCommandSupport.Options(&declare)
+            gateway = MastercardCommandSupport.Options(&declare, journal: true)
         }
     }
 
@@ -42,7 +42,7 @@ enum MastercardLifecycleSupport {
             target = declare.required(
                 "target", "TXN", as: MastercardIDArgument.self, help: "The transaction voided: the order's authorisation.")
             reference = declare.value("reference", "REF", help: "Your reference of this operation (transaction.reference).")
-            gateway = MastercardCommandSupport.Options(&declare)
+            gateway = MastercardCommandSupport.Options(&declare, journal: true)
         }
     }
 

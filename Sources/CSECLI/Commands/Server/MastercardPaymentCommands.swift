@@ -34,7 +34,7 @@ enum MastercardPaymentSupport {
             decrypted = declare.flag("decrypted", help: "With --wallet: read the output of 'cse wallet decrypt' instead (device data).")
             authenticationTransaction = declare.value(
                 "authentication-transaction", "ID", help: "The 3-D Secure authentication transaction of this order.")
-            gateway = MastercardCommandSupport.Options(&declare)
+            gateway = MastercardCommandSupport.Options(&declare, journal: true)
             declare.oneOf([session, wallet])
             declare.need(wallet, by: [decrypted])
         }

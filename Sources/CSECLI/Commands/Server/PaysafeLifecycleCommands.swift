@@ -36,7 +36,8 @@ enum PaysafeOperationSupport {
             reference = declare.required(
                 "merchant-ref", "R", as: PaysafeReferenceArgument.self, help: "Your unique reference of this operation (merchantRefNum).")
             account = declare.value("account", "ID", help: "A Card Payments account id: the Card Payments API (its auths and settlements).")
-            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice, journal: true)
         }
     }
 

@@ -57,7 +57,8 @@ struct PaysafePayCommand: NetworkCommand {
             token = declare.value("token", "T", help: "A single-use card token ('cse paysafe token'): the Card Payments API.")
             account = declare.value("account", "ID", help: "The Card Payments account id (with --token).")
             authorizeOnly = declare.flag("authorize-only", help: "Authorise without settling (settleWithAuth false).")
-            server = ServerCallOptions.Keys(&declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice)
+            server = ServerCallOptions.Keys(
+                &declare, credentialsHelp: PaysafePaymentSupport.credentialsHelp, environment: .choice, journal: true)
             declare.oneOf([paymentHandle, token])
             declare.together([token, account])
         }

@@ -11,9 +11,10 @@ import CSEWallets
 enum WorldlineCommandSupport {
     static let credentialsHelp = "Worldline credentials {\"merchantId\",\"apiKeyId\",\"secretApiKey\"}"
 
-    /// `--production` and the options every server command takes.
-    static func serverKeys(_ declare: inout OptionDeclarations) -> ServerCallOptions.Keys {
-        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag)
+    /// `--production` and the options every server command takes; `journal` for a command that
+    /// moves money.
+    static func serverKeys(_ declare: inout OptionDeclarations, journal: Bool = false) -> ServerCallOptions.Keys {
+        ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag, journal: journal)
     }
 
     static func client(_ options: ServerCallOptions) throws(CSEError) -> WorldlineServerClient {
@@ -139,7 +140,7 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             authorizationMode = declare.value(
                 "authorization-mode", "MODE", as: WorldlineAuthorizationModeArgument.self,
                 help: "final, pre or sale (authorizationMode; default: the merchant's configuration).")
-            server = WorldlineCommandSupport.serverKeys(&declare)
+            server = WorldlineCommandSupport.serverKeys(&declare, journal: true)
             declare.need(wallet, by: [decrypted, session, returnURL])
             declare.need(anyOf: [decrypted, session], by: [wallet])
             declare.conflict([decrypted], with: session)

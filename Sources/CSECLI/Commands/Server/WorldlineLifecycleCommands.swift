@@ -31,7 +31,7 @@ enum WorldlineLifecycleSupport {
             idempotenceKey = declare.value(
                 "idempotence-key", "KEY", as: IdempotenceKeyArgument.self,
                 help: "The X-GCS-Idempotence-Key (1-40 printable ASCII characters): the key of an earlier attempt retries it safely.")
-            server = WorldlineCommandSupport.serverKeys(&declare)
+            server = WorldlineCommandSupport.serverKeys(&declare, journal: true)
         }
     }
 

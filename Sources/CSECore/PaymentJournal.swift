@@ -1,10 +1,9 @@
-public import CSECore
-
 /// A durable record of the calls that move money (issue #36): before a request leaves, the call
 /// records its intent; after the answer, its outcome and the platform's ids. A process that dies
 /// between the two leaves an `open` entry whose keys settle it with the platform's own lookup.
 ///
-/// ``SQLiteJournal`` is the default store. Integrators may keep the record elsewhere (rows in
+/// `SQLiteJournal` (module CSEJournal) is the default store; a money-moving client uses the journal
+/// of its `HTTPClientConfiguration`. Integrators may keep the record elsewhere (rows in
 /// their order database) by conforming to this protocol; an implementation must make
 /// ``recordIntent(_:)`` durable before it returns (the request leaves right after), and must be
 /// safe to call from several threads and processes at once.
@@ -100,13 +99,17 @@ public struct JournalOutcome: Sendable, Hashable {
     public var state: JournalState
     /// The stable code of a refusal or of an unknown outcome's cause (`server.referenceInUse`).
     public var code: String?
+    /// What a pending payment waits for: the action's type (`redirect`, `html`,
+    /// `mobile-challenge`), never its URL or page (they may carry the payer's session).
+    public var action: String?
     /// Ids the answer named (the platform's payment id, a capture id), merged into the entry's.
     public var platformIDs: [String: String]
 
     /// An outcome.
-    public init(state: JournalState, code: String? = nil, platformIDs: [String: String] = [:]) {
+    public init(state: JournalState, code: String? = nil, action: String? = nil, platformIDs: [String: String] = [:]) {
         self.state = state
         self.code = code
+        self.action = action
         self.platformIDs = platformIDs
     }
 }
@@ -121,12 +124,29 @@ public struct JournalEntry: Sendable, Hashable {
     public let state: JournalState
     /// The code of a refusal or unknown outcome.
     public let code: String?
+    /// The action's type a pending entry waits for (``JournalOutcome/action``).
+    public let action: String?
     /// The ids known so far: the intent's and the answer's.
     public let platformIDs: [String: String]
     /// When the intent was recorded, milliseconds since the Unix epoch.
     public let createdAt: Int64
     /// When the entry last changed, milliseconds since the Unix epoch.
     public let updatedAt: Int64
+
+    /// An entry as a journal read it back.
+    public init(
+        id: JournalEntryID, intent: JournalIntent, state: JournalState, code: String? = nil, action: String? = nil,
+        platformIDs: [String: String], createdAt: Int64, updatedAt: Int64
+    ) {
+        self.id = id
+        self.intent = intent
+        self.state = state
+        self.code = code
+        self.action = action
+        self.platformIDs = platformIDs
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// Which entries ``PaymentJournal/entries(matching:)`` returns.
