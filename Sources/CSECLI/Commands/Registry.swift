@@ -12,8 +12,9 @@ extension CommandLineTool {
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         WorldlineCaptureCommand.self, WorldlineRefundCommand.self, WorldlineCancelCommand.self,
+        WorldlineTokenCreateCommand.self, WorldlineTokenGetCommand.self, WorldlineTokenDeleteCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
-        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self,
+        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self, APSUpdateTokenCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
@@ -38,7 +39,8 @@ extension CommandLineTool {
         CommandGroup(
             name: "wallet", abstract: "Apple Pay and Google Pay payment tokens: verify, or verify and decrypt, with the merchant's keys."),
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
-        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
+        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, saved cards, signatures, webhooks."),
+        CommandGroup(name: "worldline token", abstract: "Save, read and delete Worldline card-on-file tokens."),
         CommandGroup(
             name: "aps", abstract: "Amazon Payment Services server calls: SDK token, payments, capture, refund, void, status, feedback."),
         CommandGroup(
