@@ -128,7 +128,7 @@ let package = Package(
             name: "cse-bench",
             dependencies: [
                 "CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "CSEWallets",
-                "COpenSSL", "CCSEShims",
+                "CSECLI", "COpenSSL", "CCSEShims",
             ],
             path: "Benchmarks/cse-bench"
         ),

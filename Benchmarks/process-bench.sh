@@ -18,9 +18,9 @@
 #    object per line; process start and I/O count):
 #    - Benchmarks/c-reference/oaep_loop.c (cc -O2 -lcrypto): a fresh CEK and OpenSSL's
 #      EVP_PKEY_encrypt (RSA-OAEP/SHA-1, context reused) per line, written in base64.
-#      Target (issue 16): cse's lines/s ≥ 1.30 × the C program's.
+#      Target (issue 37): cse's lines/s ≥ 1.30 × the C program's with AVX-512 IFMA, ≥ 1.00 × without.
 #    - Benchmarks/c-reference/cjose_loop.c (cc -O2, cjose): a whole JWE per line, RSA-OAEP +
-#      A256CBC-HS512 with a kid, as cse writes it. Target (issue 16): ≥ 2.0 ×.
+#      A256CBC-HS512 with a kid, as cse writes it. Target (issues 16, 37): ≥ 2.0 ×.
 # 2. Scaling of `cse seal --lines` (builtin card product: validate + payload JSON + JWE per line)
 #    over SEAL_LINES requests from 1 core (taskset -c 0) to 2 (taskset -c 0,1), and of
 #    `cse encrypt --lines` likewise. Target for seal (issue 16): ≥ 1.8 × (median of ROUNDS=5).
@@ -172,7 +172,11 @@ for config in c1 cj1 cse1 cse2 seal1 seal2; do
     esac
     printf '%-40s %10s %12s %9.1f MB\n' "$label" "$wall" "${RATE[$config]}" "$(awk -v k="$rss" 'BEGIN { print k / 1024 }')"
 done
-awk -v a="${RATE[cse1]}" -v b="${RATE[c1]}" 'BEGIN { printf "cse / C OAEP loop on one core: %.3f× (target ≥ 1.30×)\n", a / b }'
+# Issue #37: the C OAEP loop target is 1.30× on a CPU with AVX-512 IFMA (CSEKit's RSA kernel) and
+# 1.00× without (both sides then run OpenSSL's Montgomery code); cjose 2.00× on both.
+oaep_target=1.00
+grep -qw avx512ifma /proc/cpuinfo && oaep_target=1.30
+awk -v a="${RATE[cse1]}" -v b="${RATE[c1]}" -v t="$oaep_target" 'BEGIN { printf "cse / C OAEP loop on one core: %.3f× (target ≥ %.2f×)\n", a / b, t }'
 awk -v a="${RATE[cse1]}" -v b="${RATE[cj1]}" 'BEGIN { printf "cse / cjose JWE loop on one core: %.3f× (target ≥ 2.00×)\n", a / b }'
 awk -v a="${RATE[cse2]}" -v b="${RATE[cse1]}" 'BEGIN { printf "cse encrypt 2 cores / 1 core: %.3f×\n", a / b }'
 awk -v a="${RATE[seal2]}" -v b="${RATE[seal1]}" 'BEGIN { printf "cse seal 2 cores / 1 core (best runs): %.3f× (target ≥ 1.80× in the median of 5)\n", a / b }'

@@ -108,7 +108,7 @@ let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 let definitions =
     CryptoSuite.definitions + PayloadSuite.definitions + EncodingSuite.definitions
     + ValidationSuite.definitions + CardRequestSuite.definitions + PaymentsSuite.definitions + ClientAPISuite.definitions
-    + WalletSuite.definitions
+    + WalletSuite.definitions + FloorSuite.definitions
 
 if options.list {
     for definition in definitions { print(definition.name) }

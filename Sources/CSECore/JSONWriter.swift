@@ -22,6 +22,30 @@ package enum JSONWriter {
         (b &- 0x20) >= 0x5F || b == 0x22 || b == 0x5C
     }
 
+    /// How many leading bytes of `utf8` are known to need no escape, in whole 8-byte words: the
+    /// byte loops of ``appendString(_:to:)`` and ``write(string:to:)`` start there. SWAR: a byte
+    /// below 0x20 or at 0x7F or above, or equal to '"' or '\\', sets a high bit (Hacker's
+    /// Delight §6-1); the word holding the first such byte is left to the byte loop, so non-ASCII
+    /// text takes it.
+    @inline(__always)
+    private static func plainPrefixLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        var start = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while start + 8 <= utf8.count {
+            let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+            let control = (word &- 0x20 &* ones) & ~word & highs
+            // 0x7F and above: adding 1 carries 0x7F into the high bit; bytes ≥ 0x80 have it.
+            let high = (word | ((word & ~highs) &+ ones)) & highs
+            let quotes = (quote &- ones) & ~quote & highs
+            let backslashes = (backslash &- ones) & ~backslash & highs
+            if control | high | quotes | backslashes != 0 { break }
+            start += 8
+        }
+        return start
+    }
+
     /// The code point written as `\uXXXX` that starts at `i` (its lead byte is `0xC2` or
     /// `0xE2`) and its UTF-8 length, or `nil` when it is written raw.
     @inline(__always)
@@ -56,7 +80,7 @@ package enum JSONWriter {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for i in 0..<utf8.count {
+            for i in plainPrefixLength(utf8)..<utf8.count {
                 let b = utf8[i]
                 guard mayEscape(b) else { continue }
                 if b >= 0x7F {
@@ -116,26 +140,7 @@ package enum JSONWriter {
             }
             put(0x22)
             var runStart = 0
-            // Skip 8 bytes at a time while none needs escaping (SWAR: a byte below 0x20 or at
-            // 0x7F or above, or equal to '"' or '\\', sets a high bit; Hacker's Delight §6-1).
-            // Any hit falls back to the byte loop from the start of that word, so non-ASCII text
-            // takes the byte loop.
-            var start = 0
-            if let base = utf8.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                while start + 8 <= utf8.count {
-                    let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-                    let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
-                    let control = (word &- 0x20 &* ones) & ~word & highs
-                    // 0x7F and above: adding 1 carries 0x7F into the high bit; bytes ≥ 0x80 have it.
-                    let high = (word | ((word & ~highs) &+ ones)) & highs
-                    let quotes = (quote &- ones) & ~quote & highs
-                    let backslashes = (backslash &- ones) & ~backslash & highs
-                    if control | high | quotes | backslashes != 0 { break }
-                    start += 8
-                }
-            }
-            for i in start..<utf8.count {
+            for i in plainPrefixLength(utf8)..<utf8.count {
                 let b = utf8[i]
                 guard mayEscape(b) else { continue }
                 if b >= 0x7F {

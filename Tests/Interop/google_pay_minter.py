@@ -106,6 +106,13 @@ class PKI:
         self.intermediate = new_key()
         self.recipient = new_key()
         self.other_recipient = new_key()
+        self.key_signatures = {}
+
+    def sign_key(self, root, data):
+        """The intermediate key's signature, made once per root and signed bytes: Google sends the
+        same intermediateSigningKey with every token until it rotates the key, and CSEKit's cache
+        of verified intermediate keys is keyed by those bytes (GooglePayWarmCacheTests)."""
+        return self.key_signatures.setdefault((id(root), data), sign(root, data))
 
 
 def message(expiration=NOW + DAY, message_id="AH2Ejtc-minted-message-id"):
@@ -142,7 +149,7 @@ def mint(pki, name, protocol="ECv2", plaintext=None, clock=NOW, expect="ok", roo
         if signed_key_tweak:
             signed_key_tweak(signed_key_value)
         signed_key = json.dumps(signed_key_value, separators=(",", ":"))
-        intermediate = {"signedKey": signed_key, "signatures": [sign(root, lv(sender, protocol, signed_key))]}
+        intermediate = {"signedKey": signed_key, "signatures": [pki.sign_key(root, lv(sender, protocol, signed_key))]}
         if intermediate_tweak:
             intermediate_tweak(intermediate)
         token["intermediateSigningKey"] = intermediate

@@ -1,6 +1,6 @@
 import CSECore
 import CSECrypto
-import CSEJOSE
+package import CSEJOSE
 import CSEPayments
 
 /// `cse encrypt`: plaintext on stdin → one compact JWE line on stdout.
@@ -68,20 +68,27 @@ struct EncryptCommand: CLICommand {
         let encryptor = try JWEEncryptor(
             publicKey: material.publicKey, keyID: kid ?? material.keyID, algorithm: algorithm, encryption: encryption)
         if lines {
-            let failures = try BatchRunner().run { _, line in
-                do throws(CSEError) {
-                    try JSONValue.validate(line)
-                    var out = JSONObjectWriter()
-                    out.string("jwe", try encryptor.encrypt(line))
-                    return .output(out.finish())
-                } catch {
-                    return .failure(error)
-                }
-            }
+            let failures = try BatchRunner().run { _, line in EncryptLines.process(line, with: encryptor) }
             return failures == 0 ? ExitCode.success : ExitCode.failure
         }
         let plaintext = try Files.readStandardInput(limit: JWELimits.default.maxPlaintextBytes, keepingTrailingLineBreak: true)
         StandardStreams.out(try encryptor.encrypt(plaintext) + "\n")
         return ExitCode.success
+    }
+}
+
+/// The work of one `cse encrypt --lines` line: the line must be JSON; its output is
+/// `{"jwe":"…"}`. `cse-bench`'s `encrypt-lines` rows run this through ``BatchRunner`` too.
+package enum EncryptLines {
+    /// Checks that `line` is one JSON value and encrypts it verbatim.
+    package static func process(_ line: [UInt8], with encryptor: JWEEncryptor) -> BatchRunner.LineResult {
+        do throws(CSEError) {
+            try JSONValue.validate(line)
+            var out = JSONObjectWriter()
+            out.string("jwe", try encryptor.encrypt(line))
+            return .output(out.finish())
+        } catch {
+            return .failure(error)
+        }
     }
 }

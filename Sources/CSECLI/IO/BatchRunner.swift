@@ -1,4 +1,4 @@
-import CSECore
+package import CSECore
 import Dispatch
 internal import CCSEShims
 #if canImport(Glibc)
@@ -16,9 +16,9 @@ import Glibc
 /// held at any time is at most that budget plus one line per worker, however large each line's
 /// output is. Every write is checked: the first failure stops the batch (``run(_:)`` throws it),
 /// and a line is always written whole (SIGINT waits for it, see ``StandardStreams``).
-struct BatchRunner: Sendable {
+package struct BatchRunner: Sendable {
     /// The outcome of one input line.
-    enum LineResult: Sendable {
+    package enum LineResult: Sendable {
         /// A JSON object (without newline) to print for this line.
         case output([UInt8])
         /// The line failed; an error object with its line number is printed instead.
@@ -39,18 +39,18 @@ struct BatchRunner: Sendable {
     /// Finished output that may wait for standard output before the workers stop taking lines.
     var maxPendingOutputBytes = 16 << 20
     /// Worker threads (defaults to the number of online CPUs).
-    var workers = BatchRunner.onlineCPUCount
+    package var workers = BatchRunner.onlineCPUCount
     /// The descriptor lines are read from (standard input).
-    var input: Int32 = 0
+    package var input: Int32 = 0
     /// The descriptor results are written to (standard output).
-    var output: Int32 = 1
+    package var output: Int32 = 1
 
     /// Creates a runner with default limits.
-    init() {}
+    package init() {}
 
     /// The number of CPUs this process may run on: the CPUs in its affinity mask (what `taskset`
     /// and cpusets restrict), else the online CPUs, at least 1.
-    static var onlineCPUCount: Int {
+    package static var onlineCPUCount: Int {
         if let count = affinityCPUCount(), count > 0 { return count }
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         return online > 0 ? online : 1
@@ -76,7 +76,7 @@ struct BatchRunner: Sendable {
     /// - Throws: ``CSEError/Code/cliWrite`` or ``CSEError/Code/cliBrokenPipe`` at the first
     ///   failed write (no further line is processed); ``CSEError/Code/cliRead`` when reading
     ///   standard input fails, after every line read before the failure has been answered.
-    func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) throws(CSEError) -> Int {
+    package func run(_ process: @escaping @Sendable (Int, [UInt8]) -> LineResult) throws(CSEError) -> Int {
         // While the workers process block k (writing its lines in order as they finish), this
         // thread reads block k + 1.
         var reader = LineReader(fd: input, maxLineBytes: maxLineBytes)

@@ -62,8 +62,48 @@ package struct P256PublicKey: Sendable {
     /// OSSL_KEYMGMT_SELECT_ALL_PARAMETERS = 0x02 | 0x84.
     private static let publicKeySelection: Int32 = 0x86
 
+    /// The key of a canonical SPKI's point: a copy of ``template`` holding it, or when OpenSSL
+    /// refuses the copy, ``fromData(point:)``, whose refusal is the error. Either way OpenSSL's
+    /// `EC_POINT_oct2point` checks that the point is on the curve.
     private static func decode(spki: [UInt8]) throws(CSEError) -> EVPKey {
         let point = Array(spki[spkiPrefix.count...])
+        if let template, let copy = copy(of: template, withPoint: point) { return copy }
+        return try fromData(point: point)
+    }
+
+    /// The base point G of P-256 (SEC 2 §2.4.2), uncompressed: the public point of ``template``.
+    private static let basePoint: [UInt8] = [
+        0x04, 0x6B, 0x17, 0xD1, 0xF2, 0xE1, 0x2C, 0x42, 0x47, 0xF8, 0xBC, 0xE6, 0xE5, 0x63, 0xA4, 0x40, 0xF2, 0x77, 0x03,
+        0x7D, 0x81, 0x2D, 0xEB, 0x33, 0xA0, 0xF4, 0xA1, 0x39, 0x45, 0xD8, 0x98, 0xC2, 0x96, 0x4F, 0xE3, 0x42, 0xE2, 0xFE,
+        0x1A, 0x7F, 0x9B, 0x8E, 0xE7, 0xEB, 0x4A, 0x7C, 0x0F, 0x9E, 0x16, 0x2B, 0xCE, 0x33, 0x57, 0x6B, 0x31, 0x5E, 0xCE,
+        0xCB, 0xB6, 0x40, 0x68, 0x37, 0xBF, 0x51, 0xF5,
+    ]
+
+    /// A P-256 key made once per process, never modified, that every later import copies
+    /// (issue #37). `EVP_PKEY_fromdata` builds the curve's group from its name for every key
+    /// (≈ 170,000 of its ≈ 210,000 instructions: the Montgomery context and an inverse);
+    /// `EVP_PKEY_dup` copies the template's group instead, and `EVP_PKEY_set1_encoded_public_key`
+    /// then reads the point with the same `EC_POINT_oct2point` that `EVP_PKEY_fromdata` uses, so
+    /// the same points are accepted and refused (Wycheproof `ecdh_secp256r1_ecpoint`).
+    private static let template: EVPKey? = try? fromData(point: basePoint)
+
+    /// A copy of `template` holding `point`, or `nil` when OpenSSL refuses (then ``fromData(point:)``
+    /// decides, and reports).
+    private static func copy(of template: EVPKey, withPoint point: [UInt8]) -> EVPKey? {
+        guard let copy = EVP_PKEY_dup(template.pointer) else {
+            ERR_clear_error()
+            return nil
+        }
+        guard point.withUnsafeBufferPointer({ EVP_PKEY_set1_encoded_public_key(copy, $0.baseAddress, $0.count) }) == 1 else {
+            EVP_PKEY_free(copy)
+            ERR_clear_error()
+            return nil
+        }
+        return EVPKey(taking: copy)
+    }
+
+    /// `EVP_PKEY_fromdata` with the named group and the point.
+    private static func fromData(point: [UInt8]) throws(CSEError) -> EVPKey {
         let made = point.withUnsafeBytes { buffer -> OpaquePointer? in
             guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { return nil }
             defer { EVP_PKEY_CTX_free(context) }
@@ -112,23 +152,29 @@ package struct P256PublicKey: Sendable {
     /// Whether `derSignature` is a valid ECDSA signature (FIPS 186-5 §6.4.2) with SHA-256 over
     /// `message` under this key. The signature is the DER `ECDSA-Sig-Value` (RFC 3279 §2.2.3);
     /// OpenSSL refuses BER variants and r or s out of range. Never throws: any failure is `false`.
+    ///
+    /// The SHA-256 is computed here (`LowLevelSHA256`) and OpenSSL verifies the digest
+    /// (`EVP_PKEY_verify`), which is what `EVP_DigestVerify` does inside for ECDSA, without fetching
+    /// the digest by name and setting up a digest context for every signature (issue #37).
     package func isValidECDSASignature(
         _ derSignature: some Collection<UInt8>, forSHA256Of message: some Collection<UInt8>
     ) -> Bool {
         let signature = Array(derSignature)
         let bytes = Array(message)
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer {
-            EVP_MD_CTX_free(context)
-            ERR_clear_error()
-        }
-        guard EVP_DigestVerifyInit_ex(context, nil, StaticCString.sha256, nil, nil, key.pointer, nil) == 1 else {
-            return false
-        }
-        return signature.withUnsafeBufferPointer { sig in
-            bytes.withUnsafeBufferPointer { msg in
-                EVP_DigestVerify(context, sig.baseAddress, sig.count, msg.baseAddress, msg.count) == 1
+        var digest = [UInt8](repeating: 0, count: LowLevelSHA256.digestByteCount)
+        var state = LowLevelSHA256.Context()
+        let hashed = bytes.withUnsafeBytes { buffer in
+            digest.withUnsafeMutableBufferPointer { out in
+                LowLevelSHA256.initialize(&state) == 1 && LowLevelSHA256.update(&state, buffer.baseAddress, buffer.count) == 1
+                    && LowLevelSHA256.finalize(&state, into: out.baseAddress!) == 1
             }
         }
+        guard hashed, let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { return false }
+        defer {
+            EVP_PKEY_CTX_free(context)
+            ERR_clear_error()
+        }
+        guard EVP_PKEY_verify_init(context) == 1 else { return false }
+        return EVP_PKEY_verify(context, signature, signature.count, digest, digest.count) == 1
     }
 }

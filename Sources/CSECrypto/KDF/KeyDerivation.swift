@@ -2,7 +2,10 @@ package import CSECore
 internal import COpenSSL
 internal import CCSEShims
 
-/// The key-derivation functions of the wallet formats, computed by OpenSSL 3's `EVP_KDF`.
+/// The key-derivation functions of the wallet formats, on SHA-256 (`LowLevelSHA256`) and the
+/// HMAC of ``HMAC`` (issue #37: OpenSSL's `EVP_KDF` fetched the KDF and its digest by name and set
+/// up a context for every token; the same bytes come out, checked by Wycheproof's HKDF vectors and
+/// the single-step KDF's known answers in `KeyDerivationTests`).
 ///
 /// - HKDF with SHA-256 (RFC 5869): Google Pay's ECIES-KEM (`info` = "Google").
 /// - The one-step KDF of NIST SP 800-56C Rev. 2 §4.1 (option 1, H = SHA-256), OpenSSL's "SSKDF",
@@ -16,9 +19,48 @@ package enum KeyDerivation {
         inputKeyMaterial: SecureBytes, salt: [UInt8], info: [UInt8], outputByteCount: Int
     ) throws(CSEError) -> SecureBytes {
         guard (1...255 * 32).contains(outputByteCount) else { throw failure("HKDF-SHA-256") }
-        return try derive(
-            StaticCString.hkdf, name: "HKDF-SHA-256", secret: inputKeyMaterial, salt: salt, info: info,
-            outputByteCount: outputByteCount)
+        let hashBytes = 32
+        do {
+            // PRK, then T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i), in one wiped scratch: PRK ‖ T(i).
+            return try withUnsafeTemporaryAllocation(byteCount: 2 * hashBytes, alignment: 16) {
+                (scratch) throws(CSEError) -> SecureBytes in
+                defer { secureZero(scratch) }
+                let prk = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<hashBytes])
+                let block = UnsafeMutableRawBufferPointer(rebasing: scratch[hashBytes...])
+                prk.initializeMemory(as: UInt8.self, repeating: 0)
+                try inputKeyMaterial.withUnsafeBytes { (ikm) throws(CSEError) in
+                    try salt.withUnsafeBytes { saltBytes in
+                        // An empty salt is HashLen zeros (§2.2): the zeroed PRK slot serves as it.
+                        let key = saltBytes.isEmpty ? UnsafeRawBufferPointer(prk) : saltBytes
+                        return Result { () throws(CSEError) in try HMAC.compute(.sha256, key: key, ikm, into: block.baseAddress!) }
+                    }.get()
+                }
+                prk.copyMemory(from: UnsafeRawBufferPointer(block))
+                return try SecureBytes(count: outputByteCount) { (out) throws(CSEError) in
+                    var written = 0
+                    var counter: UInt8 = 1
+                    while written < outputByteCount {
+                        let previous = UnsafeRawBufferPointer(start: block.baseAddress, count: counter == 1 ? 0 : hashBytes)
+                        try info.withUnsafeBytes { infoBytes in
+                            withUnsafeBytes(of: counter) { counterByte in
+                                Result { () throws(CSEError) in
+                                    try HMAC.compute(
+                                        .sha256, key: UnsafeRawBufferPointer(prk), previous, infoBytes, counterByte,
+                                        into: block.baseAddress!)
+                                }
+                            }
+                        }.get()
+                        let take = min(hashBytes, outputByteCount - written)
+                        UnsafeMutableRawBufferPointer(rebasing: out[written..<(written + take)])
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: block[0..<take]))
+                        written += take
+                        counter &+= 1
+                    }
+                }
+            }
+        } catch {
+            throw failure("HKDF-SHA-256")
+        }
     }
 
     /// The single-step KDF (NIST SP 800-56C Rev. 2 §4.1, H = SHA-256): the blocks
@@ -32,53 +74,37 @@ package enum KeyDerivation {
         guard (1...(1 << 20)).contains(outputByteCount), sharedSecret.count > 0 else {
             throw failure("the single-step KDF")
         }
-        return try derive(
-            StaticCString.sskdf, name: "the single-step KDF", secret: sharedSecret, salt: [], info: otherInfo,
-            outputByteCount: outputByteCount)
-    }
-
-    private static func derive(
-        _ algorithm: UnsafePointer<CChar>, name: String, secret: SecureBytes, salt: [UInt8], info: [UInt8],
-        outputByteCount: Int
-    ) throws(CSEError) -> SecureBytes {
-        guard let kdf = EVP_KDF_fetch(nil, algorithm, nil) else { throw failure(name) }
-        let context = EVP_KDF_CTX_new(kdf)
-        EVP_KDF_free(kdf)
-        guard let context else { throw failure(name) }
-        // EVP_KDF_CTX_free cleanses the key material the context copied.
-        defer { EVP_KDF_CTX_free(context) }
-        // OpenSSL wants a non-null pointer even for an empty value.
-        var empty: UInt8 = 0
-        var output = SecureBytes(zeros: outputByteCount)
-        let derived = secret.withUnsafeBytes { secretBytes in
-            salt.withUnsafeBytes { saltBytes in
-                info.withUnsafeBytes { infoBytes in
-                    withUnsafeMutablePointer(to: &empty) { emptyPointer in
-                        func octets(_ buffer: UnsafeRawBufferPointer) -> UnsafeMutableRawPointer {
-                            buffer.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
-                                ?? UnsafeMutableRawPointer(emptyPointer)
-                        }
-                        var parameters = [
-                            OSSL_PARAM_construct_utf8_string(
-                                StaticCString.digest, UnsafeMutablePointer(mutating: StaticCString.sha256), 0),
-                            OSSL_PARAM_construct_octet_string(StaticCString.key, octets(secretBytes), secretBytes.count),
-                            OSSL_PARAM_construct_octet_string(StaticCString.info, octets(infoBytes), infoBytes.count),
-                        ]
-                        if !saltBytes.isEmpty {
-                            parameters.append(
-                                OSSL_PARAM_construct_octet_string(StaticCString.salt, octets(saltBytes), saltBytes.count))
-                        }
-                        parameters.append(OSSL_PARAM_construct_end())
-                        return output.withUnsafeMutableBytes { out in
-                            EVP_KDF_derive(context, out.baseAddress?.assumingMemoryBound(to: UInt8.self), out.count, parameters)
-                                == 1
+        let hashBytes = LowLevelSHA256.digestByteCount
+        let contextBytes = MemoryLayout<LowLevelSHA256.Context>.stride
+        // The hash state and one block, in one wiped scratch.
+        return try withUnsafeTemporaryAllocation(byteCount: contextBytes + hashBytes, alignment: 16) {
+            (scratch) throws(CSEError) -> SecureBytes in
+            defer { secureZero(scratch) }
+            let context = scratch.baseAddress!.bindMemory(to: LowLevelSHA256.Context.self, capacity: 1)
+            let block = (scratch.baseAddress! + contextBytes).bindMemory(to: UInt8.self, capacity: hashBytes)
+            return try SecureBytes(count: outputByteCount) { (out) throws(CSEError) in
+                var written = 0
+                var counter: UInt32 = 1
+                while written < outputByteCount {
+                    let ok = withUnsafeBytes(of: counter.bigEndian) { counterBytes in
+                        sharedSecret.withUnsafeBytes { z in
+                            otherInfo.withUnsafeBytes { info in
+                                LowLevelSHA256.initialize(context) == 1
+                                    && LowLevelSHA256.update(context, counterBytes.baseAddress, 4) == 1
+                                    && LowLevelSHA256.update(context, z.baseAddress, z.count) == 1
+                                    && (info.isEmpty || LowLevelSHA256.update(context, info.baseAddress, info.count) == 1)
+                                    && LowLevelSHA256.finalize(context, into: block) == 1
+                            }
                         }
                     }
+                    guard ok else { throw failure("the single-step KDF") }
+                    let take = min(hashBytes, outputByteCount - written)
+                    UnsafeMutableRawPointer(out.baseAddress! + written).copyMemory(from: block, byteCount: take)
+                    written += take
+                    counter &+= 1
                 }
             }
         }
-        guard derived else { throw failure(name) }
-        return output
     }
 
     private static func failure(_ name: String) -> CSEError {

@@ -38,9 +38,9 @@ final class VerifiedChainCache: Sendable {
     }
 
     private struct State {
-        var entries: [[UInt8]: Entry] = [:]
+        var entries: [ExactBytes: Entry] = [:]
         /// Keys, oldest first.
-        var order: [[UInt8]] = []
+        var order: [ExactBytes] = []
         var hits = 0
         var misses = 0
     }
@@ -62,7 +62,7 @@ final class VerifiedChainCache: Sendable {
     /// What is remembered of a chain verified earlier, or `nil` (a miss).
     func entry(for key: [UInt8]) -> Entry? {
         state.withLock { state in
-            guard let found = state.entries[key] else {
+            guard let found = state.entries[ExactBytes(key)] else {
                 state.misses += 1
                 return nil
             }
@@ -73,7 +73,8 @@ final class VerifiedChainCache: Sendable {
 
     /// Remembers a verified chain, evicting the oldest entry when full and every entry whose
     /// interval ended before `now` (seconds).
-    func store(_ entry: Entry, for key: [UInt8], now: Int64) {
+    func store(_ entry: Entry, for bytes: [UInt8], now: Int64) {
+        let key = ExactBytes(bytes)
         state.withLock { state in
             guard state.entries[key] == nil else { return }
             let ended = state.entries.filter { $0.value.validity.notAfter < now }.map(\.key)

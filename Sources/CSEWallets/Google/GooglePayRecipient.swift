@@ -35,6 +35,8 @@ public struct GooglePayRecipient: Sendable {
     /// The replay guard, if any.
     let replayGuard: (any WalletReplayGuard)?
     let privateKeys: [P256PrivateKey]
+    /// Intermediate keys verified before (process-wide unless a test gives its own).
+    var intermediateKeys = VerifiedIntermediateKeyCache.shared
 
     /// How long a `messageId` is remembered when the message has no `messageExpiration`:
     /// 7 days, in milliseconds.
@@ -86,6 +88,7 @@ public struct GooglePayRecipient: Sendable {
         clock = other.clock
         replayGuard = other.replayGuard
         privateKeys = other.privateKeys
+        intermediateKeys = other.intermediateKeys
     }
 
     /// Verifies and decrypts a token (ECv2SigningOnly: verifies it and returns its signed message).
@@ -138,38 +141,68 @@ public struct GooglePayRecipient: Sendable {
     ) throws(CSEError) -> (token: GooglePayToken, intermediateKeyExpiration: Int64?) {
         let token = try GooglePayToken(document, accepted: protocols)
         let version = token.protocolVersion
-        guard let roots = rootKeys.usableKeys(for: version, now: now) else {
+        guard let roots = rootKeys.usableEntries(for: version, now: now) else {
             throw CSEError(
                 .walletKeyExpired, "Google Pay: every root signing key of \(version) has expired; refresh the root keys")
         }
         guard !roots.isEmpty else {
             throw signatureFailure("no root signing key of \(version) is configured")
         }
-        var messageKeys = roots
+        var messageKeys = roots.map(\.key)
         var intermediateKeyExpiration: Int64? = nil
         if let intermediate = token.intermediate {
-            let signed = GooglePayToken.signedBytes(senderID, version.rawValue, intermediate.signedKey)
-            let verified = intermediate.signatures.contains { text in
-                guard let signature = try? GooglePayFields.base64(text, member: "signatures") else { return false }
-                return roots.contains { $0.isValidECDSASignature(signature, forSHA256Of: signed) }
-            }
-            guard verified else { throw signatureFailure("the intermediate signing key's signature does not verify") }
-            let signedKey = try GooglePaySignedKey(intermediate.signedKey)
-            guard now < signedKey.expiration else {
-                throw CSEError(
-                    .walletKeyExpired, "Google Pay: the intermediate signing key expired (keyExpiration) before the clock's time",
-                    context: ["keyExpiration": String(signedKey.expiration)])
-            }
-            do { messageKeys = [try P256PublicKey(subjectPublicKeyInfo: signedKey.keyValue)] } catch {
-                throw GooglePayFields.malformed("signedKey.keyValue is not a P-256 public key")
-            }
-            intermediateKeyExpiration = signedKey.expiration
+            let remembered = try intermediateKey(intermediate, version: version, roots: roots, now: now)
+            messageKeys = [remembered.key]
+            intermediateKeyExpiration = remembered.expiration
         }
         let signed = GooglePayToken.signedBytes(senderID, recipientID, version.rawValue, token.signedMessage)
         guard let signature = try? GooglePayFields.base64(token.signature, member: "signature"),
             messageKeys.contains(where: { $0.isValidECDSASignature(signature, forSHA256Of: signed) })
         else { throw signatureFailure("the message signature does not verify for the configured recipient id") }
         return (token, intermediateKeyExpiration)
+    }
+
+    /// Step 2 for ECv2 and ECv2SigningOnly: the intermediate key, verified by a root key, then its
+    /// expiry at `now`. A key verified before under the same signed bytes, signature and root
+    /// (``VerifiedIntermediateKeyCache``) skips the verification, the parse and the import, never
+    /// the expiry check; so a token is refused with the same code on a warm and a cold cache.
+    private func intermediateKey(
+        _ intermediate: GooglePayToken.IntermediateSigningKey, version: GooglePayProtocolVersion,
+        roots: [GooglePayRootKeys.Entry], now: Int64
+    ) throws(CSEError) -> VerifiedIntermediateKeyCache.Entry {
+        let signed = GooglePayToken.signedBytes(senderID, version.rawValue, intermediate.signedKey)
+        // A signature that is not base64 never verifies (it is skipped, not refused).
+        let signatures = intermediate.signatures.compactMap { try? GooglePayFields.base64($0, member: "signatures") }
+        if let remembered = intermediateKeys.entry(signedBytes: signed, signatures: signatures, roots: roots) {
+            try Self.checkExpiry(of: remembered.expiration, now: now)
+            return remembered
+        }
+        var proof: VerifiedIntermediateKeyCache.Key?
+        search: for signature in signatures {
+            for root in roots where root.key.isValidECDSASignature(signature, forSHA256Of: signed) {
+                proof = VerifiedIntermediateKeyCache.Key(signedBytes: signed, signature: signature, root: root.subjectPublicKeyInfo)
+                break search
+            }
+        }
+        guard let proof else { throw signatureFailure("the intermediate signing key's signature does not verify") }
+        let signedKey = try GooglePaySignedKey(intermediate.signedKey)
+        try Self.checkExpiry(of: signedKey.expiration, now: now)
+        let key: P256PublicKey
+        do { key = try P256PublicKey(subjectPublicKeyInfo: signedKey.keyValue) } catch {
+            throw GooglePayFields.malformed("signedKey.keyValue is not a P-256 public key")
+        }
+        let verified = VerifiedIntermediateKeyCache.Entry(expiration: signedKey.expiration, key: key)
+        intermediateKeys.store(verified, for: proof, now: now)
+        return verified
+    }
+
+    /// `wallet.keyExpired` unless the intermediate key's `keyExpiration` is after `now`.
+    private static func checkExpiry(of expiration: Int64, now: Int64) throws(CSEError) {
+        guard now < expiration else {
+            throw CSEError(
+                .walletKeyExpired, "Google Pay: the intermediate signing key expired (keyExpiration) before the clock's time",
+                context: ["keyExpiration": String(expiration)])
+        }
     }
 
     private func signatureFailure(_ what: String) -> CSEError {

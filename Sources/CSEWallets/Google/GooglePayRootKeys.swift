@@ -21,6 +21,9 @@ public struct GooglePayRootKeys: Sendable {
     struct Entry: Sendable {
         let protocolVersion: GooglePayProtocolVersion
         let key: P256PublicKey
+        /// The key's DER `SubjectPublicKeyInfo` as the document gave it: how
+        /// ``VerifiedIntermediateKeyCache`` names the root that verified an intermediate key.
+        let subjectPublicKeyInfo: [UInt8]
         /// Milliseconds since the epoch; `nil` for an ECv1 key without expiry.
         let expiration: Int64?
     }
@@ -60,7 +63,7 @@ public struct GooglePayRootKeys: Sendable {
             } else if version != .ecV1 {
                 continue  // keyExpiration is required except for ECv1: such a key is never used (as Tink)
             }
-            entries.append(Entry(protocolVersion: version, key: key, expiration: expiration))
+            entries.append(Entry(protocolVersion: version, key: key, subjectPublicKeyInfo: spki, expiration: expiration))
         }
         self.entries = entries
     }
@@ -71,8 +74,13 @@ public struct GooglePayRootKeys: Sendable {
     /// The keys of `version` that have not expired at `now`: `nil` when some keys of that version
     /// exist but all have expired, an empty array when there are none at all.
     func usableKeys(for version: GooglePayProtocolVersion, now: Int64) -> [P256PublicKey]? {
+        usableEntries(for: version, now: now)?.map(\.key)
+    }
+
+    /// The entries of ``usableKeys(for:now:)``, with their encodings.
+    func usableEntries(for version: GooglePayProtocolVersion, now: Int64) -> [Entry]? {
         let ofVersion = entries.filter { $0.protocolVersion == version }
-        let usable = ofVersion.filter { entry in entry.expiration.map { now < $0 } ?? true }.map(\.key)
+        let usable = ofVersion.filter { entry in entry.expiration.map { now < $0 } ?? true }
         return usable.isEmpty && !ofVersion.isEmpty ? nil : usable
     }
 }
