@@ -37,15 +37,9 @@ final class VerifiedChainCache: Sendable {
         var signer: RememberedSigner?
     }
 
-    private struct State {
-        var entries: [ExactBytes: Entry] = [:]
-        /// Keys, oldest first.
-        var order: [ExactBytes] = []
-        var hits = 0
-        var misses = 0
+    private let storage = BoundedVerificationCache<ExactBytes, Entry>(capacity: capacity) { entry, now in
+        entry.validity.notAfter < now
     }
-
-    private let state = ThreadLock(State())
 
     /// The key of the certificates a signature carries, in their order, and the trusted root:
     /// each encoding preceded by its length, the root last.
@@ -60,55 +54,20 @@ final class VerifiedChainCache: Sendable {
     }
 
     /// What is remembered of a chain verified earlier, or `nil` (a miss).
-    func entry(for key: [UInt8]) -> Entry? {
-        state.withLock { state in
-            guard let found = state.entries[ExactBytes(key)] else {
-                state.misses += 1
-                return nil
-            }
-            state.hits += 1
-            return found
-        }
-    }
+    func entry(for key: [UInt8]) -> Entry? { storage.entry(forFirstOf: CollectionOfOne(ExactBytes(key))) }
 
     /// Remembers a verified chain, evicting the oldest entry when full and every entry whose
     /// interval ended before `now` (seconds).
-    func store(_ entry: Entry, for bytes: [UInt8], now: Int64) {
-        let key = ExactBytes(bytes)
-        state.withLock { state in
-            guard state.entries[key] == nil else { return }
-            let ended = state.entries.filter { $0.value.validity.notAfter < now }.map(\.key)
-            if !ended.isEmpty {
-                for old in ended { state.entries[old] = nil }
-                state.order.removeAll { state.entries[$0] == nil }
-            }
-            if state.order.count >= Self.capacity {
-                state.entries[state.order.removeFirst()] = nil
-            }
-            state.entries[key] = entry
-            state.order.append(key)
-        }
-    }
+    func store(_ entry: Entry, for bytes: [UInt8], now: Int64) { storage.store(entry, for: ExactBytes(bytes), now: now) }
 
     /// The number of chains remembered, and the hits and misses so far (tests and benchmarks).
-    var statistics: (count: Int, hits: Int, misses: Int) {
-        state.withLock { ($0.entries.count, $0.hits, $0.misses) }
-    }
+    var statistics: (count: Int, hits: Int, misses: Int) { storage.statistics }
 
     /// Sets the validity of every remembered chain (tests of the time check on a hit).
-    func setValidityOfEveryEntry(_ validity: Validity) {
-        state.withLock { state in
-            for key in state.entries.keys { state.entries[key]?.validity = validity }
-        }
-    }
+    func setValidityOfEveryEntry(_ validity: Validity) { storage.updateEveryEntry { $0.validity = validity } }
 
     /// Forgets every chain (tests and benchmarks that measure the uncached path).
-    func removeAll() {
-        state.withLock { state in
-            state.entries = [:]
-            state.order = []
-        }
-    }
+    func removeAll() { storage.removeAll() }
 
     /// The interval in which all of `certificates` are valid.
     static func validity(of certificates: [X509Certificate]) -> Validity? {

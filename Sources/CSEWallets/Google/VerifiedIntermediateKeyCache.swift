@@ -51,15 +51,7 @@ final class VerifiedIntermediateKeyCache: Sendable {
         let key: P256PublicKey
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        /// Keys, oldest first.
-        var order: [Key] = []
-        var hits = 0
-        var misses = 0
-    }
-
-    private let state = ThreadLock(State())
+    private let storage = BoundedVerificationCache<Key, Entry>(capacity: capacity) { entry, now in entry.expiration <= now }
 
     /// The entry of the first signature and root pair of the token that was verified before, or
     /// `nil` (a miss).
@@ -68,48 +60,19 @@ final class VerifiedIntermediateKeyCache: Sendable {
     ///   - signatures: The token's decoded signatures, in order.
     ///   - roots: The root keys usable at the token's clock.
     func entry(signedBytes: [UInt8], signatures: [[UInt8]], roots: [GooglePayRootKeys.Entry]) -> Entry? {
-        state.withLock { state in
-            for signature in signatures {
-                for root in roots {
-                    if let found = state.entries[Key(signedBytes: signedBytes, signature: signature, root: root.subjectPublicKeyInfo)] {
-                        state.hits += 1
-                        return found
-                    }
-                }
-            }
-            state.misses += 1
-            return nil
-        }
+        storage.entry(
+            forFirstOf: signatures.lazy.flatMap { signature in
+                roots.lazy.map { Key(signedBytes: signedBytes, signature: signature, root: $0.subjectPublicKeyInfo) }
+            })
     }
 
     /// Remembers a verified intermediate key, first dropping every key expired at `now` and, when
     /// full, the oldest.
-    func store(_ entry: Entry, for key: Key, now: Int64) {
-        state.withLock { state in
-            guard state.entries[key] == nil else { return }
-            let expired = state.entries.filter { $0.value.expiration <= now }.map(\.key)
-            if !expired.isEmpty {
-                for old in expired { state.entries[old] = nil }
-                state.order.removeAll { state.entries[$0] == nil }
-            }
-            if state.order.count >= Self.capacity {
-                state.entries[state.order.removeFirst()] = nil
-            }
-            state.entries[key] = entry
-            state.order.append(key)
-        }
-    }
+    func store(_ entry: Entry, for key: Key, now: Int64) { storage.store(entry, for: key, now: now) }
 
     /// The number of keys remembered, and the hits and misses so far (tests and benchmarks).
-    var statistics: (count: Int, hits: Int, misses: Int) {
-        state.withLock { ($0.entries.count, $0.hits, $0.misses) }
-    }
+    var statistics: (count: Int, hits: Int, misses: Int) { storage.statistics }
 
     /// Forgets every key (tests and benchmarks that measure the uncached path).
-    func removeAll() {
-        state.withLock { state in
-            state.entries = [:]
-            state.order = []
-        }
-    }
+    func removeAll() { storage.removeAll() }
 }
