@@ -90,12 +90,16 @@ struct MastercardThreeDSecureCommandTests {
         #expect(html.contains("/acs/order-1/auth-1"))
         #expect(pending.err.contains("UNSIGNED") && pending.err.contains("--authentication-transaction auth-1"), "\(pending.err)")
         #expect(try gateway.run(["retrieve", "order-1", "auth-1"]).status == 3)
+        // The order reads as pending too (AUTHENTICATION_INITIATED), with "outcome":"pending".
+        let order = try gateway.run(["retrieve", "order-1"])
+        #expect(order.status == 3 && Self.json(order)["outcome"]?.stringValue == "pending", "\(order.err)")
         let early = try gateway.pay()
         #expect(early.status == 1 && early.err.hasPrefix("Error: mastercard.authentication.pending") && early.out.isEmpty, "\(early.err)")
         #expect(try gateway.server.requests().last?.method == "GET")
         let returned = try MastercardChallenge.complete(html)
         #expect(returned.fields["result"] == "SUCCESS")
         #expect(try gateway.run(["retrieve", "order-1", "auth-1"]).status == 0)
+        #expect(try gateway.run(["retrieve", "order-1"]).status == 0)
         let paid = try gateway.pay()
         #expect(paid.status == 0 && Self.json(paid)["response"]?["gatewayCode"]?.stringValue == "APPROVED", "\(paid.err)")
     }
@@ -109,6 +113,9 @@ struct MastercardThreeDSecureCommandTests {
         let refused = try gateway.pay(["--allow-unauthenticated"])
         #expect(refused.status == 1 && refused.err.hasPrefix("Error: mastercard.authentication.doNotProceed"), "\(refused.err)")
         #expect(try gateway.run(["retrieve", "order-1", "auth-1"]).status == 1)
+        let order = try gateway.run(["retrieve", "order-1"])
+        #expect(order.status == 1 && order.err.hasPrefix("Error: mastercard.transactionDeclined"), "\(order.err)")
+        #expect(order.err.contains("AUTHENTICATION_UNSUCCESSFUL"), "\(order.err)")
     }
 
     @Test("unavailable: authenticate exits 1 (unavailable); pay exits 1 without --allow-unauthenticated, 0 with it, liability merchant")

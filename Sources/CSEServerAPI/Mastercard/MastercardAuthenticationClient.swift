@@ -272,6 +272,36 @@ extension MastercardSessionClient {
         return Self.state(of: transaction, keys: PaymentReconciliation(orderID: orderID, transactionID: transactionID))
     }
 
+    /// The order as it stands (RETRIEVE ORDER), classed by its `status` (issue #34: `cse
+    /// mastercard retrieve ORDER` exits by it, docs/COMPATIBILITY.md): `AUTHORIZED`, `CAPTURED`,
+    /// `PARTIALLY_CAPTURED`, `REFUNDED`, `PARTIALLY_REFUNDED`, `CANCELLED` (after a void),
+    /// `AUTHENTICATED` and `VERIFIED` are succeeded; `AUTHENTICATION_INITIATED`,
+    /// `AUTHENTICATION_PENDING` and `PENDING` pending (the payer or the gateway still acts);
+    /// `FAILED`, `DECLINED` and `AUTHENTICATION_UNSUCCESSFUL` refused
+    /// (`mastercard.transactionDeclined`, naming the order status); any other status unknown
+    /// (`server.outcomeUnknown`): retrieve it again later. The value is the order, card numbers
+    /// masked.
+    package func retrieveOrderOutcome(orderID: String) async throws(CSEError) -> PaymentOutcome<JSONValue> {
+        let order = try await retrieveOrderValue(orderID: orderID)
+        let keys = PaymentReconciliation(orderID: orderID)
+        let status = order["status"]?.stringValue ?? ""
+        let context = ["orderId": orderID, "orderStatus": SafeText.of(status.isEmpty ? "-" : status, limit: 40)]
+        switch status {
+        case "AUTHORIZED", "CAPTURED", "PARTIALLY_CAPTURED", "REFUNDED", "PARTIALLY_REFUNDED", "CANCELLED", "AUTHENTICATED", "VERIFIED":
+            return .succeeded(order, keys)
+        case "AUTHENTICATION_INITIATED", "AUTHENTICATION_PENDING", "PENDING":
+            return .pending(order, nil, keys)
+        case "FAILED", "DECLINED", "AUTHENTICATION_UNSUCCESSFUL":
+            return .refused(order, CSEError(.mastercardTransactionDeclined, "the order failed", context: context))
+        default:
+            return .unknown(
+                keys,
+                outcomeUnknownError(
+                    "the order's status does not decide it", keys,
+                    cause: CSEError(.mastercardError, "an order status this client does not class", context: context)))
+        }
+    }
+
     /// The state of a transaction as it stands:
     /// - an `AUTHENTICATION`: awaiting the payer (`AUTHENTICATION_PENDING`, or only initiated) is
     ///   ``PaymentOutcome/pending(_:_:_:)`` with `authentication.redirect.html` when it has one;

@@ -295,7 +295,10 @@ struct MastercardRetrieveCommand: NetworkCommand {
             challenge runs); 1 declined (mastercard.transactionDeclined) or an authentication that
             failed, is unavailable or says not to proceed (mastercard.authentication.*); 75 an
             undetermined gateway code (server.outcomeUnknown): retrieve it again later. An order
-            exits 0.
+            exits by its status: 0 AUTHORIZED, CAPTURED, PARTIALLY_CAPTURED, REFUNDED,
+            PARTIALLY_REFUNDED, CANCELLED, AUTHENTICATED or VERIFIED; 3 AUTHENTICATION_INITIATED,
+            AUTHENTICATION_PENDING or PENDING; 1 FAILED, DECLINED or AUTHENTICATION_UNSUCCESSFUL
+            (mastercard.transactionDeclined); 75 any other status.
             """,
         options: MastercardCommandSupport.Options.self,
         positionals: [.init("ORDER", help: "The order id."), .init("TRANSACTION", required: false, help: "The transaction id.")])
@@ -319,9 +322,9 @@ struct MastercardRetrieveCommand: NetworkCommand {
                 resume:
                     "an authentication awaiting the payer: insert the action's HTML into the payer's page; once the payer is back, pay with '--order \(order) --authentication-transaction \(transaction)', which checks it",
                 id: \.transactionID, status: { $0.gatewayCode ?? $0.result }, json: \.maskedValue)
-        } else {
-            JSONLine.write(try await client.retrieveOrderValue(orderID: order))
         }
-        return ExitCode.success
+        return PaymentOutcomeOutput.finish(
+            try await client.retrieveOrderOutcome(orderID: order), settle: "retrieve it again later ('cse mastercard retrieve \(order)')",
+            id: { _ in order }, status: { $0["status"]?.stringValue }, json: { $0 })
     }
 }
