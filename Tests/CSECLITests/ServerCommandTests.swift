@@ -712,10 +712,32 @@ struct ServerCommandTests {
         let lookup = try CommandRunner.run(["paysafe", "lookup", "--merchant-ref", "order-3"] + common)
         let found = try JSONValue.parse(Array(lookup.stdout))["payments"]?.arrayValue
         #expect(lookup.status == 0 && found?.count == 1 && found?.first?["status"]?.stringValue == "COMPLETED", "\(lookup.err)")
+        // A reference Paysafe lists no payment under: nothing was processed (exit 1), not "done".
+        let none = try CommandRunner.run(["paysafe", "lookup", "--merchant-ref", "never-used"] + common)
+        #expect(none.status == 1 && none.err.hasPrefix("Error: server.unknownPayment"), "\(none.err)")
         let usage = try CommandRunner.run(
             ["paysafe", "pay", "--amount", "5", "--currency", "EUR", "--merchant-ref", "r", "--token", "t"] + common)
         #expect(usage.status == 64 && usage.err.contains("--token needs --account."))
         for result in [token, byCard, wrongKey, first, repeated, lost, lookup] { Self.checkCanaries(result) }
+    }
+
+    @Test(
+        "paysafe lookup exits by what the reference's payments say: a declined payment is 1 (paysafe.paymentDeclined), its list still printed"
+    )
+    func paysafeLookupDeclined() throws {
+        let server = try Self.emulator("paysafe", ["--payments-key", Self.paysafePaymentsKey, "--mode", "decline"])
+        defer { server.stop() }
+        let common = ["--credentials", try Self.file(#"{"apiKey":"\#(Self.paysafePaymentsKey)"}"#), "--endpoint", server.baseURL]
+        let pay = [
+            "paysafe", "pay", "--amount", "700", "--currency", "EUR", "--merchant-ref", "order-d", "--payment-handle", "SCp7iW4xTkmN3Bq",
+        ]
+        let refused = try CommandRunner.run(pay + common)
+        #expect(refused.status == 1 && refused.err.hasPrefix("Error: paysafe.paymentDeclined"), "\(refused.err)")
+        let lookup = try CommandRunner.run(["paysafe", "lookup", "--merchant-ref", "order-d"] + common)
+        let listed = try JSONValue.parse(Array(lookup.stdout))["payments"]?.arrayValue
+        #expect(lookup.status == 1 && lookup.err.hasPrefix("Error: paysafe.paymentDeclined"), "\(lookup.err)")
+        #expect(listed?.first?["status"]?.stringValue == "FAILED")
+        for result in [refused, lookup] { Self.checkCanaries(result) }
     }
 
     @Test("paysafe wallet-token: a Google Pay PaymentData becomes a token that pays with --token; --decrypted is Apple Pay's only")

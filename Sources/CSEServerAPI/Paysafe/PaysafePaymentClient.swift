@@ -430,6 +430,30 @@ public struct PaysafePaymentClient: Sendable {
         return outcome(of: undocumented, keys: keys, redactor: redactor)
     }
 
+    /// What the payments listed under a merchant reference say of it (issue #34: `cse paysafe
+    /// lookup` exits by it): a `COMPLETED` payment, else a pending one, decides it; refused when
+    /// every one is declined; unknown when one has a status Paysafe does not document and none
+    /// was taken.
+    /// - Throws: ``CSEError/Code/serverUnknownPayment`` when none is listed (nothing was processed
+    ///   under the reference).
+    package static func outcome(
+        ofListed payments: [PaysafePayment], merchantReference: String
+    ) throws(CSEError) -> PaymentOutcome<
+        PaysafePayment
+    > {
+        guard let first = payments.first else {
+            throw CSEError(
+                .serverUnknownPayment, "Paysafe lists no payment with this merchant reference",
+                context: ["merchantReference": SafeText.identifier(merchantReference), "platform": "paysafe"])
+        }
+        let keys = PaymentReconciliation(merchantReference: merchantReference)
+        let redactor = SafeText(secrets: [])
+        let deciding =
+            payments.first(where: \.isCompleted) ?? payments.first(where: \.isPending)
+            ?? (payments.allSatisfy(\.isDeclined) ? first : payments.first { !$0.isDocumentedStatus } ?? first)
+        return outcome(of: deciding, keys: keys, redactor: redactor)
+    }
+
     /// `paysafe.paymentDeclined` for a refused payment, with Paysafe's `error.code` when the body had one.
     static func declined(_ payment: PaysafePayment, keys: PaymentReconciliation, code: String?, redactor: SafeText) -> CSEError {
         var context = ["paymentId": redactor.of(payment.id, limit: 64), "paymentStatus": redactor.of(payment.status, limit: 32)]

@@ -291,15 +291,25 @@ struct PaysafeLookupCommand: NetworkCommand {
         let client = try PaysafePaymentSupport.client(options)
         guard let operation = kind.operation else {
             let payments = try await client.payments(merchantReference: reference, accountID: account)
+            // Issue #34: the reference exits by what its payments say: 0 taken, 3 not decided yet,
+            // 1 declined (or none listed: nothing was processed), 75 a status Paysafe does not document.
+            let outcome = try PaysafePaymentClient.outcome(ofListed: payments, merchantReference: reference)
             JSONLine.write(.object(JSONObject([("payments", .array(payments.map(\.json)))])))
-            // Issue #34: a reference whose payment is not decided yet is pending, not done.
-            guard !payments.contains(where: \.isCompleted), let pending = payments.first(where: \.isPending) else {
-                return ExitCode.success
+            let again = "look it up again later with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))'"
+            switch outcome {
+            case .succeeded: return ExitCode.success
+            case .pending(let pending, _, _):
+                StandardStreams.err(
+                    "cse: payment \(SafeEcho.withoutControls(pending.id)) is \(SafeEcho.withoutControls(pending.status)), not decided yet; \(again)\n"
+                )
+                return ExitCode.pending
+            case .refused(_, let error):
+                return StandardStreams.report(error)
+            case .unknown(_, let error):
+                _ = StandardStreams.report(error)
+                StandardStreams.err("cse: the outcome is unknown; \(again)\n")
+                return ExitCode.outcomeUnknown
             }
-            StandardStreams.err(
-                "cse: payment \(SafeEcho.withoutControls(pending.id)) is \(SafeEcho.withoutControls(pending.status)), not decided yet; look it up again later with 'cse paysafe lookup --merchant-ref \(SafeEcho.withoutControls(reference))'\n"
-            )
-            return ExitCode.pending
         }
         let found = try await client.operations(operation, merchantReference: reference, accountID: account)
         JSONLine.write(.object(JSONObject([(operation.listMember, .array(found.map(\.json)))])))
