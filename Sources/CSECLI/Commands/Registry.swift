@@ -21,6 +21,7 @@ extension CommandLineTool {
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
         PaysafeWebhookVerifyCommand.self,
+        JournalListCommand.self, JournalSettleCommand.self,
     ]
 }
 
@@ -48,5 +49,6 @@ extension CommandLineTool {
         CommandGroup(
             name: "paysafe",
             abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
+        CommandGroup(name: "journal", abstract: "The payment journal: list its entries, settle the open ones with the platform's lookup."),
     ]
 }
