@@ -39,6 +39,9 @@ struct JournalCrashTests {
         let isEntry: @Sendable (JSONValue) -> Bool
         /// The platform id members its settled entry must name.
         let ids: [String]
+        /// Requests the command sends on the same path before this one (APS reads the order's
+        /// status before a capture or refund), which the hold lets through.
+        var before = 0
     }
 
     /// A platform's emulator, common options and operations.
@@ -73,7 +76,10 @@ struct JournalCrashTests {
             case "payment":
                 return Operation(
                     arguments: pay(reference), input: card, path: "/v2/1234/payments",
-                    isRequest: { $0.method == "POST" && $0.path == "/v2/1234/payments" && body($0)?["encryptedCustomerInput"] != nil },
+                    isRequest: {
+                        $0.method == "POST" && $0.path == "/v2/1234/payments" && body($0)?["encryptedCustomerInput"] != nil
+                            && String(decoding: $0.body, as: UTF8.self).contains(reference)
+                    },
                     isEntry: { $0["merchantReference"]?.stringValue == reference }, ids: ["paymentId"])
             default:
                 let id = try #require(try setup(pay("auth-" + reference), common, journal: journal, input: card)["id"]?.stringValue)
@@ -117,24 +123,28 @@ struct JournalCrashTests {
                     isEntry: { $0["merchantReference"]?.stringValue == reference && $0["operation"]?.stringValue == "purchase" },
                     ids: ["fortId"])
             case "capture":
-                _ = try setup(pay("authorize", reference), common, journal: journal)
+                // With --fort-id, cse sends the CAPTURE alone (without it, a CHECK_STATUS finds the id first).
+                let fortID = try #require(try setup(pay("authorize", reference), common, journal: journal)["fort_id"]?.stringValue)
                 return Operation(
-                    arguments: ["aps", "capture", "--merchant-reference", reference, "--amount", "20000", "--currency", "AED"], input: "",
+                    arguments: [
+                        "aps", "capture", "--merchant-reference", reference, "--amount", "20000", "--currency", "AED", "--fort-id", fortID,
+                    ], input: "",
                     path: "/FortAPI/paymentApi", isRequest: request("CAPTURE", reference),
                     isEntry: { $0["merchantReference"]?.stringValue == reference && $0["operation"]?.stringValue == "capture" },
-                    ids: ["fortId"])
+                    ids: ["fortId"], before: 1)
             default:
-                _ = try setup(pay("authorize", reference), common, journal: journal)
+                let fortID = try #require(try setup(pay("authorize", reference), common, journal: journal)["fort_id"]?.stringValue)
                 _ = try setup(
-                    ["aps", "capture", "--merchant-reference", reference, "--amount", "50000", "--currency", "AED"], common,
+                    ["aps", "capture", "--merchant-reference", reference, "--amount", "50000", "--currency", "AED", "--fort-id", fortID],
+                    common,
                     journal: journal)
                 return Operation(
                     arguments: [
                         "aps", "refund", "--merchant-reference", reference, "--amount", "10000", "--currency", "AED",
-                        "--maintenance-reference", "RF-\(index)",
+                        "--maintenance-reference", "RF-\(index)", "--fort-id", fortID,
                     ], input: "", path: "/FortAPI/paymentApi", isRequest: request("REFUND", reference),
                     isEntry: { $0["merchantReference"]?.stringValue == reference && $0["operation"]?.stringValue == "refund" },
-                    ids: ["fortId"])
+                    ids: ["fortId"], before: 1)
             }
         }
     }
@@ -264,6 +274,9 @@ struct JournalCrashTests {
                 let arguments = operation.arguments + platform.common + ["--journal", journal]
                 switch point {
                 case .held:
+                    for _ in 0..<operation.before {
+                        try platform.server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 0).onPath(operation.path))
+                    }
                     try platform.server.enqueue(LoopbackEmulator.Fault.hold.onPath(operation.path))
                     try Self.killWhileHeld(arguments, input: operation.input, server: platform.server)
                 case .afterIntent, .beforeOutcome:

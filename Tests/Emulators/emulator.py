@@ -28,7 +28,8 @@ Control. One JSON object per line on stdin, one JSON reply per line on stdout:
     {"cmd": "await-held", "count": n,        wait (at most "timeout" s, default 30) until n requests
      "timeout": s}                           are held by "hold" -> {"ok": true, "held": n}, or
                                              {"ok": false} when the time passed
-    {"cmd": "release"}                       let every held request answer (and all later ones)
+    {"cmd": "release"}                       let every held request answer (and any later one, until
+                                             a "hold" fault is queued again)
     {"cmd": "stop"}                          reply, then exit
 The same operations over HTTP, for manual use: POST /__control/faults (body: a fault),
 GET /__control/requests, GET /__control/stats, POST /__control/reset. Control requests are not
@@ -191,6 +192,8 @@ class Emulator:
             if cmd == "enqueue":
                 fault = dict(command.get("fault") or {})
                 fault.setdefault("times", 1)
+                if fault.get("action") == "hold":
+                    self.released.clear()
                 self.faults.append(fault)
                 return {"ok": True}
             if cmd == "requests":

@@ -198,7 +198,7 @@ public final class LoopbackEmulator: @unchecked Sendable {
         _ = try control("{\"cmd\":\"await-held\",\"count\":\(count),\"timeout\":15}")
     }
 
-    /// Lets every held request answer, and every later one at once.
+    /// Lets every held request answer (and any later one, until a ``Fault/hold`` is queued again).
     public func release() throws { _ = try control("{\"cmd\":\"release\"}") }
 
     /// Clears the fault queue and the request log.
