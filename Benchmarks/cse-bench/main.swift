@@ -108,15 +108,12 @@ if CommandLine.arguments.dropFirst().first == "--oaep-timing" {
 // The payment journal's cost (see JournalLatency.swift): `cse-bench --journal [N]`.
 if CommandLine.arguments.dropFirst().first == "--journal" {
     let calls = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 2_000 : 2_000
-    let done = DispatchSemaphore(value: 0)
-    let failure = WriterCounts()
+    // Run under dispatchMain, as cse runs its network commands (a semaphore wait here hung).
     Task {
-        do { try await JournalLatency.run(calls: calls) } catch { failure.fail("\(error)") }
-        done.signal()
+        do { try await JournalLatency.run(calls: calls) } catch { fail("\(error)", status: 1) }
+        exit(0)
     }
-    done.wait()
-    if let reason = failure.failure { fail(reason, status: 1) }
-    exit(0)
+    dispatchMain()
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
