@@ -10,7 +10,8 @@ struct HardeningRoundFourCLITests {
     static let worldlineCredentials =
         #"{"merchantId":"1234","apiKeyId":"5e45c937b9db33ae","secretApiKey":"\#(ServerCommandTests.worldlineSecret)"}"#
     static let worldlinePayment = [
-        "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-h", "--idempotence-key", "hidden-1",
+        "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-h",
+        "--idempotence-key", "hidden-1",
     ]
     static let encrypted = #"{"encryptedCustomerInput":"a.b.c.d.e"}"#
 

@@ -40,7 +40,7 @@ struct PaymentFaultMatrixTests {
             credentials:
                 #"{"merchantId":"1234","apiKeyId":"5e45c937b9db33ae","secretApiKey":"\#(ServerCommandTests.worldlineSecret)"}"#,
             command: [
-                "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-f",
+                "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-f",
                 "--idempotence-key", "fault-key-1",
             ],
             path: "/v2/1234/payments", keys: ["idempotenceKey=fault-key-1", "merchantReference=order-f"], cutExit: 0),

@@ -119,7 +119,7 @@ struct ServerCommandTests {
         #expect(sealed.status == 0, "\(sealed.err)")
         let payment = try CommandRunner.run(
             [
-                "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
+                "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
                 "--credentials", credentials, "--endpoint", server.baseURL,
             ], stdin: sealed.stdout)
         #expect(payment.status == 0, "\(payment.err)")
@@ -156,7 +156,7 @@ struct ServerCommandTests {
         #expect(try clientAPI.requests().map(\.path) == ["/client/v1/cf7d7aafd42e4a1cb9e4b0624a5041b1/crypto/publickey"])
         let payment = try CommandRunner.run(
             [
-                "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
+                "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-1",
                 "--credentials", credentials, "--endpoint", server.baseURL,
             ], stdin: sealed.stdout)
         #expect(payment.status == 0, "\(payment.err)")
@@ -245,7 +245,7 @@ struct ServerCommandTests {
         defer { server.stop() }
         let result = try CommandRunner.run(
             [
-                "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials",
+                "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials",
                 try Self.worldlineCredentials(), "--endpoint", server.baseURL,
             ],
             stdin: Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8))
@@ -261,7 +261,7 @@ struct ServerCommandTests {
         defer { server.stop() }
         let result = try CommandRunner.run(
             [
-                "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials",
+                "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials",
                 try Self.worldlineCredentials(), "--endpoint", server.baseURL,
             ],
             stdin: Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8))
@@ -280,7 +280,7 @@ struct ServerCommandTests {
         try server.enqueue(LoopbackEmulator.Fault.delay(milliseconds: 2500).afterRoute().onPath("/v2/1234/payments"))
         let credentials = try Self.worldlineCredentials()
         let arguments = [
-            "worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-7",
+            "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-7",
             "--credentials", credentials, "--endpoint", server.baseURL, "--timeout", "1",
         ]
         let input = Array(#"{"encryptedCustomerInput":"a.b.c.d.e"}"#.utf8)
@@ -315,7 +315,7 @@ struct ServerCommandTests {
         let server = try Self.emulator("worldline", ["--secret-api-key", Self.worldlineSecret])
         defer { server.stop() }
         let result = try IOShell.run(
-            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --amount 1 --currency EUR "#
+            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --skip-authentication --amount 1 --currency EUR "#
                 + #"--idempotence-key order-9-key --credentials "$CREDENTIALS" --endpoint "$ENDPOINT" > /dev/full"#,
             environment: ["CREDENTIALS": try Self.worldlineCredentials(), "ENDPOINT": server.baseURL])
         #expect(result.status == 1, "\(result.stderr)")
@@ -332,7 +332,7 @@ struct ServerCommandTests {
         defer { server.stop() }
         // The reader closes its end of the pipe at once and stays alive, so every write to it fails with EPIPE.
         let result = try IOShell.run(
-            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --amount 1 --currency EUR "#
+            #"echo '{"encryptedCustomerInput":"a.b.c.d.e"}' | timeout 60 "$CSE" worldline create-payment --skip-authentication --amount 1 --currency EUR "#
                 + #"--idempotence-key order-10-key --credentials "$CREDENTIALS" --endpoint "$ENDPOINT" | { exec 0<&-; sleep 1; }; "#
                 + #"echo "cse=${PIPESTATUS[1]}" >&2"#,
             environment: ["CREDENTIALS": try Self.worldlineCredentials(), "ENDPOINT": server.baseURL])

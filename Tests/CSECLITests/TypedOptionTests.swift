@@ -31,7 +31,10 @@ struct TypedOptionTests {
                 ["aps", "sign", "--phrase-file", "p", "--algorithm", "md5"],
                 "Error: The value for '--algorithm' must be sha256, sha512 or sha1."
             ),
-            (["aps", "feedback-verify", "--credentials", "c", "--format", "xml"], "Error: The value for '--format' must be form or json."),
+            (
+                ["aps", "feedback-verify", "--credentials", "c", "--format", "xml"],
+                "Error: The value for '--format' must be form, json or query."
+            ),
             (
                 ["paysafe", "wallet-token", "--wallet", "samsung-pay", "--credentials", "c"],
                 "Error: The value for '--wallet' must be apple-pay or google-pay."
@@ -56,7 +59,10 @@ struct TypedOptionTests {
                 "Error: The value for '--currency' must be an ISO 4217 currency code (e.g. EUR)."
             ),
             (
-                ["worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--idempotence-key", "a b"],
+                [
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--idempotence-key", "a b",
+                ],
                 "Error: The value for '--idempotence-key' must be 1 to 40 printable ASCII characters without spaces."
             ),
             (
@@ -134,12 +140,12 @@ struct TypedOptionTests {
     func requiredAndDefaulted() throws {
         let base = ["--merchant-reference", "R", "--amount", "50000", "--currency", "AED", "--customer-email", "e", "--credentials", "c"]
         let line = try ArgumentParser.parse(base + ["--token-name", "T"], spec: APSPurchaseCommand.spec)
-        let arguments = ParsedArguments<APSPaymentOptions>(line)
+        let arguments = ParsedArguments<APSPurchaseOptions>(line).group(\.payment)
         #expect(arguments[\.amount].minorUnits == 50000)
         #expect(arguments[\.currency].currency.code == "AED")
         #expect(arguments[\.language] == .en && arguments[\.appleHeaderOrder] == .dotnet)
         let arabic = try ArgumentParser.parse(base + ["--token-name", "T", "--language", "ar"], spec: APSPurchaseCommand.spec)
-        #expect(ParsedArguments<APSPaymentOptions>(arabic)[\.language] == .ar)
+        #expect(ParsedArguments<APSPurchaseOptions>(arabic).group(\.payment)[\.language] == .ar)
     }
 
     @Test("a repeated typed option reads every value as its type; the parser checks each")
@@ -218,12 +224,16 @@ struct OptionRulePhrasingTests {
                 "--decrypted needs --wallet."
             ),
             (
-                ["worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--wallet", "apple-pay"],
+                [
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--wallet", "apple-pay",
+                ],
                 "--wallet needs --decrypted or --session."
             ),
             (
                 [
-                    "worldline", "create-payment", "--amount", "1", "--currency", "EUR", "--credentials", "c", "--wallet", "google-pay",
+                    "worldline", "create-payment", "--skip-authentication", "--amount", "1", "--currency", "EUR", "--credentials", "c",
+                    "--wallet", "google-pay",
                     "--decrypted",
                 ],
                 "--wallet google-pay needs --return-url (3-D Secure)."

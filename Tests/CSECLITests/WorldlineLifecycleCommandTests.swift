@@ -21,7 +21,8 @@ struct WorldlineLifecycleCommandTests {
         /// `cse worldline create-payment` of EUR 23.45; the payment id.
         func authorise() throws -> String {
             let result = try CommandRunner.run(
-                ["worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--reference", "order-1"] + common,
+                ["worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--reference", "order-1"]
+                    + common,
                 input: #"{"encryptedCustomerInput":"a.b.c.d.e"}"#)
             #expect(result.status == 0, "\(result.err)")
             return try #require(try JSONValue.parse(Array(result.stdout))["id"]?.stringValue)
@@ -124,7 +125,10 @@ struct WorldlineLifecycleCommandTests {
         let fixture = try Fixture()
         defer { fixture.server.stop() }
         let created = try CommandRunner.run(
-            ["worldline", "create-payment", "--amount", "2345", "--currency", "EUR", "--authorization-mode", "sale"] + fixture.common,
+            [
+                "worldline", "create-payment", "--skip-authentication", "--amount", "2345", "--currency", "EUR", "--authorization-mode",
+                "sale",
+            ] + fixture.common,
             input: #"{"encryptedCustomerInput":"a.b.c.d.e"}"#)
         #expect(created.status == 0, "\(created.err)")
         let id = try #require(try Self.json(created)["id"]?.stringValue)

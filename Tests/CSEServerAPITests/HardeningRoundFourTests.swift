@@ -114,10 +114,10 @@ struct HardeningRoundFourTests {
     }
 
     @Test(
-        "Paysafe pay: COMPLETED and the documented pending statuses succeed; FAILED, CANCELLED, EXPIRED are refused",
+        "Paysafe pay: COMPLETED succeeds, the documented statuses not final yet are pending (issue #34); FAILED, CANCELLED, EXPIRED are refused",
         arguments: [
-            ("COMPLETED", "succeeded"), ("RECEIVED", "succeeded"), ("INITIATED", "succeeded"), ("PENDING", "succeeded"),
-            ("PROCESSING", "succeeded"), ("HELD", "succeeded"), ("FAILED", "refused"), ("CANCELLED", "refused"), ("EXPIRED", "refused"),
+            ("COMPLETED", "succeeded"), ("RECEIVED", "pending"), ("INITIATED", "pending"), ("PENDING", "pending"),
+            ("PROCESSING", "pending"), ("HELD", "pending"), ("FAILED", "refused"), ("CANCELLED", "refused"), ("EXPIRED", "refused"),
         ])
     func paysafeDocumentedStatus(status: String, expected: String) async throws {
         let transport = RecordingTransport(status: 201, json: Self.paysafePayment(status: status))
@@ -144,7 +144,7 @@ struct HardeningRoundFourTests {
     func paysafeConflictPrefersTaken() async throws {
         let cases: [(String, [String], String, String?)] = [
             ("failed first, completed second", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "COMPLETED")], "succeeded", "p-2"),
-            ("failed first, pending second", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "PROCESSING")], "succeeded", "p-2"),
+            ("failed first, pending second", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "PROCESSING")], "pending", "p-2"),
             ("pending first, completed second", [Self.entry("p-1", "PENDING"), Self.entry("p-2", "COMPLETED")], "succeeded", "p-2"),
             ("every entry refused", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "CANCELLED")], "refused", "p-1"),
             ("a refusal and an undocumented status", [Self.entry("p-1", "FAILED"), Self.entry("p-2", "ERROR")], "unknown", nil),

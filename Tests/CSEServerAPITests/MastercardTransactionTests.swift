@@ -64,7 +64,7 @@ struct MastercardTransactionTests {
         #expect(request.json["order"]?["amount"]?.stringValue == expected)
     }
 
-    @Test("after 3-D Secure, PAY names the authentication transaction of the order (authentication.transactionId)")
+    @Test("PAY naming a 3-D Secure transaction the order does not hold is refused before sending (mastercard.authentication.unknown)")
     func authenticationTransaction() async throws {
         try await withServerEmulator("mastercard", ServerEmulatorTests.mastercardArguments) { server in
             let client = try Self.client(server)
@@ -72,10 +72,10 @@ struct MastercardTransactionTests {
             let request = try MastercardTransactionRequest(
                 .pay, orderID: "order-3ds", transactionID: "pay-2", amount: 100, currency: Currency(code: "EUR")!,
                 source: .session(id: session), authenticationTransactionID: "auth-1")
-            let transaction = try await client.perform(request).get()
-            #expect(transaction.json["authentication"]?["transactionId"]?.stringValue == "auth-1")
-            let sent = try JSONValue.parse(Array(try #require(server.requests().last).body))
-            #expect(sent["authentication"]?["transactionId"]?.stringValue == "auth-1")
+            #expect(request.json["authentication"]?["transactionId"]?.stringValue == "auth-1")
+            let error = await thrown { try await client.perform(request) }
+            #expect(error?.code == .mastercardAuthenticationUnknown && error?.context["authenticationTransactionId"] == "auth-1")
+            #expect(try server.requests().last?.method == "GET")
         }
     }
 

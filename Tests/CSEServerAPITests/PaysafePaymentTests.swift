@@ -121,7 +121,7 @@ struct PaysafePaymentTests {
         }
     }
 
-    @Test("402 is a refusal with the declined payment; PROCESSING succeeds as pending; a 5xx is unknown; 400 and 401 throw")
+    @Test("402 is a refusal with the declined payment; PROCESSING is pending (issue #34); a 5xx is unknown; 400 and 401 throw")
     func outcomes() async throws {
         try await withServerEmulator("paysafe", Self.arguments + ["--mode", "decline"]) { server in
             guard case .refused(let payment?, let error) = try await Self.client(server).pay(try Self.handlePayment()) else {
@@ -131,8 +131,11 @@ struct PaysafePaymentTests {
             #expect(payment.status == "FAILED" && error.code == .paysafePaymentDeclined && error.context["paysafeCode"] == "3009")
         }
         try await withServerEmulator("paysafe", Self.arguments + ["--mode", "pending"]) { server in
-            let payment = try await Self.client(server).pay(try Self.handlePayment()).get()
-            #expect(payment.isPending && payment.status == "PROCESSING")
+            guard case .pending(let payment, nil, let keys) = try await Self.client(server).pay(try Self.handlePayment()) else {
+                Issue.record("not pending")
+                return
+            }
+            #expect(payment.isPending && payment.status == "PROCESSING" && keys.paymentID == payment.id)
         }
         try await withServerEmulator("paysafe", Self.arguments) { server in
             try server.enqueue(.json(503, #"{"error":{"code":"1000","message":"Internal error"}}"#).onPath("/paymenthub"))

@@ -29,11 +29,59 @@ def aps_signature(params, phrase):
 # APS server-to-server payments (research notes §2.3, §2.5, §2.7): PURCHASE/AUTHORIZATION with a
 # token_name, checked against the trusted-channel rules; merchant_reference unique (a repeat is
 # 00066 and creates nothing); CHECK_STATUS answers from the stored orders (11036 when unknown).
-# MODES (payments): decline (13/03 + 072), on-hold (20064 with 3ds_url), uncertain (15777).
+# MODES (payments): decline (13/03 + 072), on-hold (20064 with 3ds_url), uncertain (15777),
+# pending (19065, "Transaction waiting for customer's action"), review (40090, "Transaction in
+# review"): the status digits are the code table's, the messages the emulator's choice.
+#
+# The token vault and 3-D Secure (research notes, lifecycle §3.1, §3.3, §6.3):
+# - A token_name the vault does not hold is a temporary token of the SDK's tokenization (any
+#   well-formed name); one whose name contains "3DS" stands for a card enrolled in 3-D Secure.
+# - A successful payment with remember_me=YES saves the card: its answer's token_name is a new
+#   permanent name (32 hex digits) in the vault, ACTIVE, with the masked card, BIN, brand, expiry.
+# - A payment with a vault token that is INACTIVE is refused before processing: 00044 (the
+#   emulator's choice; "...044-style, undocumented").
+# - A 3-D Secure card paid by the payer (eci ECOMMERCE) needs return_url (00037 "Missing return
+#   URL"); the answer is 20064 with 3ds_url = http://<host>/3ds/<fort_id>. GET /3ds/<fort_id>
+#   ?outcome=success|failure|unavailable|abandon finishes the challenge: success -> 14000/02000,
+#   failure -> 13030/03030 "Authentication failed", unavailable -> 13074/03074 "Transaction failed"
+#   (the emulator's choice: the ACS could not be reached and APS does not pay unauthenticated),
+#   then a 302 to return_url with every response parameter form-encoded in the query, signed over
+#   the decoded non-empty values (one empty parameter, merchant_extra, rides along unsigned, the
+#   V-APS-6 case); with &method=post an auto-POST form instead; abandon leaves the order on hold
+#   (20), as CHECK_STATUS then reports it (with its 3ds_url). A second visit is 410: the challenge
+#   is over.
+# - Merchant-initiated (eci RECURRING): PURCHASE only, a vault token, and the agreement_id of an
+#   agreement set up by an approved payer payment with that token (else 00033 "Parameter value not
+#   allowed", the emulator's choice); no 3-D Secure. A payer payment with agreement_id sets the
+#   agreement up (recurring_mode, recurring_transactions_count, recurring_expiry_date,
+#   recurring_days_between_payments kept with it); a FIXED agreement refuses a payment past its
+#   recurring_transactions_count (00033).
 APS_ORDERS = {}
+APS_TOKENS = {}
+APS_AGREEMENTS = {}
+RECURRING_MODES = ("UNSCHEDULED", "VARIABLE", "FIXED")
 
 
-def aps_payment(echoed, mode):
+def aps_new_token(card):
+    """A permanent token for `card` (random 32 hex digits), saved ACTIVE in the vault."""
+    import secrets
+    import time
+    name = secrets.token_hex(16)
+    APS_TOKENS[name] = dict(card, token_status="ACTIVE", creation_date=time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()))
+    return name
+
+
+def aps_card(token_name):
+    """The card a token stands for: the vault's, or a temporary token's (3DS in its name: enrolled)."""
+    saved = APS_TOKENS.get(token_name)
+    if saved is not None:
+        return saved
+    return {"card_number": "400555******0001", "card_bin": "400555", "card_brand": "VISA", "expiry_date": "2105",
+            "card_holder_name": "Test Payer", "three_ds": "3DS" in token_name}
+
+
+def aps_payment_checks(echoed):
+    """The request rules of a PURCHASE/AUTHORIZATION, the emulator's own reading of the docs."""
     reference = echoed.get("merchant_reference", "")
     if echoed.get("digital_wallet") == "APPLE_PAY":
         header = echoed.get("apple_header")
@@ -48,29 +96,83 @@ def aps_payment(echoed, mode):
         re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", reference), re.fullmatch(r"\d{1,10}", echoed.get("amount", "")),
         re.fullmatch(r"[A-Z]{3}", echoed.get("currency", "")), echoed.get("language") in ("en", "ar"),
         re.fullmatch(r"[A-Za-z0-9_.+-]+@[A-Za-z0-9_.-]+", echoed.get("customer_email", "")),
+        echoed.get("remember_me", "NO") in ("YES", "NO"),
+        re.fullmatch(r"https?://[^\s]{1,392}", echoed.get("return_url", "http://x")),
+        re.fullmatch(r"[A-Za-z0-9_-]{1,100}", echoed.get("agreement_id", "x")),
+        echoed.get("recurring_mode", "FIXED") in RECURRING_MODES,
+        re.fullmatch(r"[1-9]\d{0,2}", echoed.get("recurring_transactions_count", "1")),
+        re.fullmatch(r"\d{4}-\d{2}-\d{2}", echoed.get("recurring_expiry_date", "2000-01-01")),
+        re.fullmatch(r"[1-9]\d{0,2}", echoed.get("recurring_days_between_payments", "1")),
     ]
-    if not all(checks):
-        return dict(echoed, response_code="00002", status="00", response_message="Invalid parameter format")
+    recurring_keys = [k for k in echoed if k.startswith("recurring_")]
+    if recurring_keys and "agreement_id" not in echoed:
+        checks.append(False)
+    return all(checks)
+
+
+def aps_payment(echoed, mode, host=""):
+    reference = echoed.get("merchant_reference", "")
+
+    def not_processed(message):
+        return dict(echoed, response_code="00" + message, status="00", response_message=MESSAGES[message])
+
+    if not aps_payment_checks(echoed):
+        return not_processed("002")
+    purchase = echoed["command"] == "PURCHASE"
+    token_name = echoed.get("token_name")
+    card = aps_card(token_name) if token_name else None
     with app.lock:
         if reference in APS_ORDERS:
-            return dict(echoed, response_code="00066", status="00", response_message="Merchant reference already exists")
+            return not_processed("066")
+        saved = APS_TOKENS.get(token_name) if token_name else None
+        if saved is not None and saved["token_status"] != "ACTIVE":
+            return not_processed("044")
+        if echoed.get("eci") == "RECURRING":
+            agreement = APS_AGREEMENTS.get(echoed.get("agreement_id", ""))
+            if not purchase or saved is None:
+                return not_processed("034" if not purchase else "044")
+            if agreement is None or agreement["token_name"] != token_name:
+                return not_processed("033")
+            count = agreement.get("recurring_transactions_count")
+            if agreement.get("recurring_mode") == "FIXED" and count and agreement["used"] >= int(count):
+                return not_processed("033")
+        challenge = (card is not None and card.get("three_ds") and echoed.get("eci") == "ECOMMERCE" and mode == "normal")
+        if challenge and "return_url" not in echoed:
+            return not_processed("037")
         COUNTER[0] += 1
         number = COUNTER[0]
-    purchase = echoed["command"] == "PURCHASE"
-    code = {"decline": ("13" if purchase else "03") + "072", "on-hold": "20064", "uncertain": "15777"}.get(
-        mode, "14000" if purchase else "02000")
+    code = {"decline": ("13" if purchase else "03") + "072", "on-hold": "20064", "uncertain": "15777", "pending": "19065",
+            "review": "40090"}.get(mode, "14000" if purchase else "02000")
+    if challenge:
+        code = "20064"
     response = dict(echoed, fort_id=f"1690{number:013d}", response_code=code, status=code[:2],
-                    response_message={"000": "Success", "072": "Transaction has been cancelled by the consumer",
-                                      "064": "3-D Secure check requested",
-                                      "777": "Processed, but confirmation was not received"}[code[2:]],
-                    card_number="400555******0001", expiry_date="2105", payment_option="VISA")
-    if code[2:] == "000":
-        response["authorization_code"] = "123456"
+                    response_message=MESSAGES[code[2:]],
+                    card_number=card["card_number"] if card else "400555******0001",
+                    expiry_date=card["expiry_date"] if card else "2105", payment_option=card["card_brand"] if card else "VISA")
     if code == "20064":
-        response["3ds_url"] = "https://sbcheckout.payfort.com/FortAPI/redirectionResponse/threeDs2RedirectURL?token=abc"
+        fort_id = response["fort_id"]
+        response["3ds_url"] = (f"http://{host}/3ds/{fort_id}" if challenge
+                               else "https://sbcheckout.payfort.com/FortAPI/redirectionResponse/threeDs2RedirectURL?token=abc")
     with app.lock:
+        if code[2:] == "000":
+            aps_approve(response, card)
         APS_ORDERS[reference] = response
     return response
+
+
+def aps_approve(response, card):
+    """Books an approved payment (under app.lock): its authorization code, the card it saves with
+    remember_me=YES (the answer's token_name is then the permanent one), the agreement it sets up
+    or uses."""
+    response["authorization_code"] = "123456"
+    if response.get("remember_me") == "YES" and card is not None:
+        response["token_name"] = aps_new_token({k: v for k, v in card.items() if k not in ("token_status", "creation_date")})
+    agreement_id = response.get("agreement_id")
+    if agreement_id and response.get("eci") == "ECOMMERCE" and response.get("token_name") in APS_TOKENS:
+        APS_AGREEMENTS.setdefault(agreement_id, dict(
+            {k: v for k, v in response.items() if k.startswith("recurring_")}, token_name=response["token_name"], used=0))
+    elif agreement_id and response.get("eci") == "RECURRING":
+        APS_AGREEMENTS[agreement_id]["used"] += 1
 
 
 # The ledger of each approved order (research notes, lifecycle §6 and §6.3): authorised,
@@ -81,9 +183,13 @@ def aps_payment(echoed, mode):
 # seen is refused (07066, the emulator's choice: undocumented).
 APS_LEDGERS = {}
 MAINTENANCE = {"CAPTURE": ("04", "05"), "REFUND": ("06", "07"), "VOID_AUTHORIZATION": ("08", "09")}
-MESSAGES = {"000": "Success", "013": "Invalid currency", "034": "Operation not allowed", "036": "Order not found",
-            "042": "Operation amount exceeds the authorized amount", "048": "Operation amount exceeds captured amount",
-            "066": "Merchant reference already exists"}
+MESSAGES = {"000": "Success", "002": "Invalid parameter format", "013": "Invalid currency", "030": "Authentication failed",
+            "033": "Parameter value not allowed", "034": "Operation not allowed", "036": "Order not found",
+            "037": "Missing return URL", "042": "Operation amount exceeds the authorized amount", "044": "Token name does not exist",
+            "048": "Operation amount exceeds captured amount", "064": "3-D Secure check requested",
+            "065": "Transaction waiting for customer's action", "066": "Merchant reference already exists",
+            "072": "Transaction has been cancelled by the consumer", "090": "Transaction in review",
+            "074": "Transaction failed", "114": "Token already exist", "777": "Processed, but confirmation was not received"}
 
 
 def aps_ledger(order):
@@ -174,10 +280,60 @@ def aps_check_status(echoed):
     with app.lock:
         ledger = aps_ledger(order)
         status, code, message = ledger["last"]
-        return dict(echoed, response_code="12000", status="12", response_message="Success", fort_id=order["fort_id"],
-                    transaction_status=status, transaction_code=code, transaction_message=message,
-                    authorized_amount=str(ledger["authorized"]), captured_amount=str(ledger["captured"]),
-                    refunded_amount=str(ledger["refunded"]))
+        response = dict(echoed, response_code="12000", status="12", response_message="Success", fort_id=order["fort_id"],
+                        transaction_status=status, transaction_code=code, transaction_message=message,
+                        authorized_amount=str(ledger["authorized"]), captured_amount=str(ledger["captured"]),
+                        refunded_amount=str(ledger["refunded"]))
+        # An order on hold for 3-D Secure names where the payer finishes it.
+        if status == "20" and order.get("3ds_url"):
+            response["3ds_url"] = order["3ds_url"]
+        return response
+
+
+def aps_update_token(echoed):
+    """UPDATE_TOKEN (research notes, lifecycle §3.3): token_status ACTIVE/INACTIVE, expiry_date
+    (YYMM), card_holder_name, new_token_name; 58000 with the token's masked card, BIN, brand,
+    creation date and status; an unknown token 59044; a new name already in the vault 59114."""
+    name = echoed.get("token_name", "")
+    checks = [re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", echoed.get("merchant_reference", "")), echoed.get("language") in ("en", "ar"),
+              re.fullmatch(r"[A-Za-z0-9.@_-]{1,100}", name), echoed.get("token_status", "ACTIVE") in ("ACTIVE", "INACTIVE"),
+              re.fullmatch(r"[A-Za-z0-9.@_-]{1,100}", echoed.get("new_token_name", "x")),
+              re.fullmatch(r"\d{2}(0[1-9]|1[0-2])", echoed.get("expiry_date", "2101")),
+              re.fullmatch(r"[^\x00-\x1f]{1,50}", echoed.get("card_holder_name", "x"))]
+    if not all(checks):
+        return dict(echoed, response_code="00002", status="00", response_message=MESSAGES["002"])
+    with app.lock:
+        token = APS_TOKENS.get(name)
+        if token is None:
+            return dict(echoed, response_code="59044", status="59", response_message=MESSAGES["044"])
+        new_name = echoed.get("new_token_name")
+        if new_name is not None and new_name != name and new_name in APS_TOKENS:
+            return dict(echoed, response_code="59114", status="59", response_message=MESSAGES["114"])
+        for member, field in (("token_status", "token_status"), ("expiry_date", "expiry_date"), ("card_holder_name", "card_holder_name")):
+            if member in echoed:
+                token[field] = echoed[member]
+        if new_name is not None and new_name != name:
+            APS_TOKENS[new_name] = APS_TOKENS.pop(name)
+            for agreement in APS_AGREEMENTS.values():
+                if agreement["token_name"] == name:
+                    agreement["token_name"] = new_name
+        response = dict(echoed, response_code="58000", status="58", response_message="Token updated successfully")
+        for field in ("card_number", "card_bin", "card_brand", "expiry_date", "card_holder_name", "token_status", "creation_date"):
+            response[field] = token[field]
+        return response
+
+
+def aps_finish_challenge(order, outcome):
+    """Finishes the 3-D Secure challenge of an order on hold (under app.lock): the order becomes
+    approved (success), or declined with 030 (failure) or 074 (unavailable)."""
+    purchase = order["command"] == "PURCHASE"
+    status = ("14" if purchase else "02") if outcome == "success" else ("13" if purchase else "03")
+    message = {"success": "000", "failure": "030", "unavailable": "074"}[outcome]
+    order.pop("3ds_url", None)
+    order.update(response_code=status + message, status=status, response_message=MESSAGES[message], eci="ECOMMERCE")
+    if message == "000":
+        aps_approve(order, aps_card(order.get("token_name", "")))
+    APS_LEDGERS.pop(order["merchant_reference"], None)
 
 
 def aps_routes():
@@ -209,6 +365,44 @@ def aps_routes():
         from urllib.parse import urlencode
         return emulator.Response(200, urlencode(params).encode(), [("Content-Type", "application/x-www-form-urlencoded")])
 
+    @app.route("GET", r"/3ds/(?P<fort>\d+)")
+    def challenge(request, match):
+        """The issuer's 3-D Secure page: ?outcome=success|failure|unavailable|abandon (success by
+        default); then the browser goes back to return_url with the signed response parameters
+        (a 302 with them in the query, or with &method=post an auto-POST form)."""
+        from urllib.parse import urlencode
+        from html import escape
+        query = dict(request.query_items())
+        outcome = query.get("outcome", "success")
+        if outcome not in ("success", "failure", "unavailable", "abandon"):
+            return emulator.Response.text("unknown outcome", 400)
+        with app.lock:
+            order = next((o for o in APS_ORDERS.values() if o.get("fort_id") == match.group("fort")), None)
+            if order is None:
+                return emulator.Response.text("no such payment", 404)
+            if order["status"] != "20" or "return_url" not in order:
+                return emulator.Response.text("the challenge is over", 410)
+            if outcome == "abandon":
+                return emulator.Response.text("the payer left the challenge", 200)
+            aps_finish_challenge(order, outcome)
+            params = {k: v for k, v in order.items() if k != "signature"}
+        params["signature"] = aps_signature({k: v for k, v in params.items() if v != ""}, args().response_phrase)
+        params["merchant_extra"] = ""
+        if query.get("method") == "post":
+            fields = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(str(v))}">' for k, v in params.items())
+            page = (f'<form method="post" action="{escape(order["return_url"])}">{fields}</form>'
+                    "<script>document.forms[0].submit()</script>")
+            return emulator.Response(200, page.encode(), [("Content-Type", "text/html; charset=utf-8")])
+        joiner = "&" if "?" in order["return_url"] else "?"
+        return emulator.Response(302, b"", [("Location", order["return_url"] + joiner + urlencode(params))])
+
+    @app.route("GET", r"/test/aps-token/(?P<name>[^/]+)")
+    def token(request, match):
+        """The vault's record of a token (status, masked card), for the tests."""
+        with app.lock:
+            saved = APS_TOKENS.get(match.group("name"))
+            return emulator.Response.json(saved if saved is not None else {"error": "no such token"}, 200 if saved else 404)
+
     @app.route("GET", r"/test/aps-ledger/(?P<ref>[^/]+)")
     def ledger(request, match):
         """The ledger of an order (amounts and every maintenance operation), for the tests."""
@@ -236,7 +430,9 @@ def aps_routes():
         elif params.get("merchant_identifier") != args().merchant_identifier:
             response = dict(echoed, response_code="21009", status="21", response_message="Invalid merchant identifier")
         elif params.get("command") in ("PURCHASE", "AUTHORIZATION"):
-            response = aps_payment(echoed, mode)
+            response = aps_payment(echoed, mode, request.header("Host") or "")
+        elif params.get("service_command") == "UPDATE_TOKEN":
+            response = aps_update_token(echoed)
         elif params.get("command") in MAINTENANCE:
             response = aps_maintenance(echoed)
         elif params.get("query_command") == "CHECK_STATUS":

@@ -15,7 +15,7 @@ import sys
 
 from server_api_aps import aps_routes
 from server_api_common import app
-from server_api_mastercard import mastercard_routes, mastercard_transaction_routes
+from server_api_mastercard import mastercard_routes, mastercard_token_routes, mastercard_transaction_routes
 from server_api_notifications import notification_routes
 from server_api_paysafe import paysafe_routes
 from server_api_worldline import worldline_routes
@@ -23,7 +23,7 @@ from server_api_worldline import worldline_routes
 ROUTES = {
     "worldline": worldline_routes,
     "aps": aps_routes,
-    "mastercard": lambda: (mastercard_routes(), mastercard_transaction_routes()),
+    "mastercard": lambda: (mastercard_routes(), mastercard_transaction_routes(), mastercard_token_routes()),
     "paysafe": paysafe_routes,
 }
 

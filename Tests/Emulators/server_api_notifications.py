@@ -33,6 +33,9 @@ WORLDLINE_EVENT_STATUS = {
     "payment.refunded": ("REFUNDED", "REFUNDED", 8),
     "payment.cancelled": ("CANCELLED", "UNSUCCESSFUL", 6),
     "payment.rejected_capture": ("REJECTED_CAPTURE", "UNSUCCESSFUL", 93),
+    # 3-D Secure (research notes §6.1): the payer sent away, and a failed authentication.
+    "payment.redirected": ("REDIRECTED", "PENDING_PAYMENT", 46),
+    "payment.rejected": ("REJECTED", "UNSUCCESSFUL", 2),
 }
 
 

@@ -5,6 +5,7 @@ import base64
 import hmac
 import json
 import re
+import time
 
 import emulator
 from server_api_common import COUNTER, app, args
@@ -54,12 +55,16 @@ def paysafe_field_errors(body, required):
     return None
 
 
-def paysafe_take(api, account, body, extra):
+def paysafe_take(api, account, body, extra, check=None):
+    """Takes the payment; `check(extra)`, after the duplicate check and under the lock, may refuse it."""
     reference = body["merchantRefNum"]
     with app.lock:
         used = any(p["merchantRefNum"] == reference and p["_api"] == (api, account) for p in PAYSAFE_PAYMENTS)
         if used and body.get("dupCheck", True):
             return emulator.Response.json({"error": {"code": "5031", "message": "The merchantRefNum has already been used"}}, 409)
+        refusal = check(extra) if check else None
+        if refusal:
+            return refusal
         COUNTER[0] += 1
         number = COUNTER[0]
     mode = args().mode
@@ -227,6 +232,7 @@ def paysafe_operation_routes():
 
 def paysafe_routes():
     paysafe_operation_routes()
+    paysafe_vault_routes()
     is_int = lambda name: lambda b: isinstance(b.get(name), int) and not isinstance(b.get(name), bool) and b[name] >= 0
     present = lambda name: lambda b: isinstance(b.get(name), str) and b[name] != ""
 
@@ -241,10 +247,30 @@ def paysafe_routes():
                                           ("paymentHandleToken", present("paymentHandleToken"))])
         if bad:
             return bad
-        return paysafe_take("hub", None, body, {"paymentType": "CARD", "currencyCode": body["currencyCode"],
-                                                "paymentHandleToken": body["paymentHandleToken"],
-                                                "gatewayResponse": {"authCode": "111111"},
-                                                "card": {"lastDigits": "1111", "cardBin": "411111", "cardExpiry": {"month": 12, "year": 2030}}})
+        extra = {"paymentType": "CARD", "currencyCode": body["currencyCode"], "paymentHandleToken": body["paymentHandleToken"],
+                 "gatewayResponse": {"authCode": "111111"},
+                 "card": {"lastDigits": "1111", "cardBin": "411111", "cardExpiry": {"month": 12, "year": 2030}}}
+        used = []
+
+        def check(extra):
+            handle = paysafe_handle_by_token(body["paymentHandleToken"])
+            refusal = paysafe_payable(handle, body)
+            if refusal or handle is None:
+                return refusal
+            extra["card"] = {k: v for k, v in handle["card"].items() if k in ("lastDigits", "cardBin", "cardExpiry", "cardType")}
+            if handle.get("authentication"):
+                extra["authentication"] = handle["authentication"]
+            if handle["usage"] == "SINGLE_USE":
+                used.append(handle)
+            return None
+
+        if "storedCredential" in body:
+            extra["storedCredential"] = body["storedCredential"]
+        answer = paysafe_take("hub", None, body, extra, check)
+        if used and answer.status in (200, 201):
+            with app.lock:
+                used[0]["status"] = "COMPLETED"  # a single-use handle pays once
+        return answer
 
     @app.route("POST", r"/cardpayments/v1/accounts/(?P<account>\d+)/auths")
     def card_auth(request, match):
@@ -339,3 +365,368 @@ def paysafe_routes():
                      "holderName": card.get("holderName", ""), "cardType": "VI"}}, 201)
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Payment handles, 3-D Secure and the customer vault (lifecycle research notes §4.1, §4.3, §6.4).
+#
+# POST /paymenthub/v1/paymenthandles (the single-use key, as the mobile SDKs send it) with a card
+# makes a SINGLE_USE handle that lives 899 seconds (timeToLiveSeconds), or until
+# /test/paysafe-handles/{id}/expire ends it. Without `threeDs` it is PAYABLE at once. With
+# `threeDs`, the card's last four digits choose the flow: 1091 a challenge (INITIATED, action
+# REDIRECT, links[rel redirect_payment] to /3ds/{id} on this emulator), 1018 a failed
+# authentication (FAILED, threeDResult N), 1067 authentication unavailable (PAYABLE, threeDResult
+# U, eci 7), any other a frictionless authentication (PAYABLE, eci 5, threeDResult Y, 2.2.0).
+# GET /3ds/{id}[?result=Y|N] completes the challenge once (Y: PAYABLE with the authentication; N:
+# FAILED); a second completion, or one for a handle that is not INITIATED, is a 409 (a replayed
+# return changes nothing). GET /paymenthub/v1/paymenthandles/{id} (the payments key) reads it.
+# A payment with a handle this emulator made needs it PAYABLE: otherwise 400 with code 5080 (this
+# emulator's choice: Paysafe documents none) and a message naming the status; a single-use handle
+# is COMPLETED (used) after one payment. A token this emulator never made is taken as PAYABLE
+# (the payment tests' fixed handles).
+#
+# Customers: POST /paymenthub/v1/customers (merchantCustomerId used before → 409, code 7503 here);
+# GET /paymenthub/v1/customers?merchantCustomerId= and GET|DELETE /paymenthub/v1/customers/{id}
+# (?fields=paymentHandles lists the saved cards); POST /customers/{id}/paymenthandles with
+# {merchantRefNum, paymentHandleTokenFrom}: the source must be a single-use handle that completed
+# a payment (else 400, code 5080 naming its status), a merchantRefNum used before for the customer
+# is a 409 (5031), and the card already saved for the customer answers 200 with its existing
+# MULTI_USE handle (its own merchantRefNum and token); otherwise 201 with a new MULTI_USE handle
+# and a permanent token. GET|PUT|DELETE /customers/{cid}/paymenthandles/{id} (PUT: card.cardExpiry and
+# card.holderName); a deleted handle's token
+# pays nothing (400, 5080). POST /customers/{id}/singleusecustomertokens {merchantRefNum,
+# paymentType:[CARD]} → a 900-second singleUseCustomerToken with the saved cards.
+# Payments with storedCredential: type ADHOC|RECURRING|TOPUP, occurrence INITIAL|SUBSEQUENT
+# (else 400, 5068); SUBSEQUENT needs a MULTI_USE handle, and its initialTransactionId, when given,
+# must be a payment of this emulator (else 400, 5068). storedCredential is echoed in the payment.
+PAYSAFE_HANDLES = []
+PAYSAFE_CUSTOMERS = []
+HANDLE_TTL = 899
+NOT_PAYABLE = "5080"
+
+
+def paysafe_handle_by_token(token):
+    """The handle with `token` (deleted ones too), its expiry applied; the caller holds app.lock."""
+    for handle in PAYSAFE_HANDLES:
+        if handle["paymentHandleToken"] == token:
+            paysafe_expire(handle)
+            return handle
+    return None
+
+
+def paysafe_expire(handle, now=None):
+    if handle["usage"] == "SINGLE_USE" and handle["status"] in ("INITIATED", "PAYABLE"):
+        if (now or time.time()) - handle["_created"] > HANDLE_TTL:
+            handle["status"] = "EXPIRED"
+
+
+def paysafe_payable(handle, body):
+    """The refusal of a payment with `handle`, or None; the caller holds app.lock."""
+    stored = body.get("storedCredential")
+    if stored is not None:
+        ok = (isinstance(stored, dict) and stored.get("type", "ADHOC") in ("ADHOC", "RECURRING", "TOPUP")
+              and stored.get("occurrence", "INITIAL") in ("INITIAL", "SUBSEQUENT"))
+        initial = stored.get("initialTransactionId") if isinstance(stored, dict) else None
+        if ok and stored.get("occurrence") == "SUBSEQUENT":
+            ok = handle is not None and handle["usage"] == "MULTI_USE"
+        if ok and initial is not None:
+            ok = any(p["id"] == initial for p in PAYSAFE_PAYMENTS)
+        if not ok:
+            return emulator.Response.json({"error": {"code": "5068", "message": "Field error(s)", "fieldErrors": [
+                {"field": "storedCredential", "error": "invalid"}]}}, 400)
+    if handle is None:
+        return None
+    if handle.get("_deleted"):
+        return paysafe_error(400, NOT_PAYABLE, "The payment handle token is not valid: it was deleted.")
+    if handle["status"] != "PAYABLE":
+        return paysafe_error(400, NOT_PAYABLE, f"The payment handle is not payable: its status is {handle['status']}.")
+    if handle["usage"] == "SINGLE_USE" and (body.get("amount") != handle["amount"] or body.get("currencyCode") != handle["currencyCode"]):
+        return paysafe_error(400, "5068", "The amount and currency must match the payment handle's.")
+    return None
+
+
+def paysafe_card_view(card):
+    number = card["cardNum"]
+    return {"cardBin": number[:6], "lastDigits": number[-4:], "cardExpiry": card.get("cardExpiry"), "cardType": "VI",
+            "holderName": card.get("holderName", "")}
+
+
+def paysafe_handle_shown(handle):
+    return {k: v for k, v in paysafe_shown(handle).items()}
+
+
+def paysafe_vault_routes():
+    def new_id(prefix):
+        COUNTER[0] += 1
+        return f"{prefix}-0000-4000-8000-{COUNTER[0]:012d}"
+
+    @app.route("POST", r"/paymenthub/v1/paymenthandles")
+    def create_handle(request, match):
+        refused = paysafe_refused(request)
+        if refused:
+            return refused
+        body = request.json()
+        card = body.get("card") or {}
+        number = str(card.get("cardNum", ""))
+        bad = paysafe_field_errors(body, [
+            ("merchantRefNum", lambda b: isinstance(b.get("merchantRefNum"), str) and b["merchantRefNum"] != ""),
+            ("amount", lambda b: isinstance(b.get("amount"), int) and not isinstance(b.get("amount"), bool)),
+            ("currencyCode", lambda b: isinstance(b.get("currencyCode"), str) and len(b["currencyCode"]) == 3),
+            ("card.cardNum", lambda b: number.isdigit() and luhn(number))])
+        if bad:
+            return bad
+        with app.lock:
+            handle_id = new_id("9a0c1e00")
+            token = f"SCh{COUNTER[0]}x7Qm"
+        handle = {"id": handle_id, "paymentHandleToken": token, "merchantRefNum": body["merchantRefNum"],
+                  "amount": body["amount"], "currencyCode": body["currencyCode"], "usage": "SINGLE_USE",
+                  "paymentType": "CARD", "transactionType": body.get("transactionType", "PAYMENT"), "status": "PAYABLE",
+                  "action": "NONE", "timeToLiveSeconds": HANDLE_TTL, "card": paysafe_card_view(card),
+                  "_created": time.time(), "_fingerprint": number}
+        if body.get("threeDs") is not None:
+            flow = number[-4:]
+            if flow == "1091":
+                host = request.header("Host") or "127.0.0.1"
+                handle.update(status="INITIATED", action="REDIRECT",
+                              links=[{"rel": "redirect_payment", "href": f"http://{host}/3ds/{handle_id}"}])
+            elif flow == "1018":
+                handle.update(status="FAILED", authentication={"eci": 7, "threeDResult": "N", "threeDSecureVersion": "2.2.0",
+                                                              "status": "FAILED"})
+            elif flow == "1067":
+                handle["authentication"] = {"eci": 7, "threeDResult": "U", "threeDSecureVersion": "2.2.0", "status": "COMPLETED"}
+            else:
+                handle["authentication"] = paysafe_authenticated(handle_id)
+        with app.lock:
+            PAYSAFE_HANDLES.append(handle)
+        return emulator.Response.json(paysafe_shown(handle), 201)
+
+    @app.route("GET", r"/paymenthub/v1/paymenthandles/(?P<id>[^/]+)")
+    def get_handle(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        with app.lock:
+            found = [h for h in PAYSAFE_HANDLES if h["id"] == match.group("id") and h["usage"] == "SINGLE_USE"]
+            if not found:
+                return paysafe_error(404, "5269", "The ID(s) specified in the URL do not correspond to the values in the system.")
+            paysafe_expire(found[0])
+            return emulator.Response.json(paysafe_shown(found[0]))
+
+    @app.route("GET", r"/3ds/(?P<id>[^/]+)")
+    def challenge(request, match):
+        result = dict(request.query_items()).get("result", "Y")
+        with app.lock:
+            found = [h for h in PAYSAFE_HANDLES if h["id"] == match.group("id")]
+            if not found:
+                return emulator.Response.text("unknown authentication", 404)
+            handle = found[0]
+            paysafe_expire(handle)
+            if handle["status"] != "INITIATED":
+                return emulator.Response.text(f"the authentication is over ({handle['status']})", 409)
+            handle["action"] = "NONE"
+            handle.pop("links", None)
+            if result == "Y":
+                handle.update(status="PAYABLE", authentication=paysafe_authenticated(handle["id"]))
+            else:
+                handle.update(status="FAILED", authentication={"eci": 7, "threeDResult": "N", "threeDSecureVersion": "2.2.0",
+                                                              "status": "FAILED"})
+        return emulator.Response.text("authentication complete; return to the app", 200)
+
+    @app.route("POST", r"/test/paysafe-handles/(?P<id>[^/]+)/expire")
+    def expire(request, match):
+        with app.lock:
+            for handle in PAYSAFE_HANDLES:
+                if handle["id"] == match.group("id"):
+                    handle["_created"] -= HANDLE_TTL + 1
+                    paysafe_expire(handle)
+                    return emulator.Response.json({"status": handle["status"]})
+        return emulator.Response.json({"error": "unknown handle"}, 404)
+
+    def customer_view(customer, fields):
+        shown = paysafe_shown(customer)
+        if "paymentHandles" in fields:
+            shown["paymentHandles"] = [paysafe_shown(h) for h in PAYSAFE_HANDLES
+                                       if h.get("_customer") == customer["id"] and not h.get("_deleted")]
+        return shown
+
+    def find_customer(customer_id):
+        found = [c for c in PAYSAFE_CUSTOMERS if c["id"] == customer_id and c["status"] == "ACTIVE"]
+        return found[0] if found else None
+
+    def unknown_customer():
+        return paysafe_error(404, "5269", "The ID(s) specified in the URL do not correspond to the values in the system.")
+
+    @app.route("POST", r"/paymenthub/v1/customers")
+    def create_customer(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        body = request.json()
+        merchant_id = body.get("merchantCustomerId")
+        bad = paysafe_field_errors(body, [("merchantCustomerId", lambda b: isinstance(merchant_id, str) and 0 < len(merchant_id) <= 100)])
+        if bad:
+            return bad
+        with app.lock:
+            if any(c["merchantCustomerId"] == merchant_id and c["status"] == "ACTIVE" for c in PAYSAFE_CUSTOMERS):
+                return paysafe_error(409, "7503", "A customer with this merchantCustomerId already exists.")
+            customer = dict({k: v for k, v in body.items() if k in ("firstName", "lastName", "email", "locale")},
+                            id=new_id("c0570000"), merchantCustomerId=merchant_id, status="ACTIVE")
+            PAYSAFE_CUSTOMERS.append(customer)
+        return emulator.Response.json(paysafe_shown(customer), 201)
+
+    @app.route("GET", r"/paymenthub/v1/customers")
+    def customer_by_merchant_id(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        query = dict(request.query_items())
+        with app.lock:
+            found = [c for c in PAYSAFE_CUSTOMERS if c["merchantCustomerId"] == query.get("merchantCustomerId") and c["status"] == "ACTIVE"]
+            if not found:
+                return unknown_customer()
+            return emulator.Response.json(customer_view(found[0], query.get("fields", "").split(",")))
+
+    @app.route("GET", r"/paymenthub/v1/customers/(?P<id>[^/]+)")
+    def get_customer(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        with app.lock:
+            customer = find_customer(match.group("id"))
+            if customer is None:
+                return unknown_customer()
+            return emulator.Response.json(customer_view(customer, dict(request.query_items()).get("fields", "").split(",")))
+
+    @app.route("DELETE", r"/paymenthub/v1/customers/(?P<id>[^/]+)")
+    def delete_customer(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        with app.lock:
+            customer = find_customer(match.group("id"))
+            if customer is None:
+                return unknown_customer()
+            customer["status"] = "DELETED"
+            for handle in PAYSAFE_HANDLES:
+                if handle.get("_customer") == customer["id"]:
+                    handle["_deleted"] = True
+        return emulator.Response.json({})
+
+    @app.route("POST", r"/paymenthub/v1/customers/(?P<id>[^/]+)/paymenthandles")
+    def save_card(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        body = request.json()
+        reference, source = body.get("merchantRefNum"), body.get("paymentHandleTokenFrom")
+        bad = paysafe_field_errors(body, [
+            ("merchantRefNum", lambda b: isinstance(reference, str) and reference != ""),
+            ("paymentHandleTokenFrom", lambda b: isinstance(source, str) and source != "")])
+        if bad:
+            return bad
+        with app.lock:
+            customer = find_customer(match.group("id"))
+            if customer is None:
+                return unknown_customer()
+            saved = [h for h in PAYSAFE_HANDLES if h.get("_customer") == customer["id"] and not h.get("_deleted")]
+            if any(h["merchantRefNum"] == reference for h in saved):
+                return paysafe_error(409, "5031", "The merchantRefNum has already been used")
+            origin = paysafe_handle_by_token(source)
+            if origin is None or origin["usage"] != "SINGLE_USE":
+                return paysafe_error(400, NOT_PAYABLE, "The payment handle token is not valid.")
+            if origin["status"] != "COMPLETED":
+                return paysafe_error(400, NOT_PAYABLE, f"The payment handle has not completed a payment: its status is {origin['status']}.")
+            existing = [h for h in saved if h["_fingerprint"] == origin["_fingerprint"]]
+            if existing:
+                return emulator.Response.json(paysafe_shown(existing[0]), 200)
+            handle_id = new_id("3a11dbe0")
+            handle = {"id": handle_id, "paymentHandleToken": f"MUh{COUNTER[0]}pK2w", "merchantRefNum": reference,
+                      "usage": "MULTI_USE", "paymentType": "CARD", "status": "PAYABLE", "card": dict(origin["card"]),
+                      "customerId": customer["id"], "_customer": customer["id"], "_fingerprint": origin["_fingerprint"],
+                      "_created": time.time()}
+            PAYSAFE_HANDLES.append(handle)
+        return emulator.Response.json(paysafe_shown(handle), 201)
+
+    def saved_handle(customer_id, handle_id):
+        customer = find_customer(customer_id)
+        if customer is None:
+            return None
+        found = [h for h in PAYSAFE_HANDLES if h.get("_customer") == customer_id and h["id"] == handle_id and not h.get("_deleted")]
+        return found[0] if found else None
+
+    @app.route("GET", r"/paymenthub/v1/customers/(?P<cid>[^/]+)/paymenthandles/(?P<id>[^/]+)")
+    def get_saved(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        with app.lock:
+            handle = saved_handle(match.group("cid"), match.group("id"))
+            if handle is None:
+                return unknown_customer()
+            return emulator.Response.json(paysafe_shown(handle))
+
+    @app.route("PUT", r"/paymenthub/v1/customers/(?P<cid>[^/]+)/paymenthandles/(?P<id>[^/]+)")
+    def update_saved(request, match):
+        """A saved card's expiry (month 1-12, year 2000-2099) and holder name; nothing else changes."""
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        card = request.json().get("card") or {}
+        expiry = card.get("cardExpiry")
+        bad = paysafe_field_errors(card, [
+            ("card.cardExpiry", lambda c: expiry is None or (isinstance(expiry, dict) and expiry.get("month") in range(1, 13)
+                                                             and expiry.get("year") in range(2000, 2100))),
+            ("card.holderName", lambda c: "holderName" not in c or (isinstance(c["holderName"], str) and c["holderName"] != "")),
+            ("card", lambda c: expiry is not None or "holderName" in c)])
+        if bad:
+            return bad
+        with app.lock:
+            handle = saved_handle(match.group("cid"), match.group("id"))
+            if handle is None:
+                return unknown_customer()
+            if expiry is not None:
+                handle["card"]["cardExpiry"] = {"month": expiry["month"], "year": expiry["year"]}
+            if "holderName" in card:
+                handle["card"]["holderName"] = card["holderName"]
+            return emulator.Response.json(paysafe_shown(handle))
+
+    @app.route("DELETE", r"/paymenthub/v1/customers/(?P<cid>[^/]+)/paymenthandles/(?P<id>[^/]+)")
+    def delete_saved(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        with app.lock:
+            handle = saved_handle(match.group("cid"), match.group("id"))
+            if handle is None:
+                return unknown_customer()
+            handle["_deleted"] = True
+        return emulator.Response.json({})
+
+    @app.route("POST", r"/paymenthub/v1/customers/(?P<id>[^/]+)/singleusecustomertokens")
+    def customer_token(request, match):
+        refused = paysafe_refused(request, payments=True)
+        if refused:
+            return refused
+        body = request.json()
+        bad = paysafe_field_errors(body, [
+            ("merchantRefNum", lambda b: isinstance(b.get("merchantRefNum"), str) and b["merchantRefNum"] != ""),
+            ("paymentType", lambda b: isinstance(b.get("paymentType"), list) and b["paymentType"] != [])])
+        if bad:
+            return bad
+        with app.lock:
+            customer = find_customer(match.group("id"))
+            if customer is None:
+                return unknown_customer()
+            token_id = new_id("5c070000")
+            handles = [{k: v for k, v in paysafe_shown(h).items() if k != "paymentHandleToken"} for h in PAYSAFE_HANDLES
+                       if h.get("_customer") == customer["id"] and not h.get("_deleted")]
+        return emulator.Response.json({
+            "id": token_id, "merchantRefNum": body["merchantRefNum"], "customerId": customer["id"],
+            "paymentType": body["paymentType"], "singleUseCustomerToken": f"SUC{COUNTER[0]}tQ9z", "timeToLiveSeconds": 900,
+            "status": "ACTIVE", "paymentHandles": handles}, 201)
+
+
+def paysafe_authenticated(handle_id):
+    return {"id": f"auth-{handle_id}", "eci": 5, "cavv": "AAABBEg0VhI0VniQEjRWAAAAAAA=", "threeDResult": "Y",
+            "threeDSecureVersion": "2.2.0", "directoryServerTransactionId": f"ds-{handle_id}", "threeDEnrollment": "Y",
+            "status": "COMPLETED"}

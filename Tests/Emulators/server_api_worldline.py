@@ -5,7 +5,9 @@ import base64
 import calendar
 import hashlib
 import hmac
+import json
 import re
+import secrets
 import time
 
 import emulator
@@ -35,6 +37,7 @@ PAYMENTS = {}
 STATUS_CATEGORIES = {
     "REJECTED": "UNSUCCESSFUL", "CANCELLED": "UNSUCCESSFUL", "REJECTED_CAPTURE": "UNSUCCESSFUL",
     "PENDING_CAPTURE": "PENDING_MERCHANT", "CAPTURED": "COMPLETED", "REDIRECTED": "PENDING_PAYMENT",
+    "PENDING_APPROVAL": "PENDING_MERCHANT", "PENDING_FRAUD_APPROVAL": "PENDING_MERCHANT",
 }
 
 def worldline_string_to_sign(request):
@@ -138,7 +141,7 @@ def worldline_routes():
         return emulator.Response.json({
             "assetUrl": "https://assets.example/", "clientApiUrl": args().client_api_url,
             "clientSessionId": "68a4b0b183a34016b4b694b97938f75b", "customerId": "cf7d7aafd42e4a1cb9e4b0624a5041b1",
-            "invalidTokens": [t for t in tokens if t.startswith("bad")]}, 201)
+            "invalidTokens": [t for t in tokens if t.startswith("bad") or t in DELETED_TOKENS]}, 201)
 
     @app.route("POST", r"/v2/(?P<merchant>[^/]+)/sessions")
     def sessions(request, match):
@@ -186,6 +189,7 @@ def worldline_routes():
         jwe = body.get("encryptedCustomerInput", "")
         mobile = body.get("mobilePaymentMethodSpecificInput")
         money = body.get("order", {}).get("amountOfMoney", {})
+        sealed_wallet = False
         if mobile is not None and "encryptedCustomerInput" in body:
             # A Google Pay token sealed into encryptedCustomerInput travels with product 320's
             # 3-D Secure input beside it, and no card data (research notes §1.5, route 1).
@@ -194,22 +198,39 @@ def worldline_routes():
                               "redirectionData", {}).get("returnUrl"))
             if not sealed_320:
                 return worldline_invalid("mobilePaymentMethodSpecificInput")
-            mobile = None
+            mobile, sealed_wallet = None, True
+        card_input = body.get("cardPaymentMethodSpecificInput", {})
+        saved = None
         if mobile is not None:
             refused = worldline_check_mobile(mobile)
             if refused:
                 return refused
+        elif not sealed_wallet:
+            refused = worldline_check_card_input(card_input)
+            if refused:
+                return refused
+            if "token" in card_input:
+                with app.lock:
+                    saved = TOKENS.get(card_input["token"])
+                if saved is None:
+                    return worldline_unknown_token()
+                if "encryptedCustomerInput" in body and len(jwe.split(".")) != 5:
+                    return worldline_invalid("encryptedCustomerInput")
+            elif len(jwe.split(".")) != 5:
+                return worldline_invalid("encryptedCustomerInput")
         elif len(jwe.split(".")) != 5:
             return worldline_invalid("encryptedCustomerInput")
         if not isinstance(money.get("amount"), int) or len(money.get("currencyCode", "")) != 3:
             return worldline_invalid("order.amountOfMoney")
+        card = dict(saved["card"]) if saved else worldline_card_of(jwe)
         with app.lock:
             COUNTER[0] += 1
             number = COUNTER[0]
         payment = {"id": f"30660197{number:02d}_0", "paymentOutput": {
             "amountOfMoney": money, "references": body.get("order", {}).get("references", {}),
             "paymentMethod": "card", "cardPaymentMethodSpecificOutput": {
-                "paymentProductId": 1, "card": {"cardNumber": "4111111111111111", "expiryDate": "1230"}}}}
+                "paymentProductId": worldline_product_of(card["cardNumber"]),
+                "card": {"cardNumber": card["cardNumber"], "expiryDate": card["expiryDate"]}}}}
         if mobile is not None:
             data = mobile["decryptedPaymentData"]
             del payment["paymentOutput"]["cardPaymentMethodSpecificOutput"]
@@ -237,6 +258,9 @@ def worldline_routes():
                 or body.get("mobilePaymentMethodSpecificInput", {}).get("authorizationMode") or "PRE_AUTHORIZATION")
         if mode not in ("FINAL_AUTHORIZATION", "PRE_AUTHORIZATION", "SALE"):
             return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.authorizationMode")
+        if saved is not None or (mobile is None and not sealed_wallet):
+            # A card (sealed, or saved): 3-D Secure and card-on-file (research notes §1.1, §1.3, §6.1).
+            return worldline_card_payment(request, payment, card, card_input, mode)
         if mode == "SALE":
             payment.update({"status": "CAPTURED", "statusOutput": {
                 "isCancellable": False, "statusCategory": "COMPLETED", "statusCode": 9, "isAuthorized": True}})
@@ -249,6 +273,8 @@ def worldline_routes():
         return emulator.Response.json({"creationOutput": {"additionalReference": "1"}, "payment": payment}, 201)
 
     worldline_lifecycle_routes(idempotent)
+    worldline_three_d_secure_routes()
+    worldline_token_routes()
 
 
 
@@ -458,3 +484,300 @@ def worldline_lifecycle_routes(idempotent):
             summary = {name: ledger[name] for name in ("mode", "currency", "authorised", "captured", "refunded", "cancelled")}
             summary["operations"] = counts
         return emulator.Response.json(summary, 200)
+
+
+# ---------------------------------------------------------------------------------------------
+# Worldline 3-D Secure and card-on-file tokens (research notes §1.1, §1.3 and §6.1; issues #34, #35).
+#
+# The card of an encryptedCustomerInput. This emulator holds no private key, so it cannot open a
+# real JWE: a test that needs a particular card puts the JSON {"cardNumber","expiryDate"} base64url
+# in the JWE's ciphertext part (the fourth); any other JWE stands for the default card
+# 4111111111111111 (as before). The test cards (their behaviour, as the platform's test cards have):
+#   4000000000001091  a 3-D Secure challenge (REDIRECT, or MOBILE_THREEDS_CHALLENGE with
+#                     threeDSecure.deviceChannel AppBased);
+#   4000000000001018  authentication failed without a challenge: REJECTED, authenticationStatus N;
+#   4000000000001067  authentication unavailable: authorised, authenticationStatus U, liability merchant;
+#   any other         frictionless: authorised, authenticationStatus Y, liability issuer;
+#   4111111111111112  (not Luhn-valid) refused by the vault (CreateToken answers 400).
+# Any request with threeDSecure.challengeIndicator challenge-required is challenged too. A
+# challenge needs threeDSecure.redirectionData.returnUrl (400 PARAMETER_NOT_FOUND_IN_REQUEST
+# otherwise); the deprecated cardPaymentMethodSpecificInput.returnUrl and .skipAuthentication are
+# refused (400), so the client is seen to send only threeDSecure. skipAuthentication skips 3-D
+# Secure (no threeDSecureResults). The payer: GET /acs/<paymentId>?outcome=success|fail|abandon
+# (success → PENDING_CAPTURE or CAPTURED for SALE, flow challenge; fail → REJECTED; both then
+# 302 to the return URL with RETURNMAC and paymentId appended, names set by
+# --worldline-return-mac-name / --worldline-return-id-name; abandon → stays REDIRECTED).
+# A payment that ends REDIRECTED is not tokenized (creationOutput.tokenizationSucceeded false).
+#
+# Card-on-file (the Direct API's CardPaymentMethodSpecificInput): isRecurring with either
+# unscheduledCardOnFile indicator is a 400 ("not allowed if isRecurring is true"); a subsequent
+# merchant-initiated payment (recurring sequence "recurring", or unscheduled "merchantInitiated")
+# needs a token and is never challenged.
+#
+# Tokens: POST /v2/{m}/tokens (encryptedCustomerInput) → 201 {token, isNewToken true, tokenStatus
+# CREATED, card} for a new card number, 200 {… isNewToken false, tokenStatus UNCHANGED} with the
+# first token for a card already saved; GET …/tokens/{id} → TokenResponse or 404 UNKNOWN_TOKEN;
+# DELETE → 204, then 404. A payment with an unknown (deleted) token is 404 UNKNOWN_TOKEN.
+# CreateSession lists a deleted token in invalidTokens. GET /test/worldline-tokens counts them.
+TOKENS = {}          # token -> {"card": {...}, "productId": n}
+CARD_TOKENS = {}     # card number -> token
+DELETED_TOKENS = set()
+REDIRECTS = {}       # payment id -> {"returnUrl", "RETURNMAC", "mode", "tokenize"}
+
+CHALLENGE_CARD = "4000000000001091"
+FAILED_CARD = "4000000000001018"
+UNAVAILABLE_CARD = "4000000000001067"
+DEFAULT_CARD = {"cardNumber": "4111111111111111", "expiryDate": "1230"}
+
+app.argparser.add_argument("--worldline-return-mac-name", default="RETURNMAC")
+app.argparser.add_argument("--worldline-return-id-name", default="paymentId")
+
+CHALLENGE_INDICATORS = {
+    "no-preference", "no-challenge-requested", "challenge-requested", "challenge-required",
+    "no-challenge-requested-risk-analysis-performed", "no-challenge-requested-data-share-only",
+    "no-challenge-requested-consumer-authentication-performed", "no-challenge-requested-use-whitelist-exemption",
+    "challenge-requested-whitelist-prompt-requested", "request-scoring-without-connecting-to-acs"}
+EXEMPTIONS = {"none", "transaction-risk-analysis", "low-value", "whitelist"}
+
+
+def worldline_card_of(jwe):
+    parts = jwe.split(".")
+    if len(parts) == 5:
+        try:
+            text = base64.urlsafe_b64decode(parts[3] + "=" * (-len(parts[3]) % 4)).decode("utf-8")
+            card = json.loads(text)
+            if isinstance(card, dict) and isinstance(card.get("cardNumber"), str):
+                return {"cardNumber": card["cardNumber"], "expiryDate": str(card.get("expiryDate", "1230"))}
+        except (ValueError, UnicodeDecodeError):
+            pass
+    return dict(DEFAULT_CARD)
+
+
+def worldline_product_of(number):
+    return {"4": 1, "5": 3, "3": 2}.get(number[:1], 1)
+
+
+def worldline_luhn(number):
+    digits = [int(c) for c in number if c.isdigit()]
+    total = 0
+    for index, digit in enumerate(reversed(digits)):
+        if index % 2:
+            digit *= 2
+            digit -= 9 if digit > 9 else 0
+        total += digit
+    return len(digits) >= 12 and total % 10 == 0
+
+
+def worldline_unknown_token():
+    return emulator.Response.json({"errorId": "e-404", "errors": [
+        {"id": "UNKNOWN_TOKEN", "errorCode": "1004", "httpStatusCode": 404, "propertyName": "token"}]}, 404)
+
+
+def worldline_check_card_input(card):
+    """The card input's 3-D Secure and card-on-file members, checked against the documented lists."""
+    if not isinstance(card, dict):
+        return worldline_invalid("cardPaymentMethodSpecificInput")
+    for deprecated in ("returnUrl", "skipAuthentication"):
+        if deprecated in card:
+            return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput." + deprecated)
+    three_ds = card.get("threeDSecure", {})
+    if not isinstance(three_ds, dict):
+        return worldline_invalid("cardPaymentMethodSpecificInput.threeDSecure")
+    if "challengeIndicator" in three_ds and three_ds["challengeIndicator"] not in CHALLENGE_INDICATORS:
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.threeDSecure.challengeIndicator")
+    if "exemptionRequest" in three_ds and three_ds["exemptionRequest"] not in EXEMPTIONS:
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.threeDSecure.exemptionRequest")
+    if "deviceChannel" in three_ds and three_ds["deviceChannel"] not in ("AppBased", "Browser"):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.threeDSecure.deviceChannel")
+    if "skipAuthentication" in three_ds and not isinstance(three_ds["skipAuthentication"], bool):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.threeDSecure.skipAuthentication")
+    unscheduled = "unscheduledCardOnFileRequestor" in card or "unscheduledCardOnFileSequenceIndicator" in card
+    if card.get("isRecurring") is True and unscheduled:
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.unscheduledCardOnFileRequestor")
+    if card.get("unscheduledCardOnFileRequestor", "merchantInitiated") not in ("merchantInitiated", "cardholderInitiated"):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.unscheduledCardOnFileRequestor")
+    if card.get("unscheduledCardOnFileSequenceIndicator", "first") not in ("first", "subsequent"):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.unscheduledCardOnFileSequenceIndicator")
+    sequence = card.get("recurring", {}).get("recurringPaymentSequenceIndicator") if isinstance(card.get("recurring"), dict) else None
+    if "recurring" in card and (card.get("isRecurring") is not True or sequence not in ("first", "recurring")):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.recurring")
+    if worldline_merchant_initiated(card) and "token" not in card:
+        return worldline_invalid("cardPaymentMethodSpecificInput.token")
+    if "tokenize" in card and ("token" in card or not isinstance(card["tokenize"], bool)):
+        return worldline_refusal(400, "INVALID_VALUE", "cardPaymentMethodSpecificInput.tokenize")
+    return None
+
+
+def worldline_merchant_initiated(card):
+    """A later payment of a series, the payer absent."""
+    recurring = card.get("recurring") if isinstance(card.get("recurring"), dict) else {}
+    return (recurring.get("recurringPaymentSequenceIndicator") == "recurring"
+            or card.get("unscheduledCardOnFileRequestor") == "merchantInitiated")
+
+
+def worldline_save_card(card):
+    """The token of `card`: its existing one (isNewToken false), or a new one. Call with app.lock."""
+    number = card["cardNumber"]
+    if number in CARD_TOKENS and CARD_TOKENS[number] in TOKENS:
+        return CARD_TOKENS[number], False
+    COUNTER[0] += 1
+    token = f"7e1a{COUNTER[0]:04d}-0c5b-4d2e-9f3a-{secrets.token_hex(6)}"
+    TOKENS[token] = {"card": dict(card), "productId": worldline_product_of(number)}
+    CARD_TOKENS[number] = token
+    return token, True
+
+
+def worldline_results(flow, status, eci, liability):
+    return {"version": "2.2.0", "flow": flow, "authenticationStatus": status, "eci": eci, "liability": liability,
+            "cavv": "AAABBEg0VhI0VniQEjRWAAAAAAA=", "dsTransactionId": "f25084f0-5b16-4c0a-ae5d-b24808a95e4b"}
+
+
+def worldline_authorise(payment, mode):
+    if mode == "SALE":
+        payment.update({"status": "CAPTURED", "statusOutput": {
+            "isCancellable": False, "statusCategory": "COMPLETED", "statusCode": 9, "isAuthorized": True}})
+    else:
+        payment.update({"status": "PENDING_CAPTURE", "statusOutput": {
+            "isCancellable": True, "statusCategory": "PENDING_MERCHANT", "statusCode": 5, "isAuthorized": True}})
+
+
+def worldline_reject(payment):
+    payment.update({"status": "REJECTED", "statusOutput": {
+        "isCancellable": False, "statusCategory": "UNSUCCESSFUL", "statusCode": 2, "isAuthorized": False}})
+
+
+def worldline_card_payment(request, payment, card, card_input, mode):
+    three_ds = card_input.get("threeDSecure", {})
+    skip = three_ds.get("skipAuthentication") is True
+    merchant_initiated = worldline_merchant_initiated(card_input)
+    tokenize = card_input.get("tokenize") is True or (
+        card_input.get("recurring", {}).get("recurringPaymentSequenceIndicator") == "first" and "token" not in card_input)
+    number = card["cardNumber"]
+    challenge = not skip and not merchant_initiated and (
+        number == CHALLENGE_CARD or three_ds.get("challengeIndicator") == "challenge-required")
+    output = payment["paymentOutput"]["cardPaymentMethodSpecificOutput"]
+    creation = {"additionalReference": "1"}
+    if challenge:
+        return_url = three_ds.get("redirectionData", {}).get("returnUrl")
+        if not return_url:
+            return worldline_invalid("cardPaymentMethodSpecificInput.threeDSecure.redirectionData.returnUrl")
+        payment.update({"status": "REDIRECTED", "statusOutput": {
+            "isCancellable": False, "statusCategory": "PENDING_PAYMENT", "statusCode": 46, "isAuthorized": False}})
+        mac = secrets.token_hex(18)
+        if tokenize:
+            creation["tokenizationSucceeded"] = False
+        with app.lock:
+            PAYMENTS[payment["id"]] = payment
+            REDIRECTS[payment["id"]] = {"returnUrl": return_url, "RETURNMAC": mac, "mode": mode}
+        if three_ds.get("deviceChannel") == "AppBased":
+            action = {"actionType": "MOBILE_THREEDS_CHALLENGE", "mobileThreeDSecureChallengeParameters": {
+                "acsReferenceNumber": "3DS_LOA_ACS_201_13579", "acsTransactionId": "a1b2c3d4-0000-4000-8000-" + payment["id"][:12].zfill(12),
+                "threeDServerTransactionId": "d4c3b2a1-0000-4000-8000-000000000001", "acsSignedContent": "eyJhbGciOiJQUzI1NiJ9.e30.c2ln"}}
+        else:
+            host = request.header("Host") or "127.0.0.1"
+            action = {"actionType": "REDIRECT", "redirectData": {
+                "redirectURL": f"http://{host}/acs/{payment['id']}", "RETURNMAC": mac}}
+        return emulator.Response.json({"creationOutput": creation, "merchantAction": action, "payment": payment}, 201)
+    if not skip and not merchant_initiated and three_ds:
+        if number == FAILED_CARD:
+            output["threeDSecureResults"] = worldline_results("frictionless", "N", "07", "merchant")
+            worldline_reject(payment)
+            with app.lock:
+                PAYMENTS[payment["id"]] = payment
+            return emulator.Response.json({"creationOutput": creation, "payment": payment}, 201)
+        if number == UNAVAILABLE_CARD:
+            output["threeDSecureResults"] = worldline_results("frictionless", "U", "07", "merchant")
+        else:
+            output["threeDSecureResults"] = worldline_results("frictionless", "Y", "05", "issuer")
+    worldline_authorise(payment, mode)
+    with app.lock:
+        if tokenize:
+            token, new = worldline_save_card(card)
+            creation.update(token=token, isNewToken=new, tokenizationSucceeded=True)
+        PAYMENTS[payment["id"]] = payment
+        worldline_ledger_open(payment, mode)
+    return emulator.Response.json({"creationOutput": creation, "payment": payment}, 201)
+
+
+def worldline_three_d_secure_routes():
+    @app.route("GET", r"/acs/(?P<id>[^/]+)")
+    def acs(request, match):
+        payment_id = match.group("id")
+        outcome = dict(request.query_items()).get("outcome", "success")
+        with app.lock:
+            payment, redirect = PAYMENTS.get(payment_id), REDIRECTS.get(payment_id)
+            if payment is None or redirect is None or payment["status"] != "REDIRECTED":
+                return emulator.Response.text("no challenge waits for this payment", 404)
+            if outcome == "abandon":
+                return emulator.Response.text("the payer closed the window", 200)
+            output = payment["paymentOutput"]["cardPaymentMethodSpecificOutput"]
+            if outcome == "success":
+                output["threeDSecureResults"] = worldline_results("challenge", "Y", "05", "issuer")
+                worldline_authorise(payment, redirect["mode"])
+                worldline_ledger_open(payment, redirect["mode"])
+            else:
+                output["threeDSecureResults"] = worldline_results("challenge", "N", "07", "merchant")
+                worldline_reject(payment)
+        separator = "&" if "?" in redirect["returnUrl"] else "?"
+        location = (redirect["returnUrl"] + separator + args().worldline_return_mac_name + "=" + redirect["RETURNMAC"]
+                    + "&" + args().worldline_return_id_name + "=" + payment_id)
+        return emulator.Response(302, b"", [("Location", location)])
+
+
+def worldline_token_routes():
+    @app.route("POST", r"/v2/(?P<merchant>[^/]+)/tokens")
+    def create_token(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        if request.header("X-GCS-Idempotence-Key") is not None:
+            return worldline_refusal(400, "INVALID_VALUE", "X-GCS-Idempotence-Key")
+        body = request.json() if request.body else {}
+        jwe = body.get("encryptedCustomerInput", "") if isinstance(body, dict) else ""
+        if "card" in body or len(jwe.split(".")) != 5:
+            return worldline_invalid("encryptedCustomerInput")
+        card = worldline_card_of(jwe)
+        if not worldline_luhn(card["cardNumber"]):
+            return worldline_refusal(400, "INVALID_VALUE", "card.cardNumber")
+        with app.lock:
+            token, new = worldline_save_card(card)
+        return emulator.Response.json({
+            "token": token, "isNewToken": new, "tokenStatus": "CREATED" if new else "UNCHANGED",
+            "card": {"cardNumber": card["cardNumber"], "expiryDate": card["expiryDate"], "cardholderName": "Wile E. Coyote"}},
+            201 if new else 200)
+
+    @app.route("GET", r"/v2/(?P<merchant>[^/]+)/tokens/(?P<token>[^/]+)")
+    def get_token(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        with app.lock:
+            saved = TOKENS.get(match.group("token"))
+        if saved is None:
+            return worldline_unknown_token()
+        return emulator.Response.json({
+            "id": match.group("token"), "paymentProductId": saved["productId"], "isTemporary": False,
+            "card": {"alias": "VISA ending 1111", "data": {"cardWithoutCvv": {
+                "cardNumber": saved["card"]["cardNumber"], "expiryDate": saved["card"]["expiryDate"]}}}})
+
+    @app.route("DELETE", r"/v2/(?P<merchant>[^/]+)/tokens/(?P<token>[^/]+)")
+    def delete_token(request, match):
+        refused = worldline_check(request, match.group("merchant"))
+        if refused:
+            return refused
+        if request.body or request.header("Content-Type") is not None:
+            return worldline_invalid("body")
+        token = match.group("token")
+        with app.lock:
+            saved = TOKENS.pop(token, None)
+            if saved is not None:
+                DELETED_TOKENS.add(token)
+                CARD_TOKENS.pop(saved["card"]["cardNumber"], None)
+        if saved is None:
+            return worldline_unknown_token()
+        return emulator.Response(204, b"")
+
+    @app.route("GET", r"/test/worldline-tokens")
+    def tokens_of(request, match):
+        with app.lock:
+            return emulator.Response.json({"tokens": len(TOKENS), "deleted": len(DELETED_TOKENS)}, 200)

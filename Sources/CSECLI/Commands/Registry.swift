@@ -12,14 +12,20 @@ extension CommandLineTool {
         WorldlineCreateSessionCommand.self, WorldlineCreatePaymentCommand.self, WorldlineGetPaymentCommand.self,
         WorldlineSignCommand.self, WorldlineWebhookVerifyCommand.self,
         WorldlineCaptureCommand.self, WorldlineRefundCommand.self, WorldlineCancelCommand.self,
+        WorldlineTokenCreateCommand.self, WorldlineTokenGetCommand.self, WorldlineTokenDeleteCommand.self,
         APSSDKTokenCommand.self, APSPurchaseCommand.self, APSAuthorizeCommand.self, APSCheckStatusCommand.self,
-        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self,
+        APSCaptureCommand.self, APSRefundCommand.self, APSVoidCommand.self, APSUpdateTokenCommand.self,
         APSFeedbackVerifyCommand.self, SignCommand.self, VerifyCommand.self,
         MastercardSessionCreateCommand.self, MastercardSessionUpdateCommand.self, MastercardSessionGetCommand.self,
         MastercardPayCommand.self, MastercardAuthorizeCommand.self, MastercardRetrieveCommand.self, MastercardWebhookVerifyCommand.self,
         MastercardCaptureCommand.self, MastercardRefundCommand.self, MastercardVoidCommand.self,
+        MastercardAuthenticateCommand.self, MastercardTokenCreateCommand.self, MastercardTokenGetCommand.self,
+        MastercardTokenDeleteCommand.self,
         PaysafeTokenCommand.self, PaysafeWalletTokenCommand.self, PaysafePayCommand.self, PaysafeLookupCommand.self,
         PaysafeSettleCommand.self, PaysafeRefundCommand.self, PaysafeVoidCommand.self,
+        PaysafeCustomerCreateCommand.self, PaysafeCustomerGetCommand.self, PaysafeCustomerDeleteCommand.self,
+        PaysafeCustomerSaveCardCommand.self, PaysafeCustomerUpdateCardCommand.self, PaysafeCustomerDeleteCardCommand.self,
+        PaysafeCustomerAppTokenCommand.self,
         PaysafeWebhookVerifyCommand.self,
         JournalListCommand.self, JournalSettleCommand.self,
     ]
@@ -39,16 +45,22 @@ extension CommandLineTool {
         CommandGroup(
             name: "wallet", abstract: "Apple Pay and Google Pay payment tokens: verify, or verify and decrypt, with the merchant's keys."),
         CommandGroup(name: "session", abstract: "Call the Worldline Client API for a session (products, key, IIN, DCC, surcharge)."),
-        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, signatures, webhooks."),
+        CommandGroup(name: "worldline", abstract: "Worldline server API calls: sessions, payments, saved cards, signatures, webhooks."),
+        CommandGroup(name: "worldline token", abstract: "Save, read and delete Worldline card-on-file tokens."),
         CommandGroup(
             name: "aps", abstract: "Amazon Payment Services server calls: SDK token, payments, capture, refund, void, status, feedback."),
         CommandGroup(
-            name: "mastercard", abstract: "Mastercard Gateway server calls: sessions, payments, capture, refund, void, retrieval, webhooks."
+            name: "mastercard",
+            abstract: "Mastercard Gateway server calls: sessions, tokens, payments, capture, refund, void, retrieval, webhooks."
         ),
         CommandGroup(name: "mastercard session", abstract: "Create, update and retrieve Mastercard Gateway sessions."),
+        CommandGroup(name: "mastercard token", abstract: "Create, update, retrieve and delete Mastercard Gateway card-on-file tokens."),
         CommandGroup(
             name: "paysafe",
-            abstract: "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, webhooks."),
+            abstract:
+                "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, saved cards, webhooks."
+        ),
+        CommandGroup(name: "paysafe customer", abstract: "Paysafe customers and their saved cards (Customer Vault, multi-use handles)."),
         CommandGroup(name: "journal", abstract: "The payment journal: list its entries, settle the open ones with the platform's lookup."),
     ]
 }

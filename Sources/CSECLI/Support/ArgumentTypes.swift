@@ -106,12 +106,18 @@ struct APSWalletArgument: ArgumentValue {
     static var allValueStrings: [String] { accepted.map(\.rawValue) }
 }
 
-/// `--format form|json` of `cse aps feedback-verify`.
+/// `--format form|json|query` of `cse aps feedback-verify`.
 enum FeedbackFormatArgument: String, CaseIterable, ArgumentValue {
-    case form, json
+    case form, json, query
 
     /// The library's format.
-    var format: APSPaymentClient.FeedbackFormat { self == .form ? .form : .json }
+    var format: APSPaymentClient.FeedbackFormat {
+        switch self {
+        case .form: .form
+        case .json: .json
+        case .query: .query
+        }
+    }
 }
 
 /// `--apple-header-order dotnet|php|integrations`.

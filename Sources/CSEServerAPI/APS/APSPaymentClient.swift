@@ -14,6 +14,9 @@ extension CSEError.Code {
     /// A transaction feedback body is not a form (`application/x-www-form-urlencoded`) or JSON
     /// object of string values, or lacks `response_code`.
     public static let apsFeedbackMalformed = Self("aps.feedback.malformed")
+    /// A verified feedback or 3-D Secure return names another `merchant_reference` than the
+    /// order the merchant expects: a replay of another order's, trusted for nothing here.
+    public static let apsFeedbackOtherOrder = Self("aps.feedback.otherOrder")
 }
 
 /// An APS transaction as APS reports it: a PURCHASE or AUTHORIZATION response, a transaction
@@ -32,6 +35,11 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     public let authorizationCode: String?
     /// `3ds_url` when the payer must pass 3-D Secure (status 20).
     public let threeDSURL: String?
+    /// `token_name`: the card's token as this verified answer or feedback names it; after a
+    /// successful payment with `remember_me` `YES`, the permanent token of the saved card (seed
+    /// 001, "Tokenization service"; research notes, lifecycle §3.3). Take a token to keep only
+    /// from here, never from the app alone. It is a credential: never log it.
+    public let tokenName: String?
     /// The parameters as received, with `card_number` masked (first 6 and last 4 digits) and
     /// `card_security_code` and `signature` removed.
     package let parameters: JSONObject
@@ -54,6 +62,7 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
         command = try reader.optionalScalarText(verified, "command")
         authorizationCode = try reader.optionalScalarText(verified, "authorization_code")
         threeDSURL = try reader.optionalScalarText(verified, "3ds_url")
+        tokenName = try reader.optionalScalarText(verified, "token_name")
         var shown: [(String, JSONValue)] = []
         for (name, value) in verified where name != "signature" && name != "card_security_code" {
             if name == "card_number", let number = value.scalarText, number.allSatisfy(\.isNumber) {
@@ -71,6 +80,17 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
     public var isPending: Bool { ["19", "20", "40"].contains(responseCode.status) }
     /// Declined: status 13 or 03.
     public var isDeclined: Bool { ["13", "03"].contains(responseCode.status) }
+    /// What the payer must do for a payment on hold for 3-D Secure (status 20 with a `3ds_url`):
+    /// follow `{"type":"redirect","url":3ds_url,"method":"GET"}` (research notes, lifecycle §3.1;
+    /// the PHP SDK's example sends the browser there). `nil` otherwise, also for 19 and 40, which
+    /// APS decides later.
+    public var action: PaymentAction? {
+        guard responseCode.status == "20", let threeDSURL else { return nil }
+        return .redirect(url: threeDSURL, method: "GET", returnMAC: nil)
+    }
+    /// Whether the answer is a capture, refund or void's (`command` CAPTURE, REFUND,
+    /// VOID_AUTHORIZATION), whose status 19 is accepted and completed later, not a payment pending.
+    var isMaintenance: Bool { ["CAPTURE", "REFUND", "VOID_AUTHORIZATION"].contains(command ?? "") }
 
     /// A maintenance operation that succeeded: status 04 (capture), 06 (refund) or 08 (void of
     /// an authorisation), PayFort "Transaction Response Codes"; research notes §3.2.
@@ -80,9 +100,12 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// How a verified answer or feedback stands (research notes §2.5, §2.7, §3.2, §3.4).
     package enum Standing: String, Sendable {
-        /// Approved, or processed with the outcome later (``isApproved``, ``isPending``), or a
-        /// capture, refund or void that succeeded (04, 06, 08).
+        /// Approved (``isApproved``), or a capture, refund or void that succeeded (04, 06, 08) or
+        /// that APS accepted and completes later (19, 20, 40 of a maintenance answer).
         case succeeded
+        /// A payment processed but not decided (``isPending``: 19, 20 on hold for 3-D Secure,
+        /// 40 in review; issue #34).
+        case pending
         /// Declined (``isDeclined``), or a capture, refund or void that failed (05, 07, 09).
         case refused
         /// Refused before processing: status 00 with any message but 006, 051 and 071.
@@ -94,6 +117,7 @@ public struct APSTransaction: Sendable, CustomStringConvertible {
 
     /// How this transaction stands.
     package var standing: Standing {
+        if isPending && !isMaintenance { return .pending }
         if isApproved || isPending || Self.maintenanceSucceeded.contains(responseCode.status) { return .succeeded }
         if isDeclined || Self.maintenanceFailed.contains(responseCode.status) { return .refused }
         if responseCode.status == "00" && !["006", "051", "071"].contains(responseCode.message) { return .notProcessed }
@@ -128,19 +152,38 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
     let isApplePay: Bool
     /// `merchant_reference`: unique per merchant, the key of the payment.
     public let merchantReference: String
+    /// The recurring agreement this payment sets up (a payer payment) or charges (a
+    /// merchant-initiated one), if any.
+    public internal(set) var agreement: APSAgreement?
+    /// The kind of a merchant-initiated payment (`eci` `RECURRING`), or `nil` for a payment the
+    /// payer makes.
+    public internal(set) var merchantInitiated: APSMerchantInitiated?
+    /// Whether the payment saves the card (`remember_me` `YES`).
+    public var savesCard: Bool { parameters.contains { $0.0 == "remember_me" } }
+    /// Whether this payer payment sets up the recurring ``agreement``.
+    public var setsUpAgreement: Bool { agreement != nil && merchantInitiated == nil }
 
     /// Checks and creates a request.
     /// - Parameters:
     ///   - amount: Minor units of `currency` (APS wants the ISO 4217 exponent: 500 AED is 50000).
     ///   - tokenName: The stored card (`token_name`, at most 100 of letters, digits, `.@-_`).
     ///   - customerIP: The payer's IPv4 or IPv6 address, when known.
+    ///   - returnURL: Where APS sends the payer's browser back after a 3-D Secure challenge
+    ///     (`return_url`, at most 400 characters, `http` or `https`; research notes, lifecycle
+    ///     §3.1): a card enrolled in 3-D Secure is refused without it (message 037).
+    ///   - rememberMe: Save the card (`remember_me` `YES`): the verified answer of a successful
+    ///     payment carries the card's permanent ``APSTransaction/tokenName`` (seed 001).
+    ///   - agreement: Set up a recurring agreement with this payer payment (`agreement_id` and
+    ///     the `recurring_*` parameters, seed 000); later payments charge it with
+    ///     ``merchantInitiated(_:merchantReference:amount:currency:customerEmail:tokenName:agreement:language:)``.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the parameter: a reference that
     ///   is not 1–40 of `[A-Za-z0-9-_.]`, an amount outside 0…9,999,999,999, a currency without
     ///   minor units, a language other than `en`/`ar`, an e-mail address that is not 3–254
-    ///   characters with one `@`, a token or IP address of the wrong shape.
+    ///   characters with one `@`, a token, IP address or return URL of the wrong shape.
     public init(
         _ command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String, tokenName: String,
-        customerIP: String? = nil, language: String = "en"
+        customerIP: String? = nil, language: String = "en", returnURL: String? = nil, rememberMe: Bool = false,
+        agreement: APSAgreement? = nil
     ) throws(CSEError) {
         func refuse(_ parameter: String, _ reason: String) -> CSEError {
             CSEError(.serverAPIInvalidArgument, reason, context: ["argument": parameter])
@@ -149,10 +192,17 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
         guard (1...100).contains(tokenName.utf8.count), only(tokenName, ".@-_") else {
             throw refuse("token_name", "the token name is 1 to 100 letters, digits, '.', '@', '-' or '_'")
         }
+        var payment: [(String, JSONValue)] = [("token_name", .string(tokenName)), ("eci", .string("ECOMMERCE"))]
+        if let returnURL {
+            try Self.checkReturnURL(returnURL)
+            payment.append(("return_url", .string(returnURL)))
+        }
+        if rememberMe { payment.append(("remember_me", .string("YES"))) }
+        if let agreement { payment += agreement.parameters(mode: agreement.mode) }
         try self.init(
             command, merchantReference: merchantReference, amount: amount, currency: currency, customerEmail: customerEmail,
-            customerIP: customerIP, language: language, payment: [("token_name", .string(tokenName)), ("eci", .string("ECOMMERCE"))],
-            isApplePay: false)
+            customerIP: customerIP, language: language, payment: payment, isApplePay: false)
+        self.agreement = agreement
     }
 
     /// The order of the three `apple_header` members, which APS signs as written (`{k=v, k=v, k=v}`)
@@ -246,7 +296,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
             customerIP: customerIP, language: language, payment: apple, isApplePay: true)
     }
 
-    private init(
+    init(
         _ command: Command, merchantReference: String, amount: Int64, currency: Currency, customerEmail: String, customerIP: String?,
         language: String, payment: [(String, JSONValue)], isApplePay: Bool
     ) throws(CSEError) {
@@ -283,6 +333,19 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
             throw CSEError(
                 .serverAPIInvalidArgument, "the merchant reference is 1 to 40 letters, digits, '-', '_' or '.'",
                 context: ["argument": "merchant_reference"])
+        }
+    }
+
+    /// `return_url`: 1–400 characters (research notes, lifecycle §3.1), an absolute `http` or
+    /// `https` URL without spaces or control characters.
+    static func checkReturnURL(_ url: String) throws(CSEError) {
+        let lower = url.lowercased()
+        guard (1...400).contains(url.utf8.count), lower.hasPrefix("https://") || lower.hasPrefix("http://"),
+            url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "the return URL is an http or https URL of at most 400 characters",
+                context: ["argument": "return_url"])
         }
     }
 
@@ -349,8 +412,12 @@ public struct APSPaymentClient: Sendable {
     /// Sends a PURCHASE or AUTHORIZATION.
     ///
     /// The outcome, from the verified `response_code` (research notes §2.5, §2.7):
-    /// - ``PaymentOutcome/succeeded(_:_:)``: 14 or 02 (approved), or 19, 20 (3-D Secure: send the
-    ///   payer to ``APSTransaction/threeDSURL``) or 40 (processed, outcome later);
+    /// - ``PaymentOutcome/succeeded(_:_:)``: 14 or 02 (approved);
+    /// - ``PaymentOutcome/pending(_:_:_:)`` (issue #34): 20 on hold for 3-D Secure, with the action
+    ///   `redirect` to ``APSTransaction/threeDSURL`` (GET); 19 (pending) or 40 (in review), without
+    ///   an action: APS decides later. After the challenge APS sends the payer to `return_url`
+    ///   (``verifyFeedback(_:format:credentials:merchantReference:)`` verifies it); settle the
+    ///   order with the feedback or ``checkStatus(merchantReference:)``;
     /// - ``PaymentOutcome/refused(_:_:)``: 13 or 03 (`aps.transactionDeclined`);
     /// - ``PaymentOutcome/unknown(_:_:)``: no answer, an HTTP error status, an answer whose
     ///   signature does not verify, status 15 (uncertain) or 10, messages 006, 051 or 071. Settle
@@ -410,18 +477,44 @@ public struct APSPaymentClient: Sendable {
                 keys, outcomeUnknownError("the merchant reference was used before; its order is not settled", keys, cause: error(code)))
         }
         if let outcome = Self.outcome(of: transaction, keys: keys) { return outcome }
-        if transaction.standing == .notProcessed { throw error(code) }
+        if transaction.standing == .notProcessed { throw code.message == "044" ? Self.tokenRefused(code, own: error(code)) : error(code) }
         return .unknown(keys, unknownError(transaction, keys))
     }
 
-    /// The outcome of a settled transaction, or `nil` when it is not settled.
-    static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
-        if transaction.isApproved || transaction.isPending { return .succeeded(transaction, keys) }
+    /// The outcome of a payment's transaction (approved, pending or declined), or `nil` when it
+    /// is not settled.
+    package static func outcome(of transaction: APSTransaction, keys: PaymentReconciliation) -> PaymentOutcome<APSTransaction>? {
+        if transaction.isApproved { return .succeeded(transaction, keys) }
+        if transaction.isPending { return .pending(transaction, transaction.action, keys) }
         guard transaction.isDeclined else { return nil }
         var context = ["response_code": transaction.responseCode.description]
         if let fortID = transaction.fortID { context["fort_id"] = fortID }
         for (name, value) in keys.members { context[name] = value }
         return .refused(transaction, CSEError(.apsTransactionDeclined, "APS declined the transaction", context: context))
+    }
+
+    /// The outcome of the order CHECK_STATUS reports (``checkStatus(merchantReference:)``), as its
+    /// last operation stands (issue #34: a read of a payment's state exits by it): approved, or a
+    /// capture, refund or void done → `succeeded`; 19, 20 (with the `3ds_url` action), 40 →
+    /// `pending`; declined → `refused` (`aps.transactionDeclined`), a failed capture, refund or
+    /// void → `refused` as ``perform(_:)`` names it; an order APS does not know (11036) →
+    /// `refused`, ``CSEError/Code/serverUnknownPayment`` (nothing was processed); anything else →
+    /// `unknown`.
+    package func statusOutcome(of order: APSTransaction, merchantReference: String) -> PaymentOutcome<APSTransaction> {
+        let keys = PaymentReconciliation(merchantReference: merchantReference, paymentID: order.fortID)
+        if order.responseCode.status == "11" {
+            return .refused(
+                order,
+                CSEError(
+                    .serverUnknownPayment, "APS does not know the order: the payment was not processed",
+                    context: ["platform": "aps", "response_code": order.responseCode.description, "merchantReference": merchantReference]))
+        }
+        if let outcome = Self.outcome(of: order, keys: keys) { return outcome }
+        switch order.standing {
+        case .succeeded, .pending: return .succeeded(order, keys)
+        case .refused, .notProcessed: return .refused(order, refusal(order.responseCode, keys))
+        case .unknown: return .unknown(keys, unknownError(order, keys))
+        }
     }
 
     private func unknownError(_ transaction: APSTransaction, _ keys: PaymentReconciliation) -> CSEError {
@@ -461,24 +554,36 @@ public struct APSPaymentClient: Sendable {
         case form
         /// A JSON object of string values (on request to APS).
         case json
-        /// Decided by the first non-space byte: `{` is JSON, anything else a form.
+        /// The query string of the URL APS sends the payer's browser to after a 3-D Secure
+        /// challenge (research notes, lifecycle §3.1): the whole URL, or what follows its `?`.
+        case query
+        /// Decided by the first non-space bytes: `{` is JSON, `http://`, `https://` or `?` a
+        /// query, anything else a form.
         case automatic
     }
 
-    /// Verifies a transaction feedback (direct or notification) as APS posts it: the signature over
-    /// **all** received parameters except `signature`, with the SHA response phrase, compared in
-    /// constant time, before any field is read (research notes §2.6).
+    /// Verifies a transaction feedback (direct or notification) as APS posts it, or the parameters
+    /// APS sends to `return_url` after a 3-D Secure challenge: the signature over every received
+    /// non-empty parameter except `signature`, as decoded, with the SHA response phrase, compared
+    /// in constant time, before any field is read (research notes §2.6; lifecycle §3.1, §3.4 and
+    /// vectors V-APS-6, V-APS-12: empty values are not signed).
+    ///
+    /// The browser's return is display data: settle the order with the server-to-server
+    /// feedback or ``checkStatus(merchantReference:)``, never with the return alone.
     /// - Returns: The transaction it reports.
     /// - Parameters:
     ///   - body: The body as posted.
     ///   - format: Form, JSON, or decided from the body.
     ///   - credentials: The account whose SHA response phrase signs its feedback.
-    /// - Throws: ``CSEError/Code/serverAPINotificationTooLarge`` for a body over
+    ///   - merchantReference: The order the caller expects (stored before the payer was sent
+    ///     away): verified parameters of another order are refused.
+    /// - Throws: ``CSEError/Code/apsFeedbackOtherOrder`` for another order's parameters;
+    ///   ``CSEError/Code/serverAPINotificationTooLarge`` for a body over
     ///   ``NotificationLimits/maximumBodyByteCount``; ``CSEError/Code/apsFeedbackMalformed`` for a
     ///   body that is neither form nor a JSON object of scalar values;
     ///   ``CSEError/Code/apsFeedbackSignature`` when the signature is missing or wrong.
     public static func verifyFeedback(
-        _ body: [UInt8], format: FeedbackFormat = .automatic, credentials: APSCredentials
+        _ body: [UInt8], format: FeedbackFormat = .automatic, credentials: APSCredentials, merchantReference: String? = nil
     ) throws(CSEError) -> APSTransaction {
         try NotificationLimits.check(body)
         let parameters = try APSFeedback.parameters(body, format: format)
@@ -487,9 +592,16 @@ public struct APSPaymentClient: Sendable {
         else {
             throw CSEError(.apsFeedbackSignature, "the feedback signature is missing or does not match the SHA response phrase")
         }
-        do throws(CSEError) { return try APSTransaction(verified: parameters) } catch {
+        let transaction: APSTransaction
+        do throws(CSEError) { transaction = try APSTransaction(verified: parameters) } catch {
             throw CSEError(.apsFeedbackMalformed, "the signed feedback has no valid response_code")
         }
+        if let merchantReference, transaction.merchantReference.map({ !$0.isByteEqual(to: merchantReference) }) ?? true {
+            throw CSEError(
+                .apsFeedbackOtherOrder, "the signed parameters are another order's (a replayed return or feedback)",
+                context: ["merchantReference": SafeText.identifier(merchantReference)])
+        }
+        return transaction
     }
 }
 
@@ -542,20 +654,35 @@ struct APSConnection: Sendable {
 /// The parameters of a transaction feedback body.
 enum APSFeedback {
     static func parameters(_ body: [UInt8], format: APSPaymentClient.FeedbackFormat) throws(CSEError) -> JSONObject {
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let isJSON: Bool
-        switch format {
-        case .json: isJSON = true
-        case .form: isJSON = false
-        case .automatic: isJSON = first == UInt8(ascii: "{")
+        let start = body.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? body.endIndex
+        let text = body[start...]
+        func starts(_ prefix: String) -> Bool {
+            text.count >= prefix.utf8.count && zip(text, prefix.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
         }
-        if isJSON {
+        let isQuery = format == .query || (format == .automatic && (starts("http://") || starts("https://") || starts("?")))
+        if format == .json || (format == .automatic && starts("{")) {
             guard case .object(let object)? = try? JSONValue.parse(body),
                 object.allSatisfy({ $0.1.scalarText != nil })
             else {
                 throw CSEError(.apsFeedbackMalformed, "the feedback is not a JSON object of scalar values")
             }
-            return object
+            // Empty values are not signed (V-APS-6).
+            return JSONObject(object.filter { $0.1.scalarText != "" })
+        }
+        var body = Array(text)
+        if isQuery {
+            // The URL's query: what follows the first '?', up to a '#'; trailing line ends go.
+            while let last = body.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { body.removeLast() }
+            if let question = body.firstIndex(of: UInt8(ascii: "?")) {
+                body = Array(body[(question + 1)...])
+            } else if format == .query, starts("http://") || starts("https://") {
+                throw CSEError(.apsFeedbackMalformed, "the return URL has no query")
+            }
+            if let hash = body.firstIndex(of: UInt8(ascii: "#")) { body = Array(body[..<hash]) }
+        } else {
+            // One final line break of a form goes (docs/CLI.md, "Notification verifiers").
+            if body.last == 0x0A { body.removeLast() }
+            if body.last == 0x0D { body.removeLast() }
         }
         // application/x-www-form-urlencoded (WHATWG URL §5.1): '&'-separated name=value, '+' is a
         // space, %XX escapes; the values are signed as decoded.
@@ -565,7 +692,8 @@ enum APSFeedback {
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : []), !name.isEmpty else {
                 throw CSEError(.apsFeedbackMalformed, "the feedback is not form-encoded parameters")
             }
-            members.append((name, .string(value)))
+            // Empty values are not signed (V-APS-6).
+            if !value.isEmpty { members.append((name, .string(value))) }
         }
         guard !members.isEmpty else { throw CSEError(.apsFeedbackMalformed, "the feedback is empty") }
         return JSONObject(members)

@@ -25,11 +25,15 @@ public enum MastercardFundingSource: Sendable, CustomStringConvertible {
     /// `expiry`, and `devicePayment {cryptogramFormat 3DSECURE, onlinePaymentCryptogram, eciIndicator}`
     /// when the wallet gave a cryptogram, with `order.walletProvider`.
     case decryptedDevicePayment(WalletCard)
+    /// A card on file: `sourceOfFunds.token`, a token of the gateway's repository
+    /// (``MastercardSessionClient/createToken(sessionID:)``; research notes §2.3).
+    case token(String)
 
     /// The kind of source, never the token or card data.
     public var description: String {
         switch self {
         case .session: return "session"
+        case .token: return "token"
         case .walletToken(let wallet, _): return "walletToken(\(wallet.mastercardWalletProvider))"
         case .decryptedDevicePayment(let card): return "decryptedDevicePayment(\(card.wallet))"
         }
@@ -37,8 +41,74 @@ public enum MastercardFundingSource: Sendable, CustomStringConvertible {
 
     /// Card data in the body that a platform's error text must never repeat.
     var secrets: [String] {
-        if case .decryptedDevicePayment(let card) = self { return card.secrets }
-        return []
+        switch self {
+        case .decryptedDevicePayment(let card): return card.secrets
+        case .token(let token): return [token]
+        case .session, .walletToken: return []
+        }
+    }
+}
+
+/// An agreement between the payer and the merchant for payments the merchant initiates later with
+/// the stored card (`agreement {id, type}`; docs/COMPATIBILITY.md records the sources).
+public struct MastercardAgreement: Hashable, Sendable, CustomStringConvertible {
+    /// `agreement.type`.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The value sent.
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        /// Payments at regular intervals (a subscription): `RECURRING`.
+        public static let recurring = Kind("RECURRING")
+        /// Payments when something happens, not on a schedule (a top-up): `UNSCHEDULED`.
+        public static let unscheduled = Kind("UNSCHEDULED")
+        /// One purchase paid in a fixed number of parts: `INSTALLMENT`.
+        public static let instalment = Kind("INSTALLMENT")
+        /// The value sent.
+        public var description: String { name }
+    }
+
+    /// `agreement.id`: the merchant's id of the agreement (1 to 40 letters, digits, `-`, `_`, `.`).
+    public let id: String
+    /// `agreement.type`.
+    public let kind: Kind
+
+    /// Checks and creates an agreement.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for an id that is not 1 to 40 letters,
+    ///   digits, `-`, `_` or `.`.
+    public init(id: String, kind: Kind) throws(CSEError) {
+        try MastercardTransactionRequest.checkID(id, argument: "agreementId")
+        self.id = id
+        self.kind = kind
+    }
+
+    /// Id and type (neither is a secret).
+    public var description: String { "MastercardAgreement(\(id), \(kind))" }
+}
+
+/// Who starts a payment under an agreement (the gateway's credential-on-file rules, API version
+/// 74 and later; docs/COMPATIBILITY.md).
+public enum MastercardAgreementUse: Hashable, Sendable, CustomStringConvertible {
+    /// The first payment, with the payer present, that sets up the agreement: `transaction.source`
+    /// `INTERNET`, `agreement`, and `sourceOfFunds.provided.card.storedOnFile` `TO_BE_STORED`
+    /// (a session's card) or `STORED` (a token).
+    case setUp(MastercardAgreement)
+    /// A later payment the merchant initiates without the payer, with a stored card (a token):
+    /// `transaction.source` `MERCHANT`, `agreement`, `storedOnFile` `STORED`; never with 3-D Secure.
+    case merchantInitiated(MastercardAgreement)
+
+    /// The agreement.
+    public var agreement: MastercardAgreement {
+        switch self {
+        case .setUp(let agreement), .merchantInitiated(let agreement): return agreement
+        }
+    }
+
+    /// The use and the agreement.
+    public var description: String {
+        switch self {
+        case .setUp(let agreement): return "setUp(\(agreement))"
+        case .merchantInitiated(let agreement): return "merchantInitiated(\(agreement))"
+        }
     }
 }
 
@@ -51,6 +121,9 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
     /// The lowest API version that takes a wallet token or decrypted wallet card in a transaction
     /// (Google Pay needs 47; research notes §3.1).
     public static let minimumWalletAPIVersion = 47
+    /// The lowest API version that takes the credential-on-file fields of an agreement
+    /// (`agreement`, `transaction.source`, `storedOnFile`): 74.
+    public static let minimumAgreementAPIVersion = 74
 
     /// `apiOperation`.
     public struct Operation: Hashable, Sendable, CustomStringConvertible {
@@ -79,6 +152,13 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
     public let source: MastercardFundingSource
     /// The transaction id of a 3-D Secure authentication on this order (`authentication.transactionId`).
     public let authenticationTransactionID: String?
+    /// The agreement this payment sets up or is made under, if any.
+    public let agreementUse: MastercardAgreementUse?
+    /// Whether ``MastercardSessionClient/perform(_:)-(MastercardTransactionRequest)`` also pays
+    /// after an authentication the gateway reports unavailable or not supported with the
+    /// recommendation `PROCEED`: the payment is then not authenticated, and the merchant keeps the
+    /// liability. A recommendation not to proceed is refused even then.
+    public let allowsUnauthenticated: Bool
     /// `order.amount`: the amount in major units, from the ISO 4217 exponent (computed once, here).
     let amountText: String
 
@@ -86,14 +166,28 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: an id that is not
     ///   1–40 identifier characters (or is `.`/`..`), a negative or too large amount, a currency
     ///   without minor units in ISO 4217, an empty session id, or a wallet token that is not JSON
-    ///   text of at most 64 KiB.
+    ///   text of at most 64 KiB, a token that is not 1 to 40 letters, digits, `-`, `_` or `.`; a
+    ///   merchant-initiated payment without a token or with an authentication transaction (the
+    ///   payer is not there), an agreement with a wallet.
     public init(
         _ operation: Operation, orderID: String, transactionID: String, amount: Int64, currency: Currency,
-        source: MastercardFundingSource, authenticationTransactionID: String? = nil
+        source: MastercardFundingSource, authenticationTransactionID: String? = nil, agreementUse: MastercardAgreementUse? = nil,
+        allowsUnauthenticated: Bool = false
     ) throws(CSEError) {
         try Self.checkID(orderID, argument: "orderId")
         try Self.checkID(transactionID, argument: "transactionId")
-        if let authenticationTransactionID { try Self.checkID(authenticationTransactionID, argument: "authenticationTransactionId") }
+        if let authenticationTransactionID {
+            try Self.checkID(authenticationTransactionID, argument: "authenticationTransactionId")
+            guard authenticationTransactionID != transactionID else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "the payment is a new transaction: its id differs from the authentication's",
+                    context: ["argument": "transactionId"])
+            }
+        } else if allowsUnauthenticated {
+            throw CSEError(
+                .serverAPIInvalidArgument, "allowing an unauthenticated payment needs the authentication transaction it checks",
+                context: ["argument": "allowsUnauthenticated"])
+        }
         guard (0...999_999_999_999).contains(amount) else {
             throw CSEError(.serverAPIInvalidArgument, "the amount is minor units from 0 to 999999999999", context: ["argument": "amount"])
         }
@@ -111,6 +205,26 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
             }
         case .decryptedDevicePayment:
             break  // A WalletCard is checked when it is made.
+        case .token(let token):
+            try Self.checkID(token, argument: "token")
+        }
+        switch (agreementUse, source) {
+        case (nil, _), (.setUp, .session), (.setUp, .token):
+            break
+        case (.merchantInitiated, .token):
+            guard authenticationTransactionID == nil else {
+                throw CSEError(
+                    .serverAPIInvalidArgument, "a merchant-initiated payment has no payer to authenticate: no 3-D Secure transaction",
+                    context: ["argument": "authenticationTransactionId"])
+            }
+        case (.merchantInitiated, _):
+            throw CSEError(
+                .serverAPIInvalidArgument, "a merchant-initiated payment charges a stored card: pay with a token",
+                context: ["argument": "source"])
+        case (.setUp, _):
+            throw CSEError(
+                .serverAPIInvalidArgument, "an agreement is set up with a card the payer gives (a session) or a token, not a wallet",
+                context: ["argument": "source"])
         }
         amountText = try currency.majorString(fromMinor: amount)
         self.operation = operation
@@ -120,6 +234,8 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
         self.currency = currency
         self.source = source
         self.authenticationTransactionID = authenticationTransactionID
+        self.agreementUse = agreementUse
+        self.allowsUnauthenticated = allowsUnauthenticated
     }
 
     package static func checkID(_ id: String, argument: String) throws(CSEError) {
@@ -141,9 +257,24 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
         ]
         var sourceOfFunds: [(String, JSONValue)] = [("type", .string("CARD"))]
         var members: [(String, JSONValue)] = [("apiOperation", .string(operation.name))]
+        if let agreementUse {
+            let agreement = agreementUse.agreement
+            members.append(
+                ("agreement", .object(JSONObject([("id", .string(agreement.id)), ("type", .string(agreement.kind.name))]))))
+        }
         switch source {
         case .session(let id):
             members.append(("session", .object(JSONObject([("id", .string(id))]))))
+            if case .setUp = agreementUse {
+                sourceOfFunds.append(
+                    ("provided", .object(JSONObject([("card", .object(JSONObject([("storedOnFile", .string("TO_BE_STORED"))])))]))))
+            }
+        case .token(let token):
+            sourceOfFunds.append(("token", .string(token)))
+            if agreementUse != nil {
+                sourceOfFunds.append(
+                    ("provided", .object(JSONObject([("card", .object(JSONObject([("storedOnFile", .string("STORED"))])))]))))
+            }
         case .walletToken(let wallet, let token):
             order.append(("walletProvider", .string(wallet.mastercardWalletProvider)))
             let devicePayment = JSONValue.object(JSONObject([("paymentToken", .string(token))]))
@@ -172,6 +303,11 @@ public struct MastercardTransactionRequest: Sendable, CustomStringConvertible {
         if let authenticationTransactionID {
             members.append(("authentication", .object(JSONObject([("transactionId", .string(authenticationTransactionID))]))))
         }
+        switch agreementUse {
+        case .setUp: members.append(("transaction", .object(JSONObject([("source", .string("INTERNET"))]))))
+        case .merchantInitiated: members.append(("transaction", .object(JSONObject([("source", .string("MERCHANT"))]))))
+        case nil: break
+        }
         return .object(JSONObject(members))
     }
 
@@ -197,6 +333,9 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
     public let transactionType: String?
     /// `transaction.authorizationCode`.
     public let authorizationCode: String?
+    /// The 3-D Secure authentication that ``MastercardSessionClient/perform(_:)-(MastercardTransactionRequest)``
+    /// retrieved and checked before sending this payment, when the request named one.
+    public package(set) var verifiedAuthentication: MastercardAuthentication?
     /// The whole body as received; show it through `maskedValue`.
     package let json: JSONValue
 
@@ -277,6 +416,15 @@ public struct MastercardTransaction: Sendable, CustomStringConvertible {
 extension MastercardSessionClient {
     /// PAY or AUTHORIZE: `PUT …/order/{orderId}/transaction/{transactionId}`.
     ///
+    /// After 3-D Secure (``MastercardTransactionRequest/authenticationTransactionID``), the
+    /// authentication is first retrieved (RETRIEVE TRANSACTION) and nothing is sent unless it is
+    /// an `AUTHENTICATION` on the same order with `result` `SUCCESS`, recommendation `PROCEED`,
+    /// status successful or attempted (or unavailable/not supported when
+    /// ``MastercardTransactionRequest/allowsUnauthenticated``), and the payment's amount and
+    /// currency where it carries them (payment-lifecycle research notes §2.1): the browser's return
+    /// to the merchant is not signed, and the app's "proceed" is the app's. The authentication
+    /// checked is ``MastercardTransaction/verifiedAuthentication``.
+    ///
     /// The outcome (research notes §3.3, §3.4), decided from `result` and `response.gatewayCode`,
     /// never from the HTTP status:
     /// - ``PaymentOutcome/succeeded(_:_:)``: approved (``MastercardTransaction/isApproved``), or
@@ -294,27 +442,89 @@ extension MastercardSessionClient {
     ///
     /// The transport may repeat the PUT after a connection failure or a 502, 503 or 504: it is the
     /// identical request.
-    /// - Throws: When nothing was processed: a wallet token below API version 47
-    ///   (``CSEError/Code/serverAPIInvalidArgument``), a transport error before sending, 401/403,
-    ///   or `ERROR` with `INVALID_REQUEST` or `REQUEST_REJECTED`.
+    /// - Throws: When nothing was processed: a wallet token below API version 47 or an agreement
+    ///   below 74 (``CSEError/Code/serverAPIInvalidArgument``), a transport error before sending,
+    ///   401/403, `ERROR` with `INVALID_REQUEST` or `REQUEST_REJECTED`;
+    ///   ``CSEError/Code/mastercardTokenUnknown`` for a token the gateway does not hold (deleted);
+    ///   the `mastercard.authentication.*` codes for an authentication that does not allow the payment.
     public func perform(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
-        let intent = JournalIntent(
-            platform: "mastercard", operation: transaction.operation.name.lowercased(), amount: transaction.amount,
-            currency: transaction.currency.code, platformIDs: ["orderId": transaction.orderID, "transactionId": transaction.transactionID])
-        return try await journaled(http, intent) { () async throws(CSEError) in try await performOnce(transaction) }
-    }
-
-    /// ``perform(_:)`` itself, without the journal.
-    private func performOnce(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         let isWallet: Bool
         switch transaction.source {
-        case .session: isWallet = false
+        case .session, .token: isWallet = false
         case .walletToken, .decryptedDevicePayment: isWallet = true
         }
         if isWallet, apiVersion < MastercardTransactionRequest.minimumWalletAPIVersion {
             throw CSEError(
                 .serverAPIInvalidArgument, "a wallet token needs API version 47 or later", context: ["argument": "apiVersion"])
         }
+        if transaction.agreementUse != nil, apiVersion < MastercardTransactionRequest.minimumAgreementAPIVersion {
+            throw CSEError(
+                .serverAPIInvalidArgument, "an agreement (credential on file) needs API version 74 or later",
+                context: ["argument": "apiVersion"])
+        }
+        // Checked before the journal records an intent: a refusal here sends nothing.
+        let authentication = try await verifiedAuthentication(for: transaction)
+        var ids = ["orderId": transaction.orderID, "transactionId": transaction.transactionID]
+        if let id = transaction.authenticationTransactionID { ids["authenticationTransactionId"] = id }
+        if let agreement = transaction.agreementUse?.agreement { ids["agreementId"] = agreement.id }
+        let intent = JournalIntent(
+            platform: "mastercard", operation: transaction.operation.name.lowercased(), amount: transaction.amount,
+            currency: transaction.currency.code, platformIDs: ids)
+        return try await journaled(http, intent) { () async throws(CSEError) in
+            try await performOnce(transaction, authentication: authentication)
+        }
+    }
+
+    /// ``perform(_:)-(MastercardTransactionRequest)`` itself, without the checks and the journal.
+    private func performOnce(
+        _ transaction: MastercardTransactionRequest, authentication: MastercardAuthentication?
+    ) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
+        do {
+            switch try await send(transaction) {
+            case .succeeded(var paid, let keys):
+                paid.verifiedAuthentication = authentication
+                return .succeeded(paid, keys)
+            case .refused(var refused, let error):
+                refused?.verifiedAuthentication = authentication
+                return .refused(refused, error)
+            case .pending(var paid, let action, let keys):
+                paid.verifiedAuthentication = authentication
+                return .pending(paid, action, keys)
+            case .unknown(let keys, let error):
+                return .unknown(keys, error)
+            }
+        } catch {
+            // The gateway refuses a token it does not hold with INVALID_REQUEST on the token's field.
+            if case .token = transaction.source, error.code == .mastercardInvalidRequest,
+                error.context["field"]?.hasPrefix("sourceOfFunds.token") == true
+            {
+                throw Self.tokenError(error)
+            }
+            throw error
+        }
+    }
+
+    /// The authentication `transaction` names, retrieved (RETRIEVE TRANSACTION, a GET) and checked
+    /// with ``MastercardAuthentication/check(for:allowUnauthenticated:)``; `nil` when it names none.
+    /// - Throws: The `mastercard.authentication.*` refusals; the errors of a GET.
+    func verifiedAuthentication(for transaction: MastercardTransactionRequest) async throws(CSEError) -> MastercardAuthentication? {
+        guard let id = transaction.authenticationTransactionID else { return nil }
+        let object: JSONObject
+        do {
+            object = try await get(["order", transaction.orderID, "transaction", id])
+        } catch {
+            guard error.code == .mastercardInvalidRequest else { throw error }
+            throw CSEError(
+                .mastercardAuthenticationUnknown, "the order has no transaction with the authentication id; nothing was sent",
+                context: ["orderId": transaction.orderID, "authenticationTransactionId": id], underlying: error)
+        }
+        let authentication = try MastercardAuthentication(response: object)
+        try authentication.check(for: transaction, allowUnauthenticated: transaction.allowsUnauthenticated)
+        return authentication
+    }
+
+    /// The PUT of ``perform(_:)-(MastercardTransactionRequest)`` and its outcome.
+    private func send(_ transaction: MastercardTransactionRequest) async throws(CSEError) -> PaymentOutcome<MastercardTransaction> {
         let keys = PaymentReconciliation(orderID: transaction.orderID, transactionID: transaction.transactionID)
         let response: HTTPResponse
         do {
@@ -431,11 +641,12 @@ extension MastercardSessionClient {
         return MastercardSession.mask(.object(try await get(["order", orderID])), path: [])
     }
 
-    func get(_ path: [String]) async throws(CSEError) -> JSONObject {
+    /// A GET of `path`; `secrets` (a token in the path) are redacted from the platform's text.
+    func get(_ path: [String], secrets: [String] = []) async throws(CSEError) -> JSONObject {
         let response = try await ServerRequest.send(
             http, .get, url: try baseURL.appending(pathSegments: path), headers: ["Authorization": credentials.basicAuthorization()],
             body: nil, retry: .idempotent)
-        let redactor = SafeText(secrets: [credentials.apiPassword])
+        let redactor = SafeText(secrets: [credentials.apiPassword] + secrets.map { SecureBytes($0.utf8) })
         guard response.isSuccess else { throw Self.error(of: response, redactor: redactor) }
         let object = try ServerResponse.object(response, platform: "mastercard")
         if try Self.isError(object) { throw Self.error(of: response, redactor: redactor) }

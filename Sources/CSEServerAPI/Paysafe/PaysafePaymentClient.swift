@@ -1,4 +1,5 @@
 public import CSECore
+import CSECrypto
 import CSEGateways
 @_spi(CustomTransport) public import CSEHTTP
 public import CSEValidation
@@ -31,6 +32,14 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
     public let lastDigits: String?
     /// `gatewayResponse.authCode` (Payments API) or `authCode` (Card Payments API).
     public let authorizationCode: String?
+    /// The 3-D Secure results (`authentication`: ECI, `threeDResult`, version), when Paysafe gives them.
+    public let authentication: PaysafeAuthentication?
+    /// `storedCredential.type` and `.occurrence` as Paysafe repeats them, for a payment with a saved card.
+    public let storedCredential: (type: String?, occurrence: String?)?
+    /// Whether this is no payment yet but the payment handle of the request, which awaits the
+    /// payer's 3-D Secure authentication (issue #34): ``id`` is then the handle's id, ``status``
+    /// its status (`INITIATED`).
+    public let isAwaitingAuthentication: Bool
 
     /// The statuses after which nothing more happens to a refused payment (research notes §4.3).
     static let declinedStatuses: Set<String> = ["FAILED", "CANCELLED", "EXPIRED"]
@@ -60,6 +69,28 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
         var authorizationCode = try gatewayReader.optionalString(gateway, "authCode")
         if authorizationCode == nil { authorizationCode = try reader.optionalString(response, "authCode") }
         self.authorizationCode = authorizationCode
+        authentication = try PaysafeAuthentication.of(response, reader: reader)
+        isAwaitingAuthentication = false
+        if let stored = try reader.optionalObject(response, "storedCredential") {
+            let storedReader = reader.under("storedCredential")
+            storedCredential = (try storedReader.optionalString(stored, "type"), try storedReader.optionalString(stored, "occurrence"))
+        } else {
+            storedCredential = nil
+        }
+    }
+
+    /// The request's payment before it is made: `handle` awaits the payer's authentication.
+    init(awaiting handle: PaysafePaymentHandle, request: PaysafePaymentRequest) {
+        id = handle.id
+        status = handle.status
+        merchantReference = request.merchantReference
+        amount = request.amount
+        currencyCode = request.currency.code
+        lastDigits = handle.lastDigits
+        authorizationCode = nil
+        authentication = handle.authentication
+        storedCredential = nil
+        isAwaitingAuthentication = true
     }
 
     /// Whether the payment was refused for good (`FAILED`, `CANCELLED`, `EXPIRED`).
@@ -75,17 +106,28 @@ public struct PaysafePayment: Sendable, CustomStringConvertible {
 
     /// The fields as JSON (no card number: only its last digits).
     package var json: JSONValue {
-        var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
+        var members: [(String, JSONValue)] = [
+            (isAwaitingAuthentication ? "paymentHandleId" : "id", .string(id)), ("status", .string(status)),
+        ]
         if let merchantReference { members.append(("merchantRefNum", .string(merchantReference))) }
         if let amount { members.append(("amount", .number(String(amount)))) }
         if let currencyCode { members.append(("currencyCode", .string(currencyCode))) }
         if let lastDigits { members.append(("lastDigits", .string(lastDigits))) }
         if let authorizationCode { members.append(("authCode", .string(authorizationCode))) }
+        if let authentication { members.append(("authentication", authentication.json)) }
+        if let storedCredential {
+            var stored: [(String, JSONValue)] = []
+            if let type = storedCredential.type { stored.append(("type", .string(type))) }
+            if let occurrence = storedCredential.occurrence { stored.append(("occurrence", .string(occurrence))) }
+            members.append(("storedCredential", .object(JSONObject(stored))))
+        }
         return .object(JSONObject(members))
     }
 
     /// Id, status and reference.
-    public var description: String { "PaysafePayment(id: \(id), status: \(status), merchantRefNum: \(merchantReference ?? "-"))" }
+    public var description: String {
+        "PaysafePayment(\(isAwaitingAuthentication ? "paymentHandleId" : "id"): \(id), status: \(status), merchantRefNum: \(merchantReference ?? "-"))"
+    }
 }
 
 /// A Paysafe payment request, on one of the two payment APIs, which are kept apart (research notes §4.1).
@@ -119,13 +161,17 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
     public let source: Source
     /// `settleWithAuth`: `true` authorises and settles (a sale), `false` authorises only.
     public let settleWithAuthorization: Bool
+    /// `storedCredential`: how a saved card (a multi-use handle) is used (issue #35).
+    public let storedCredential: PaysafeStoredCredential?
 
     /// Checks and creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` naming the argument: a reference that
     ///   is not 1–255 printable ASCII characters, an amount outside 0…999,999,999,999, a currency
-    ///   without minor units, an empty or non-identifier token, or an account id that is not digits.
+    ///   without minor units, an empty or non-identifier token, an account id that is not digits,
+    ///   or a stored credential with a Card Payments token (only a payment handle carries one here).
     public init(
-        merchantReference: String, amount: Int64, currency: Currency, source: Source, settleWithAuthorization: Bool = true
+        merchantReference: String, amount: Int64, currency: Currency, source: Source, settleWithAuthorization: Bool = true,
+        storedCredential: PaysafeStoredCredential? = nil
     ) throws(CSEError) {
         try Self.checkReference(merchantReference)
         guard (0...999_999_999_999).contains(amount) else {
@@ -141,14 +187,25 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
             token = paymentToken
             try Self.checkAccount(account)
         }
-        guard !token.isEmpty, token.utf8.count <= 100, token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
-            throw CSEError(.serverAPIInvalidArgument, "the token is 1 to 100 identifier characters", context: ["argument": "token"])
+        try Self.checkToken(token)
+        if storedCredential != nil, case .cardToken = source {
+            throw CSEError(
+                .serverAPIInvalidArgument, "a stored credential goes with a payment handle (a saved card), not a Card Payments token",
+                context: ["argument": "storedCredential"])
         }
         self.merchantReference = merchantReference
         self.amount = amount
         self.currency = currency
         self.source = source
         self.settleWithAuthorization = settleWithAuthorization
+        self.storedCredential = storedCredential
+    }
+
+    /// Refuses a token that is not 1–100 identifier characters.
+    static func checkToken(_ token: String) throws(CSEError) {
+        guard !token.isEmpty, token.utf8.count <= 100, token.utf8.allSatisfy({ ServerIdentifier.isIdentifierByte($0) }) else {
+            throw CSEError(.serverAPIInvalidArgument, "the token is 1 to 100 identifier characters", context: ["argument": "token"])
+        }
     }
 
     package static func checkReference(_ reference: String) throws(CSEError) {
@@ -180,18 +237,19 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
     }
 
     /// The body. The Payments API: `merchantRefNum`, `amount`, `currencyCode`, `paymentHandleToken`,
-    /// `settleWithAuth` and `dupCheck: true` (never false: it is what refuses a second payment with
-    /// the reference). The Card Payments API: `merchantRefNum`, `amount`, `settleWithAuth`,
+    /// `settleWithAuth`, `dupCheck: true` (never false: it is what refuses a second payment with
+    /// the reference) and the `storedCredential` when given. The Card Payments API: `merchantRefNum`, `amount`, `settleWithAuth`,
     /// `card.paymentToken` (the account fixes the currency).
     package var json: JSONValue {
         switch source {
         case .paymentHandle(let handle):
-            return .object(
-                JSONObject([
-                    ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
-                    ("currencyCode", .string(currency.code)), ("paymentHandleToken", .string(handle)),
-                    ("settleWithAuth", .bool(settleWithAuthorization)), ("dupCheck", .bool(true)),
-                ]))
+            var members: [(String, JSONValue)] = [
+                ("merchantRefNum", .string(merchantReference)), ("amount", .number(String(amount))),
+                ("currencyCode", .string(currency.code)), ("paymentHandleToken", .string(handle)),
+                ("settleWithAuth", .bool(settleWithAuthorization)), ("dupCheck", .bool(true)),
+            ]
+            if let storedCredential { members.append(("storedCredential", storedCredential.json)) }
+            return .object(JSONObject(members))
         case .cardToken(let token, _):
             return .object(
                 JSONObject([
@@ -201,9 +259,10 @@ public struct PaysafePaymentRequest: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Reference, amount, currency and API; never the token.
+    /// Reference, amount, currency, API and stored credential; never the token.
     public var description: String {
-        "PaysafePaymentRequest(merchantRefNum: \(merchantReference), amount: \(amount) \(currency), source: \(source))"
+        "PaysafePaymentRequest(merchantRefNum: \(merchantReference), amount: \(amount) \(currency), source: \(source)"
+            + (storedCredential.map { ", storedCredential: \($0)" } ?? "") + ")"
     }
 }
 
@@ -245,8 +304,9 @@ public struct PaysafePaymentClient: Sendable {
     /// Takes the payment.
     ///
     /// The outcome (research notes §4.3, §4.4):
-    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`, or in a documented
-    ///   status that is not final yet (``PaysafePayment/isPending``: look it up later);
+    /// - ``PaymentOutcome/succeeded(_:_:)``: a payment that is `COMPLETED`;
+    /// - ``PaymentOutcome/pending(_:_:_:)``: a payment in a documented status that is not final
+    ///   yet (``PaysafePayment/isPending``: look it up later; issue #34);
     /// - ``PaymentOutcome/refused(_:_:)``: HTTP 402 (the payment with its `error`) or a payment
     ///   that is `FAILED`, `CANCELLED` or `EXPIRED` (`paysafe.paymentDeclined`);
     /// - ``PaymentOutcome/unknown(_:_:)``: no answer read after sending, a 5xx, a 2xx that is
@@ -271,7 +331,13 @@ public struct PaysafePaymentClient: Sendable {
     /// ``pay(_:)`` itself, without the journal.
     private func payOnce(_ request: PaysafePaymentRequest) async throws(CSEError) -> PaymentOutcome<PaysafePayment> {
         let keys = PaymentReconciliation(merchantReference: request.merchantReference)
-        let redactor = connection.redactor
+        // The token can be charged (a saved card's): Paysafe's text never repeats it.
+        let token: String
+        switch request.source {
+        case .paymentHandle(let handle): token = handle
+        case .cardToken(let paymentToken, _): token = paymentToken
+        }
+        let redactor = SafeText(secrets: [credentials.apiKey, SecureBytes(token.utf8)])
         let response: HTTPResponse
         switch try await connection.postMovingMoney(
             path: request.path, body: request.json, keys: keys, lost: "the payment may have been taken")
@@ -308,6 +374,7 @@ public struct PaysafePaymentClient: Sendable {
                 return .unknown(
                     keys, outcomeUnknownError("Paysafe answered a server error; the payment may have been taken", keys, cause: error))
             }
+            if let refusal = Self.handleRefusal(response, error: error, redactor: redactor) { throw refusal }
             throw error
         }
         do {
@@ -318,10 +385,17 @@ public struct PaysafePaymentClient: Sendable {
         }
     }
 
-    /// `COMPLETED` and the pending statuses succeed, the declined ones are refused, and any
-    /// other status is unknown: an answer Paysafe does not document never reads as success.
+    /// `COMPLETED` succeeds, the documented statuses that are not final yet (`RECEIVED`,
+    /// `INITIATED`, `PENDING`, `PROCESSING`, `HELD`) are pending (issue #34: look the payment up
+    /// later), the declined ones are refused, and any other status is unknown: an answer Paysafe
+    /// does not document never reads as success.
     static func outcome(of payment: PaysafePayment, keys: PaymentReconciliation, redactor: SafeText) -> PaymentOutcome<PaysafePayment> {
-        if payment.isCompleted || payment.isPending { return .succeeded(payment, keys) }
+        if payment.isCompleted { return .succeeded(payment, keys) }
+        if payment.isPending {
+            var pending = keys
+            pending.paymentID = payment.id
+            return .pending(payment, nil, pending)
+        }
         if payment.isDeclined { return .refused(payment, declined(payment, keys: keys, code: nil, redactor: redactor)) }
         var settled = keys
         settled.paymentID = payment.id
@@ -348,7 +422,9 @@ public struct PaysafePaymentClient: Sendable {
                 && (payment.currencyCode.map { $0 == request.currency.code } ?? true)
         }
         guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
-        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(taken, keys) }
+        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) {
+            return outcome(of: taken, keys: keys, redactor: redactor)
+        }
         if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
         let undocumented = same.first { !$0.isDocumentedStatus } ?? first
         return outcome(of: undocumented, keys: keys, redactor: redactor)

@@ -20,6 +20,16 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     /// `mobilePaymentMethodSpecificInput.authorizationMode` beside a Google Pay return URL); the
     /// merchant's configured default when `nil`.
     public let authorizationMode: WorldlineAuthorizationMode?
+    /// The 3-D Secure input (`cardPaymentMethodSpecificInput.threeDSecure`; for a sealed Google
+    /// Pay token, `paymentProduct320SpecificInput.threeDSecure` beside ``googlePayReturnURL``).
+    public let threeDSecure: WorldlineThreeDSecure?
+    /// `cardPaymentMethodSpecificInput.tokenize`: save the card; the answer's
+    /// ``WorldlinePayment/tokenization`` says whether a token was made (not when a challenge
+    /// redirected the payer).
+    public let tokenize: Bool
+    /// The first payment of a series the merchant will charge later without the payer
+    /// (``WorldlineCardOnFile/Sequence/first``), with ``tokenize``.
+    public let cardOnFile: WorldlineCardOnFile?
 
     /// The largest amount the platform takes (12 digits).
     package static let maximumAmount: Int64 = 999_999_999_999
@@ -29,26 +39,41 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
     ///   JWE (five base64url parts), an amount outside 0…999,999,999,999, a currency that is not
     ///   an ISO 4217 code with minor units (the embedded table), or a reference longer than 40
     ///   characters or with control characters.
+    ///   A ``cardOnFile`` that is not a ``WorldlineCardOnFile/Sequence/first`` payment with
+    ///   ``tokenize``, or beside a Google Pay token, is refused (`argument` `cardOnFile`).
     public init(
         encryptedCustomerInput: String, amount: Int64, currencyCode: String, merchantReference: String? = nil,
-        googlePayReturnURL: String? = nil, authorizationMode: WorldlineAuthorizationMode? = nil
+        googlePayReturnURL: String? = nil, authorizationMode: WorldlineAuthorizationMode? = nil,
+        threeDSecure: WorldlineThreeDSecure? = nil, tokenize: Bool = false, cardOnFile: WorldlineCardOnFile? = nil
     ) throws(CSEError) {
-        let parts = encryptedCustomerInput.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 5, encryptedCustomerInput.utf8.count <= 64 * 1024,
-            encryptedCustomerInput.utf8.allSatisfy(ServerIdentifier.isIdentifierByte)
-        else {
-            throw CSEError(
-                .serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
-                context: ["argument": "encryptedCustomerInput"])
-        }
+        try Self.checkJWE(encryptedCustomerInput)
         try Self.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
         if let googlePayReturnURL { try WorldlineWalletPaymentRequest.checkReturnURL(googlePayReturnURL) }
+        if let cardOnFile, cardOnFile.sequence != .first || !tokenize || googlePayReturnURL != nil {
+            throw CSEError(
+                .serverAPIInvalidArgument,
+                "a card payment that sets up a series is the first of it, saves the card (tokenize) and is not a wallet payment",
+                context: ["argument": "cardOnFile"])
+        }
         self.encryptedCustomerInput = encryptedCustomerInput
         self.amount = amount
         self.currencyCode = currencyCode
         self.merchantReference = merchantReference
         self.googlePayReturnURL = googlePayReturnURL
         self.authorizationMode = authorizationMode
+        self.threeDSecure = threeDSecure
+        self.tokenize = tokenize
+        self.cardOnFile = cardOnFile
+    }
+
+    /// A compact JWE: five base64url parts, at most 64 KiB.
+    static func checkJWE(_ text: String) throws(CSEError) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5, text.utf8.count <= 64 * 1024, text.utf8.allSatisfy(ServerIdentifier.isIdentifierByte) else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "encryptedCustomerInput must be a compact JWE (five base64url parts)",
+                context: ["argument": "encryptedCustomerInput"])
+        }
     }
 
     /// The order rules of every CreatePayment: an amount in 0…999,999,999,999 minor units, a
@@ -95,11 +120,15 @@ public struct WorldlinePaymentRequest: Sendable, CustomStringConvertible {
             let input = JSONObject(
                 mode + [
                     ("paymentProductId", .number(String(Wallet.googlePay.worldlinePaymentProductID))),
-                    WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL),
+                    WorldlineWalletPaymentRequest.googlePayInput(returnURL: googlePayReturnURL, threeDSecure: threeDSecure),
                 ])
             members.append(("mobilePaymentMethodSpecificInput", .object(input)))
-        } else if !mode.isEmpty {
-            members.append(("cardPaymentMethodSpecificInput", .object(JSONObject(mode))))
+        } else {
+            var card = mode
+            if let threeDSecure { card.append(("threeDSecure", threeDSecure.json)) }
+            if tokenize { card.append(("tokenize", .bool(true))) }
+            if let cardOnFile { card += cardOnFile.members }
+            if !card.isEmpty { members.append(("cardPaymentMethodSpecificInput", .object(JSONObject(card)))) }
         }
         members.append(("order", Self.order(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)))
         return .object(JSONObject(members))
@@ -133,6 +162,14 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
     public let maskedCardNumber: String?
     /// The `merchantAction.actionType` when the payer must act (for example `REDIRECT` for 3-D Secure).
     public let merchantActionType: String?
+    /// `merchantAction` when the payer must act: the redirect (URL and `RETURNMAC`) or the mobile
+    /// 3-D Secure challenge parameters (research notes §1.1).
+    public let merchantAction: WorldlineMerchantAction?
+    /// `cardPaymentMethodSpecificOutput.threeDSecureResults`: version, flow, ECI, liability, exemption.
+    public let threeDSecureResults: WorldlineThreeDSecureResults?
+    /// `creationOutput` of a payment that asked to save the card: the token, `isNewToken` and
+    /// `tokenizationSucceeded` (read also when a challenge left no token).
+    public let tokenization: WorldlineTokenization?
 
     /// Decodes a `CreatePaymentResponse` (or a `paymentResult` of an error body).
     /// - Throws: ``CSEError/Code/serverAPIInvalidResponse`` naming the member when `payment.id`
@@ -162,6 +199,12 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         maskedCardNumber = try Self.cardNumber(output, outputReader).map(SecretMasking.maskPAN)
         let (action, actionReader) = try reader.child(response, "merchantAction")
         merchantActionType = try actionReader.optionalString(action, "actionType")
+        merchantAction = try WorldlineMerchantAction(action, actionReader)
+        let (cardOutput, cardOutputReader) = try outputReader.child(output, "cardPaymentMethodSpecificOutput")
+        let (results, resultsReader) = try cardOutputReader.child(cardOutput, "threeDSecureResults")
+        threeDSecureResults = try WorldlineThreeDSecureResults(results, resultsReader)
+        let (creation, creationReader) = try reader.child(response, "creationOutput")
+        tokenization = try WorldlineTokenization(creation, creationReader)
     }
 
     /// The card number the platform echoes, unmasked: `cardPaymentMethodSpecificOutput.card.cardNumber`,
@@ -213,6 +256,34 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         return Self.knownStatuses.contains(status)
     }
 
+    /// The statuses that wait for the merchant's or the platform's approval: pending although
+    /// their category (`PENDING_MERCHANT`) also holds `PENDING_CAPTURE`, an authorisation (issue #34).
+    static let approvalStatuses: Set<String> = ["PENDING_APPROVAL", "PENDING_FRAUD_APPROVAL"]
+
+    /// Whether the payment is processed but not decided (issue #34, section 1): its status
+    /// category is `PENDING_PAYMENT` (for example `REDIRECTED`: the payer is away on a 3-D Secure
+    /// challenge; without a category, the status `PENDING_PAYMENT` or `REDIRECTED`), or it awaits
+    /// the merchant's or the platform's approval (`PENDING_APPROVAL`, `PENDING_FRAUD_APPROVAL`).
+    public var isPending: Bool {
+        if Self.approvalStatuses.contains(status) { return true }
+        if let statusCategory { return statusCategory == "PENDING_PAYMENT" }
+        return status == "PENDING_PAYMENT" || status == "REDIRECTED"
+    }
+
+    /// What the payer must do, from `merchantAction`: a `REDIRECT` (GET, with the `RETURNMAC`) or
+    /// a `MOBILE_THREEDS_CHALLENGE` (the challenge parameters); `nil` for no action or another type.
+    public var action: PaymentAction? {
+        guard let merchantAction else { return nil }
+        switch merchantAction.actionType {
+        case "REDIRECT":
+            return merchantAction.redirectURL.map { .redirect(url: $0, method: "GET", returnMAC: merchantAction.returnMAC) }
+        case "MOBILE_THREEDS_CHALLENGE":
+            return merchantAction.mobileChallengeParameters.map { .mobileChallenge(parameters: $0) }
+        default:
+            return nil
+        }
+    }
+
     /// The payment id, status, category and code, made safe for an error's context.
     package var statusContext: [String: String] {
         var context = ["paymentId": SafeText.identifier(id), "paymentStatus": SafeText.of(status, limit: 64)]
@@ -221,7 +292,8 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         return context
     }
 
-    /// The fields as JSON, card number masked.
+    /// The fields as JSON, card number masked; a token the payment saved is in `creationOutput`
+    /// (the command's result is the one place it is printed).
     package var json: JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(id)), ("status", .string(status))]
         if let statusCategory { members.append(("statusCategory", .string(statusCategory))) }
@@ -232,6 +304,8 @@ public struct WorldlinePayment: Hashable, Sendable, CustomStringConvertible {
         if let merchantReference { members.append(("merchantReference", .string(merchantReference))) }
         if let maskedCardNumber { members.append(("cardNumber", .string(maskedCardNumber))) }
         if let merchantActionType { members.append(("merchantActionType", .string(merchantActionType))) }
+        if let threeDSecureResults { members.append(("threeDSecureResults", threeDSecureResults.json)) }
+        if let tokenization { members.append(("creationOutput", tokenization.json)) }
         return .object(JSONObject(members))
     }
 

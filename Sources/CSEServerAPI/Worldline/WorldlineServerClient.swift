@@ -143,7 +143,7 @@ public struct WorldlineServerClient: Sendable {
     /// - Parameters:
     ///   - expected: What the request asked for: an answer naming another payment is refused.
     ///   - values: Card data the body carries, redacted by value from platform text.
-    private func createPayment(
+    func createPayment(
         body: JSONValue, expected: ExpectedAnswer, idempotenceKey: IdempotenceKey?, values: [String]
     ) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
         let key = try IdempotenceKey(orNew: idempotenceKey)
@@ -204,7 +204,7 @@ public struct WorldlineServerClient: Sendable {
                             .worldlinePaymentUndetermined, "the platform does not know the payment's result yet",
                             context: payment.statusContext)))
             }
-            return .succeeded(payment, reconciliation)
+            return classify(payment, reconciliation)
         }
         let (error, body) = Self.failure(of: response, redactor: redactor)
         if error.code == .worldlinePaymentRejected, let payment = body?.paymentResult {
@@ -236,7 +236,22 @@ public struct WorldlineServerClient: Sendable {
                 outcomeUnknownError("the platform answered a server error; the payment may have been created", reconciliation, cause: error)
             )
         }
-        return try notProcessed(error, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+        // A saved card the platform does not know (deleted, or never made): nothing was charged.
+        let refusal = body?.errors?.first?.id == "UNKNOWN_TOKEN" ? Self.unknownTokenError(cause: error, id: "UNKNOWN_TOKEN") : error
+        return try notProcessed(refusal, after: response, reconciliation, provesNothingProcessed: Self.isRetriableServerError)
+    }
+
+    /// The outcome of a payment the platform reported as determined and not unsuccessful (issue #34,
+    /// section 1): pending when it waits for the payer or for a decision
+    /// (``WorldlinePayment/isPending``: status category `PENDING_PAYMENT` such as `REDIRECTED`,
+    /// or `PENDING_APPROVAL`, `PENDING_FRAUD_APPROVAL`), with the payer's action and the payment
+    /// id in the keys; succeeded otherwise (`PENDING_CAPTURE` is an authorisation,
+    /// `CAPTURE_REQUESTED` completes in the normal course).
+    static func classify(_ payment: WorldlinePayment, _ reconciliation: PaymentReconciliation) -> PaymentOutcome<WorldlinePayment> {
+        guard payment.isPending else { return .succeeded(payment, reconciliation) }
+        var keys = reconciliation
+        keys.paymentID = payment.id
+        return .pending(payment, payment.action, keys)
     }
 
     /// Whether an answer is a 5xx whose errors are all `retriable`: "a technical error happened
@@ -261,6 +276,34 @@ public struct WorldlineServerClient: Sendable {
         let object = try ServerResponse.object(response, platform: "worldline")
         // GetPayment answers a PaymentResponse; CreatePayment wraps it in {"payment": …}.
         return try WorldlinePayment(response: JSONObject([("payment", .object(object))]))
+    }
+
+    /// GetPayment as an outcome (issue #34): how a payment is resumed after the payer's 3-D Secure
+    /// challenge (check the `RETURNMAC` first with ``checkReturnMAC(received:expected:)``, and read
+    /// the payment by the id stored before the redirect, never one from the return's query) or
+    /// followed while pending.
+    /// - Parameter id: The payment id the merchant stored.
+    /// - Returns: ``PaymentOutcome/succeeded(_:_:)`` (authorised or captured),
+    ///   ``PaymentOutcome/refused(_:_:)`` (`worldline.paymentRejected`: for example, the payer
+    ///   failed the challenge), ``PaymentOutcome/pending(_:_:_:)`` (still `REDIRECTED`, or awaiting
+    ///   approval; no action: GetPayment does not repeat the redirect), or
+    ///   ``PaymentOutcome/unknown(_:_:)`` (`worldline.paymentUndetermined`: read it again later),
+    ///   each with the payment id in the keys.
+    /// - Throws: The errors of ``getPayment(id:)``.
+    public func paymentOutcome(id: String) async throws(CSEError) -> PaymentOutcome<WorldlinePayment> {
+        let payment = try await getPayment(id: id)
+        let keys = PaymentReconciliation(paymentID: payment.id)
+        if payment.isUnsuccessful { return .refused(payment, Self.refusal(payment, status: 200)) }
+        guard payment.isDetermined else {
+            return .unknown(
+                keys,
+                outcomeUnknownError(
+                    "the platform does not know the payment's result yet; read it again later", keys,
+                    cause: CSEError(
+                        .worldlinePaymentUndetermined, "the platform does not know the payment's result yet", context: payment.statusContext
+                    )))
+        }
+        return Self.classify(payment, keys)
     }
 
     /// `worldline.paymentRejected` for a payment the platform refused, whatever the HTTP status.

@@ -80,6 +80,9 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
     /// How the payment is authorised (`mobilePaymentMethodSpecificInput.authorizationMode`); the
     /// merchant's configured default when `nil`.
     public let authorizationMode: WorldlineAuthorizationMode?
+    /// Google Pay: the other 3-D Secure choices, sent in `paymentProduct320SpecificInput.threeDSecure`
+    /// beside ``returnURL``.
+    public let threeDSecure: WorldlineThreeDSecure?
 
     /// Checks and creates a request.
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument``: the amount, currency and reference
@@ -89,7 +92,7 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
     ///   not an absolute `https` (or app `scheme://`) URL of at most 512 characters.
     public init(
         card: WalletCard, amount: Int64, currencyCode: String, merchantReference: String? = nil, returnURL: String? = nil,
-        authorizationMode: WorldlineAuthorizationMode? = nil
+        authorizationMode: WorldlineAuthorizationMode? = nil, threeDSecure: WorldlineThreeDSecure? = nil
     ) throws(CSEError) {
         try WorldlinePaymentRequest.checkOrder(amount: amount, currencyCode: currencyCode, merchantReference: merchantReference)
         for (member, value) in [("cryptogram", card.cryptogram), ("cardholderName", card.cardholderName)] {
@@ -107,6 +110,7 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         self.merchantReference = merchantReference
         self.returnURL = needsReturnURL ? returnURL : nil
         self.authorizationMode = authorizationMode
+        self.threeDSecure = needsReturnURL ? threeDSecure : nil
     }
 
     /// Google Pay's 3-D Secure return URL: absolute (`https://…`, or an app's `scheme://…`),
@@ -121,11 +125,14 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         }
     }
 
-    /// `paymentProduct320SpecificInput` with the return URL.
-    static func googlePayInput(returnURL: String) -> (String, JSONValue) {
-        let redirection = JSONValue.object(JSONObject([("returnUrl", .string(returnURL))]))
-        let threeDS = JSONValue.object(JSONObject([("redirectionData", redirection)]))
-        return ("paymentProduct320SpecificInput", .object(JSONObject([("threeDSecure", threeDS)])))
+    /// `paymentProduct320SpecificInput` with the return URL and the other 3-D Secure choices of
+    /// `threeDSecure` (its own return URL, if any, gives way to `returnURL`).
+    static func googlePayInput(returnURL: String, threeDSecure: WorldlineThreeDSecure? = nil) -> (String, JSONValue) {
+        var members: [(String, JSONValue)] = [("redirectionData", .object(JSONObject([("returnUrl", .string(returnURL))])))]
+        for (name, value) in threeDSecure?.json.objectValue ?? JSONObject() where name != "redirectionData" {
+            members.append((name, value))
+        }
+        return ("paymentProduct320SpecificInput", .object(JSONObject([("threeDSecure", .object(JSONObject(members)))])))
     }
 
     /// `decryptedPaymentData`: `dpan`, `expiryDate` as `MMYY`, and the cryptogram, the ECI as a
@@ -145,7 +152,7 @@ public struct WorldlineWalletPaymentRequest: Sendable, CustomStringConvertible {
         var input: [(String, JSONValue)] = authorizationMode.map { [("authorizationMode", JSONValue.string($0.rawValue))] } ?? []
         input.append(("paymentProductId", .number(String(card.wallet.worldlinePaymentProductID))))
         input.append(("decryptedPaymentData", decryptedPaymentData))
-        if let returnURL { input.append(Self.googlePayInput(returnURL: returnURL)) }
+        if let returnURL { input.append(Self.googlePayInput(returnURL: returnURL, threeDSecure: threeDSecure)) }
         return .object(
             JSONObject([
                 ("mobilePaymentMethodSpecificInput", .object(JSONObject(input))),

@@ -17,6 +17,33 @@ enum WorldlineCommandSupport {
         ServerCallOptions.Keys(&declare, credentialsHelp: credentialsHelp, environment: .productionFlag, journal: journal)
     }
 
+    /// Standard input (at most 1 MiB), trailing whitespace dropped. Wallet data holds a DPAN and
+    /// a cryptogram: the caller wipes the bytes when done.
+    /// - Parameter allowingEmpty: Whether empty input is nothing rather than `cli.emptyInput`
+    ///   (a payment with a saved card needs no sealed input).
+    static func standardInput(allowingEmpty: Bool = false) throws(CSEError) -> [UInt8] {
+        var raw: [UInt8]
+        do { raw = try Files.readStandardInput(limit: 1 << 20) } catch {
+            if allowingEmpty && error.code == .cliEmptyInput { return [] }
+            throw error
+        }
+        defer { secureZero(&raw) }
+        return Array(Files.trimmingTrailingWhitespace(raw))
+    }
+
+    /// The compact JWE of the output of `cse seal` (`{"encryptedCustomerInput",…}`) or of a bare JWE.
+    /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for JSON without an
+    ///   `encryptedCustomerInput` string; a JSON parse error.
+    static func sealedInput(_ input: [UInt8]) throws(CSEError) -> String {
+        guard input.first == UInt8(ascii: "{") else { return String(decoding: input, as: UTF8.self) }
+        guard let value = try JSONValue.parse(input)["encryptedCustomerInput"]?.stringValue else {
+            throw CSEError(
+                .serverAPIInvalidArgument, "the input has no encryptedCustomerInput string", context: ["argument": "encryptedCustomerInput"]
+            )
+        }
+        return value
+    }
+
     static func client(_ options: ServerCallOptions) throws(CSEError) -> WorldlineServerClient {
         let credentials = try WorldlineServerCredentials(document: try options.credentials())
         return try WorldlineServerClient(
@@ -109,6 +136,30 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             --authorization-mode final|pre|sale sends authorizationMode: a final authorisation is
             captured in full within 7 days, a pre-authorisation can be captured in part or
             cancelled ('cse worldline capture|cancel'), a sale is captured at approval.
+
+            3-D Secure (cardPaymentMethodSpecificInput.threeDSecure; for Google Pay,
+            paymentProduct320SpecificInput.threeDSecure): --return-url URL is where the payer comes
+            back after a challenge; --challenge-indicator, --exemption-request and
+            --device-channel browser|app are checked against the documented lists;
+            --skip-authentication skips 3-D Secure where the account allows it. A card payment the
+            payer makes needs --return-url or --skip-authentication (exit 64 otherwise, nothing is
+            sent). A challenge is pending (exit 3): {"outcome":"pending","action":{"type":"redirect",
+            "url","method":"GET","returnmac"}} or, with --device-channel app,
+            {"type":"mobile-challenge","parameters":{…}}. Store the payment id and the returnmac
+            with the order BEFORE redirecting the payer; when the payer returns, run
+            'cse worldline get-payment STORED-ID --returnmac RECEIVED --expected-returnmac STORED'
+            (never take the payment id from the return's query string).
+
+            Saved cards: --tokenize saves the card (the output's creationOutput has the token,
+            isNewToken and tokenizationSucceeded, false when a challenge redirected the payer: save
+            it afterwards with 'cse worldline token create'). --token T pays with a saved card
+            (standard input: the output of 'cse seal' carrying the CVV when the product needs it,
+            or nothing). --merchant-initiated recurring|unscheduled|instalment marks a series:
+            with --tokenize and the card on standard input it is the first payment, the payer
+            present, and the output says "cardOnFile":{"type",…,"sequence":"first"}; with --token
+            it is a later payment the merchant makes without the payer (3-D Secure skipped, so
+            --return-url, --challenge-indicator, --exemption-request and --device-channel are
+            refused), optionally with --initial-transaction ID (initialSchemeTransactionId).
             """,
         options: Options.self)
 
@@ -123,6 +174,14 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
         let returnURL: OptionKey<String?>
         let session: OptionKey<String?>
         let authorizationMode: OptionKey<WorldlineAuthorizationModeArgument?>
+        let challengeIndicator: OptionKey<WorldlineChallengeIndicatorArgument?>
+        let exemptionRequest: OptionKey<WorldlineExemptionArgument?>
+        let skipAuthentication: OptionKey<Bool>
+        let deviceChannel: OptionKey<WorldlineDeviceChannelArgument?>
+        let tokenize: OptionKey<Bool>
+        let token: OptionKey<String?>
+        let merchantInitiated: OptionKey<WorldlineMerchantInitiatedArgument?>
+        let initialTransaction: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
@@ -135,16 +194,50 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             wallet = declare.value(
                 "wallet", "NAME", as: Wallet.self, help: "apple-pay (product 302) or google-pay (320), with --decrypted.")
             decrypted = declare.flag("decrypted", help: "Read the output of 'cse wallet decrypt' and send decryptedPaymentData.")
-            returnURL = declare.value("return-url", "URL", help: "Google Pay: where the payer returns after 3-D Secure.")
+            returnURL = declare.value("return-url", "URL", help: "Where the payer returns after a 3-D Secure challenge.")
             session = declare.value("session", "FILE", help: "With --wallet: the Client API session whose key seals the raw token.")
             authorizationMode = declare.value(
                 "authorization-mode", "MODE", as: WorldlineAuthorizationModeArgument.self,
                 help: "final, pre or sale (authorizationMode; default: the merchant's configuration).")
+            challengeIndicator = declare.value(
+                "challenge-indicator", "VALUE", as: WorldlineChallengeIndicatorArgument.self,
+                help: "threeDSecure.challengeIndicator (the documented values, e.g. challenge-required).")
+            exemptionRequest = declare.value(
+                "exemption-request", "VALUE", as: WorldlineExemptionArgument.self,
+                help: "threeDSecure.exemptionRequest: none, transaction-risk-analysis, low-value or whitelist.")
+            skipAuthentication = declare.flag(
+                "skip-authentication", help: "threeDSecure.skipAuthentication: skip 3-D Secure (where the account allows it).")
+            deviceChannel = declare.value(
+                "device-channel", "CHANNEL", as: WorldlineDeviceChannelArgument.self,
+                help: "browser (a challenge redirects) or app (a challenge runs in the mobile 3-D Secure SDK).")
+            tokenize = declare.flag("tokenize", help: "Save the card (cardPaymentMethodSpecificInput.tokenize).")
+            token = declare.value(
+                "token", "T", help: "Pay with a saved card (stdin: the output of 'cse seal' with the CVV when needed, or nothing).")
+            merchantInitiated = declare.value(
+                "merchant-initiated", "KIND", as: WorldlineMerchantInitiatedArgument.self,
+                help: "recurring, unscheduled or instalment: with --tokenize the first payment of the series, with --token a later one.")
+            initialTransaction = declare.value(
+                "initial-transaction", "ID", help: "With --merchant-initiated and --token: the first payment's scheme transaction id.")
             server = WorldlineCommandSupport.serverKeys(&declare, journal: true)
-            declare.need(wallet, by: [decrypted, session, returnURL])
+            declare.need(wallet, by: [decrypted, session])
             declare.need(anyOf: [decrypted, session], by: [wallet])
             declare.conflict([decrypted], with: session)
             declare.need(returnURL, by: [wallet.where(\.worldlineNeedsReturnURL)], reason: "3-D Secure")
+            declare.conflict(
+                [returnURL, challengeIndicator, exemptionRequest, skipAuthentication, deviceChannel], with: wallet.is(.applePay))
+            declare.conflict([challengeIndicator, exemptionRequest], with: skipAuthentication)
+            declare.conflict([token, tokenize, merchantInitiated], with: wallet)
+            declare.conflict([tokenize], with: token, reason: "the card is already saved")
+            declare.need(anyOf: [token, tokenize], by: [merchantInitiated], reason: "a series uses a saved card")
+            declare.need(token, by: [initialTransaction])
+            declare.need(merchantInitiated, by: [initialTransaction])
+            declare.conflict(
+                [returnURL, challengeIndicator, exemptionRequest, deviceChannel], with: merchantInitiated.and(token),
+                reason: "the payer is absent: 3-D Secure is skipped")
+            let payer = OptionCondition(name: "card", spelling: "A card payment the payer makes") { line in
+                line.values["wallet"] == nil && !(line.values["token"] != nil && line.values["merchant-initiated"] != nil)
+            }
+            declare.need(anyOf: [returnURL, skipAuthentication], by: [payer], reason: "3-D Secure")
         }
     }
 
@@ -158,9 +251,25 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
     let returnURL: String?
     let session: String?
     let authorizationMode: WorldlineAuthorizationMode?
+    let challengeIndicator: WorldlineThreeDSecure.ChallengeIndicator?
+    let exemptionRequest: WorldlineThreeDSecure.ExemptionRequest?
+    let skipAuthentication: Bool
+    let deviceChannel: WorldlineThreeDSecure.DeviceChannel?
+    let tokenize: Bool
+    let token: String?
+    let merchantInitiated: WorldlineCardOnFile.Kind?
+    let initialTransaction: String?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
+        challengeIndicator = arguments[\.challengeIndicator]?.value
+        exemptionRequest = arguments[\.exemptionRequest]?.value
+        skipAuthentication = arguments[\.skipAuthentication]
+        deviceChannel = arguments[\.deviceChannel]?.channel
+        tokenize = arguments[\.tokenize]
+        token = arguments[\.token]
+        merchantInitiated = arguments[\.merchantInitiated]?.kind
+        initialTransaction = arguments[\.initialTransaction]
         amount = arguments[\.amount].minorUnits
         currency = arguments[\.currency].currency.code
         reference = arguments[\.reference]
@@ -174,11 +283,11 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
 
     func runAsync() async throws(CSEError) -> Int32 {
         // The wallet data holds a DPAN and a cryptogram: the bytes read are wiped at the end.
-        var raw = try Files.readStandardInput(limit: 1 << 20)
-        defer { secureZero(&raw) }
-        let input = Files.trimmingTrailingWhitespace(raw)
+        var input = try WorldlineCommandSupport.standardInput(allowingEmpty: token != nil)
+        defer { secureZero(&input) }
         // The client makes a key when none is given, and returns the references with the outcome.
         let key = idempotenceKey
+        let client = try WorldlineCommandSupport.client(options)
         if let wallet, let session {
             let token = try JSONObjectInput.parse(input, orElse: "the wallet token must be a JSON object")
             var configuration = ClientAPIConfiguration()
@@ -189,35 +298,61 @@ struct WorldlineCreatePaymentCommand: NetworkCommand {
             let request = try WorldlinePaymentRequest(
                 encryptedCustomerInput: sealed.encryptedCustomerInput, amount: Int64(amount), currencyCode: currency,
                 merchantReference: reference, googlePayReturnURL: wallet.worldlineNeedsReturnURL ? returnURL : nil,
-                authorizationMode: authorizationMode)
-            let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+                authorizationMode: authorizationMode, threeDSecure: try threeDSecure())
+            return finish(try await client.createPayment(request, idempotenceKey: key))
         }
         if let wallet {
             let output = try JSONObjectInput.parse(input, orElse: "the input must be the JSON object 'cse wallet decrypt' prints")
             let card = try WalletCard(decryptionOutput: output, from: wallet)
             let request = try WorldlineWalletPaymentRequest(
                 card: card, amount: Int64(amount), currencyCode: currency, merchantReference: reference, returnURL: returnURL,
-                authorizationMode: authorizationMode)
-            let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-            return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+                authorizationMode: authorizationMode, threeDSecure: try threeDSecure())
+            return finish(try await client.createPayment(request, idempotenceKey: key))
         }
-        let jwe: String
-        if input.first == UInt8(ascii: "{") {
-            guard let value = try JSONValue.parse(input)["encryptedCustomerInput"]?.stringValue else {
-                throw CSEError(
-                    .serverAPIInvalidArgument, "the input has no encryptedCustomerInput string",
-                    context: ["argument": "encryptedCustomerInput"])
+        if let token {
+            let cardOnFile = try merchantInitiated.map { (kind) throws(CSEError) in
+                try WorldlineCardOnFile(kind: kind, sequence: .subsequent, initialSchemeTransactionID: initialTransaction)
             }
-            jwe = value
-        } else {
-            jwe = String(decoding: input, as: UTF8.self)
+            let request = try WorldlineTokenPaymentRequest(
+                token: token, encryptedCustomerInput: input.isEmpty ? nil : try WorldlineCommandSupport.sealedInput(input),
+                amount: Int64(amount), currencyCode: currency, merchantReference: reference, authorizationMode: authorizationMode,
+                threeDSecure: cardOnFile == nil ? try threeDSecure() : nil, cardOnFile: cardOnFile)
+            return finish(try await client.createPayment(request, idempotenceKey: key), cardOnFile: cardOnFile)
         }
+        let cardOnFile = try merchantInitiated.map { (kind) throws(CSEError) in try WorldlineCardOnFile(kind: kind, sequence: .first) }
         let request = try WorldlinePaymentRequest(
-            encryptedCustomerInput: jwe, amount: Int64(amount), currencyCode: currency,
-            merchantReference: reference, authorizationMode: authorizationMode)
-        let outcome = try await WorldlineCommandSupport.client(options).createPayment(request, idempotenceKey: key)
-        return PaymentOutcomeOutput.finish(outcome, settle: Self.settle, id: \.id, status: \.status, json: \.json)
+            encryptedCustomerInput: try WorldlineCommandSupport.sealedInput(input), amount: Int64(amount), currencyCode: currency,
+            merchantReference: reference, authorizationMode: authorizationMode, threeDSecure: try threeDSecure(), tokenize: tokenize,
+            cardOnFile: cardOnFile)
+        return finish(try await client.createPayment(request, idempotenceKey: key), cardOnFile: cardOnFile)
+    }
+
+    /// The 3-D Secure input the options give, or `nil` when they give none.
+    private func threeDSecure() throws(CSEError) -> WorldlineThreeDSecure? {
+        let google = wallet?.worldlineNeedsReturnURL == true
+        let url = google ? nil : returnURL
+        guard url != nil || challengeIndicator != nil || exemptionRequest != nil || skipAuthentication || deviceChannel != nil else {
+            return nil
+        }
+        return try WorldlineThreeDSecure(
+            returnURL: url, challengeIndicator: challengeIndicator, exemptionRequest: exemptionRequest,
+            skipAuthentication: skipAuthentication, deviceChannel: deviceChannel)
+    }
+
+    /// How a pending payment is resumed on Worldline.
+    static let resume =
+        "store the payment id and the returnmac with the order, send the payer to the action, and when the payer returns run "
+        + "'cse worldline get-payment ID --returnmac RECEIVED --expected-returnmac STORED' (the id you stored, never one from the "
+        + "return's query); without an action the platform decides later: read it with 'cse worldline get-payment ID'"
+
+    /// Prints the outcome; a payment of a series names it (`"cardOnFile":{"type","sequence"}`:
+    /// the first payment says it set the series up).
+    private func finish(_ outcome: PaymentOutcome<WorldlinePayment>, cardOnFile: WorldlineCardOnFile? = nil) -> Int32 {
+        PaymentOutcomeOutput.finish(outcome, settle: Self.settle, resume: Self.resume, id: \.id, status: \.status) { payment in
+            guard let cardOnFile, var object = payment.json.objectValue else { return payment.json }
+            object["cardOnFile"] = cardOnFile.json
+            return .object(object)
+        }
     }
 }
 
@@ -230,32 +365,56 @@ struct WorldlineGetPaymentCommand: NetworkCommand {
             GET /v2/{merchantId}/payments/{paymentId}, signed with GCS v1HMAC. Prints
             {"id","status","statusCategory","statusCode",…} with any card number masked, whatever
             the status: this is how a payment whose creation ended with exit status 75 is settled
-            once its id is known, and how a pending one is followed.
+            once its id is known, and how a pending one is followed. The output includes
+            threeDSecureResults (version, flow, authenticationStatus, ECI, liability, exemption)
+            when the platform gives them.
+
+            After a 3-D Secure challenge: --returnmac RECEIVED --expected-returnmac STORED (both or
+            neither) compares the RETURNMAC the payer brought back with the one stored with the
+            payment id before the redirect, in constant time, and refuses a mismatch
+            (worldline.returnMACMismatch, exit 1, nothing sent). The payment id is the one the
+            merchant stored, never one taken from the return's query string.
             """,
         options: Options.self,
         positionals: [.init("ID", help: "The payment id, for example 3066019730_0.")])
 
     /// The options of `cse worldline get-payment`.
     struct Options: CommandOptions {
+        let returnMAC: OptionKey<String?>
+        let expectedReturnMAC: OptionKey<String?>
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
+            returnMAC = declare.value("returnmac", "RECEIVED", help: "The RETURNMAC the payer's return carried.")
+            expectedReturnMAC = declare.value(
+                "expected-returnmac", "STORED", help: "The RETURNMAC stored with the payment id before the redirect.")
+            declare.together([returnMAC, expectedReturnMAC])
             server = WorldlineCommandSupport.serverKeys(&declare)
         }
     }
 
     let options: ServerCallOptions
     let id: String
+    let returnMAC: (received: String, expected: String)?
 
     init(arguments: ParsedArguments<Options>) throws(UsageError) {
         options = try ServerCallOptions(arguments: arguments.group(\.server))
         id = arguments.positionals.first ?? ""
+        if let received = arguments[\.returnMAC], let expected = arguments[\.expectedReturnMAC] {
+            returnMAC = (received, expected)
+        } else {
+            returnMAC = nil
+        }
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let payment = try await WorldlineCommandSupport.client(options).getPayment(id: id)
-        JSONLine.write(payment.json)
-        return ExitCode.success
+        if let returnMAC { try WorldlineServerClient.checkReturnMAC(received: returnMAC.received, expected: returnMAC.expected) }
+        let outcome = try await WorldlineCommandSupport.client(options).paymentOutcome(id: id)
+        return PaymentOutcomeOutput.finish(
+            outcome, settle: "read it again later with 'cse worldline get-payment ID'",
+            resume: "the payer has not finished, or the platform decides later: read it again with 'cse worldline get-payment ID' "
+                + "or wait for its payment.* webhook",
+            id: \.id, status: \.status, json: \.json)
     }
 }
 
