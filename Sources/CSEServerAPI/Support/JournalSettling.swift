@@ -24,7 +24,8 @@ internal import CSEGateways
 /// - Paysafe: the payments, or the settlements, refunds or voids, with the entry's merchant
 ///   reference (the lookup of its kind); none listed: not sent.
 ///
-/// An entry whose lookup fails or cannot decide keeps its state. Settle when no process is still
+/// Entries of calls without such a lookup (the creation of a card-on-file token or saved card)
+/// and entries whose lookup fails or cannot decide keep their state. Settle when no process is still
 /// sending one of the entries: an entry `open` because its call is still in flight may look
 /// unsent to the platform.
 public struct JournalSettler: Sendable {
@@ -186,7 +187,7 @@ extension WorldlineServerClient {
             guard let paymentID = keys.paymentID else { return nil }
             let payment = try await getPayment(id: paymentID)
             return payment.status == "CANCELLED" ? JournalOutcome(state: .succeeded) : nil
-        default:
+        case "createPayment":
             if let paymentID = keys.paymentID {
                 let payment = try await getPayment(id: paymentID)
                 if payment.isUnsuccessful {
@@ -210,6 +211,9 @@ extension WorldlineServerClient {
                 }
             }
             return response.status == 400 ? JournalOutcome(state: .notSent) : nil
+        default:
+            // Token creation and any other call: no lookup here tells (it stays open).
+            return nil
         }
     }
 }
@@ -218,6 +222,7 @@ extension MastercardSessionClient {
     /// What the gateway knows of a Mastercard entry (RETRIEVE TRANSACTION), or `nil` when it
     /// cannot tell.
     func settlingOutcome(of entry: JournalEntry) async throws(CSEError) -> JournalOutcome? {
+        // Transactions only (a token's creation has no order): by their order and transaction ids.
         guard let orderID = entry.platformIDs["orderId"], let transactionID = entry.platformIDs["transactionId"] else { return nil }
         let transaction: MastercardTransaction
         do {
@@ -249,7 +254,8 @@ extension APSPaymentClient {
     /// are the journal's entries of the platform: a capture or refund is settled by comparing the
     /// order's captured or refunded total with the amounts the journal recorded as succeeded.
     func settlingOutcome(of entry: JournalEntry, among entries: [JournalEntry]) async throws(CSEError) -> JournalOutcome? {
-        guard let reference = entry.intent.merchantReference else { return nil }
+        let payment = entry.intent.operation == "purchase" || entry.intent.operation == "authorization"
+        guard let reference = entry.intent.merchantReference, payment || Self.maintenance[entry.intent.operation] != nil else { return nil }
         try APSPaymentRequest.checkReference(reference)
         let verified = try await connection.call([
             ("query_command", .string("CHECK_STATUS")), ("merchant_reference", .string(reference)), ("language", .string("en")),
@@ -305,6 +311,8 @@ extension PaysafePaymentClient {
             }
             return JournalOutcome(recording: Self.outcome(of: first, keys: keys, redactor: redactor)) { ["id": $0.id] }
         }
+        // Payments only (a saved card's creation has no lookup here: it stays open).
+        guard entry.intent.operation == "payment" || entry.intent.operation == "authorization" else { return nil }
         let listed = try await payments(merchantReference: reference, accountID: accountID)
         let same = listed.filter { payment in
             (entry.intent.amount.map { amount in payment.amount.map { $0 == amount } ?? true } ?? true)
