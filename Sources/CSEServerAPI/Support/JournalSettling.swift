@@ -287,6 +287,7 @@ extension APSPaymentClient {
         }
         switch order.standing {
         case .succeeded: return JournalOutcome(state: .succeeded, platformIDs: ids)
+        case .pending: return JournalOutcome(state: .pending, action: order.action?.type, platformIDs: ids)
         case .refused: return JournalOutcome(state: .refused, code: error(order.responseCode).code.rawValue, platformIDs: ids)
         case .notProcessed: return JournalOutcome(state: .notSent, code: error(order.responseCode).code.rawValue)
         case .unknown: return JournalOutcome(state: .unknown, code: error(order.responseCode).code.rawValue, platformIDs: ids)
