@@ -90,10 +90,13 @@ struct JournalCommandTests {
         let (server, common) = try Self.paysafe()
         try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().times(3).onPath("/paymenthub/v1/payments"))
         #expect(try CommandRunner.run(Self.pay("gone-1") + common + ["--journal", journal]).status == 75)
-        let endpoint = server.baseURL
         server.stop()
+        // Port 1 on loopback: nothing listens (the emulator's freed port could be another test's by now).
         let unreachable = try CommandRunner.run(
-            ["journal", "settle", "--journal", journal, "--platform", "paysafe", "--credentials", credentials, "--endpoint", endpoint])
+            [
+                "journal", "settle", "--journal", journal, "--platform", "paysafe", "--credentials", credentials, "--endpoint",
+                "http://127.0.0.1:1",
+            ])
         #expect(unreachable.status == 75 && unreachable.err.contains("journal entries 1 of paysafe"), "\(unreachable.err)")
         #expect(try Self.lines(unreachable).first?["lookupError"]?.stringValue?.isEmpty == false)
     }
