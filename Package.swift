@@ -3,7 +3,8 @@
 // CSEKit: client-side encryption (JOSE/JWE) and field validation of payment customer input, for Linux.
 //
 // Layers (see docs/ARCHITECTURE.md):
-//   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA; CCurl and CICURegex open their libraries on first use)
+//   C targets (COpenSSL, CGMP, CCSEShims, CMontgomeryIFMA; CCurl, CICURegex and CSQLiteLoader open their libraries
+//   on first use)
 //     -> CSECore (errors, base64, JSON)  -> CSECrypto (RSA-OAEP engines, AES, HMAC, keys)
 //     -> CSEJOSE (JWE compact)           -> CSEValidation (validators, masks, IBAN, brands, IIN, currencies)
 //     -> CSEPayments (products, requests, sealing), CSEGateways (APS, Paysafe, Mastercard request rules),
@@ -66,10 +67,10 @@ let package = Package(
             pkgConfig: "gmp",
             providers: [.apt(["libgmp-dev"])]
         ),
-        // SQLite (Debian libsqlite3-dev): the payment journal's store (issue #36).
+        // SQLite's header (Debian libsqlite3-dev): the payment journal's types and constants (issue
+        // #36). No pkg-config and no `link`: the library is opened on first use by CSQLiteLoader.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CCSEShims", dependencies: ["COpenSSL", "CGMP"]),
@@ -77,6 +78,8 @@ let package = Package(
         .target(name: "CCurl"),
         // ICU's regex C API, opened with dlopen on first use (the regex fallback; no link-time dependency).
         .target(name: "CICURegex"),
+        // libsqlite3 (the payment journal's store), opened with dlopen when a journal is first opened.
+        .target(name: "CSQLiteLoader"),
         // The AVX-512 IFMA kernel for RSA e = 65537 (one C file, no dependencies).
         .target(name: "CMontgomeryIFMA"),
 
@@ -90,9 +93,10 @@ let package = Package(
         // Apple Pay and Google Pay payment tokens: verify and decrypt on the merchant's server (no network I/O).
         .target(name: "CSEWallets", dependencies: ["CSECore", "CSECrypto", "COpenSSL", "CCSEShims"]),
 
-        // The durable record of money-moving calls (issue #36): the PaymentJournal protocol and its
-        // SQLite store. Not yet wired into the clients or `cse` (so nothing links libsqlite3 yet).
-        .target(name: "CSEJournal", dependencies: ["CSECore", "CSQLite"]),
+        // The durable record of money-moving calls (issue #36): the SQLite store of CSECore's
+        // PaymentJournal protocol. libsqlite3 is opened on first use (CSQLiteLoader), so `cse`
+        // links none of it and a command that never journals never maps it.
+        .target(name: "CSEJournal", dependencies: ["CSECore", "CSQLite", "CSQLiteLoader"]),
 
         // MARK: Platform clients (the only modules that do network I/O).
         // OpenSSL directly for the TLS hook and the retry jitter's RAND_bytes; nothing of CSECrypto.
@@ -128,7 +132,7 @@ let package = Package(
             name: "cse-bench",
             dependencies: [
                 "CSEKit", "CSECore", "CSECrypto", "CSEJOSE", "CSEValidation", "CSEPayments", "CSEHTTP", "CSEClientAPI", "CSEWallets",
-                "CSECLI", "COpenSSL", "CCSEShims",
+                "CSECLI", "CSEServerAPI", "CSEJournal", "COpenSSL", "CCSEShims",
             ],
             path: "Benchmarks/cse-bench"
         ),

@@ -2,6 +2,7 @@
 //
 //   swift run -c release cse-bench [--filter REGEX] [--quick] [--json FILE] [--check FILE] [--list]
 //   swift run -c release cse-bench --oaep-timing [N]   (the JWE OAEP timing test, OAEPTiming.swift)
+//   swift run -c release cse-bench --journal [N]       (the payment journal's cost, JournalLatency.swift)
 //
 // Exit status: 0 ok; with --check, 2 when a ratio regressed past its gate and 4 when ratios only
 // improved past their baselines (package-benchmark's codes); 64 for usage errors; 1 for failures.
@@ -102,6 +103,17 @@ if CommandLine.arguments.dropFirst().first == "--oaep-timing" {
     let perClass = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 10_000 : 10_000
     do { try OAEPTiming.run(perClass: perClass) } catch { fail("\(error)", status: 1) }
     exit(0)
+}
+
+// The payment journal's cost (see JournalLatency.swift): `cse-bench --journal [N]`.
+if CommandLine.arguments.dropFirst().first == "--journal" {
+    let calls = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 2_000 : 2_000
+    // Run under dispatchMain, as cse runs its network commands (a semaphore wait here hung).
+    Task {
+        do { try await JournalLatency.run(calls: calls) } catch { fail("\(error)", status: 1) }
+        exit(0)
+    }
+    dispatchMain()
 }
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))

@@ -24,10 +24,14 @@ enum JournalFileSafety {
         if lstat(path, &status) != 0 {
             guard errno == ENOENT else { throw unavailable("the journal file cannot be examined", errno) }
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw unavailable("the journal file cannot be created", errno) }
-            defer { close(descriptor) }
-            guard fchmod(descriptor, 0o600) == 0 else { throw unavailable("the journal file's mode cannot be set", errno) }
-            return
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                guard fchmod(descriptor, 0o600) == 0 else { throw unavailable("the journal file's mode cannot be set", errno) }
+                return
+            }
+            // Another process made the file between the two calls (several `cse` processes
+            // starting on a new journal): check it as the existing file it now is.
+            guard errno == EEXIST, lstat(path, &status) == 0 else { throw unavailable("the journal file cannot be created", errno) }
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw unsafe("the journal path is a symbolic link or not a regular file", role: "file")

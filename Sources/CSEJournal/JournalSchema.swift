@@ -31,9 +31,19 @@ enum JournalSchema {
     /// Checks the file's identity and version, switches it to WAL, and migrates it.
     /// - Throws: `journal.foreignFile`, `journal.newerSchema` or `journal.unavailable`.
     static func open(_ connection: SQLiteConnection) throws(CSEError) {
-        // Read before writing anything, so a foreign database is left as it was.
-        let (application, version) = try identity(connection)
-        let tables = try tableCount(connection)
+        // Read before writing anything, so a foreign database is left as it was; in one read
+        // transaction, so the three values are of one moment (another process may be creating the
+        // schema of a new file meanwhile: read apart, its tables could be seen without its id).
+        try connection.execute("BEGIN")
+        let application: Int64, version: Int64, tables: Int64
+        do throws(CSEError) {
+            (application, version) = try identity(connection)
+            tables = try tableCount(connection)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
         let isNew = application == 0 && version == 0 && tables == 0
         guard isNew || application == SQLiteJournal.applicationID else {
             throw CSEError(.journalForeignFile, "the file is an SQLite database of another application")

@@ -10,8 +10,11 @@ internal import Musl
 /// The default ``PaymentJournal``: one SQLite database file (Debian's `libsqlite3`), in WAL mode
 /// with `synchronous = FULL`, so an intent is on disk (the write-ahead log fsync'd) before
 /// ``recordIntent(_:)`` returns. Several processes may share one file: every write is an
-/// `IMMEDIATE` transaction and a locked database is waited for (``busyTimeoutMilliseconds``),
-/// never reported as "database is locked" before that bound.
+/// `IMMEDIATE` transaction, and every statement that meets another connection's lock (the
+/// open-time schema check and `journal_mode = WAL` included) waits for it, up to
+/// ``busyTimeoutMilliseconds`` per statement, never reporting "database is locked" before that
+/// bound. libsqlite3 is loaded when the first journal opens (`journal.unavailable` when it is
+/// missing), never at start-up.
 ///
 /// The file is created mode 0600 (its directory 0700 when the journal creates it). A path that is
 /// a symbolic link, a file or directory of another user, or one that group or others may read or
@@ -23,8 +26,10 @@ public final class SQLiteJournal: PaymentJournal {
     public static let schemaVersion: Int64 = 2
     /// The SQLite `application_id` of a CSEKit journal: `CSJ1` as a big-endian 32-bit number.
     static let applicationID: Int64 = 0x4353_4A31
-    /// How long a write waits for another process's lock before `journal.unavailable`.
-    public static let busyTimeoutMilliseconds: Int32 = 10_000
+    /// How long one statement waits for other connections' locks before `journal.unavailable`:
+    /// 60 s. SQLite's busy handler is not fair, so under heavy fsync load one writer among several
+    /// can lose the lock many times in a row; 10 s proved too short on a loaded machine.
+    public static let busyTimeoutMilliseconds: Int32 = 60_000
 
     /// The database file.
     public let path: String

@@ -21,7 +21,7 @@ struct CLIStartupTests {
         return (result, opened)
     }
 
-    @Test("cse seal --product builtin:card opens neither libcurl nor ICU (nor GnuTLS, Kerberos, LDAP…)")
+    @Test("cse seal --product builtin:card opens neither libcurl nor ICU nor SQLite (nor GnuTLS, Kerberos, LDAP…)")
     func sealOpensNeither() throws {
         let arguments = [
             "seal", "--product", "builtin:card", "--key", CLIFixtures.publicKeyJSON, "--session-id", "s", "--now", CLIFixtures.now,
@@ -30,7 +30,7 @@ struct CLIStartupTests {
         #expect(result.status == 0)
         #expect(result.out.contains(#""encryptedCustomerInput""#))
         #expect(opened.contains { $0.hasPrefix("libcrypto.so") }, "the trace lists the libraries: \(opened)")
-        let onFirstUse = ["libcurl", "libicu", "libgnutls", "libssl"]
+        let onFirstUse = ["libcurl", "libicu", "libgnutls", "libssl", "libsqlite3"]
         #expect(!opened.contains { name in onFirstUse.contains { name.hasPrefix($0) } }, "\(opened)")
     }
 
@@ -66,5 +66,17 @@ struct CLIStartupTests {
         #expect(result.status != 0)
         #expect(result.err.contains("Error: http."), "\(result.err.suffix(300))")
         #expect(opened.contains { $0.hasPrefix("libcurl.so") }, "\(opened)")
+    }
+
+    @Test("cse journal list opens libsqlite3 on first use; cse links it not (issue #36)")
+    func journalOpensSQLite() throws {
+        let directory = try CommandRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o700)
+        let (listed, opened) = try Self.traced(["journal", "list", "--journal", directory + "/journal.sqlite"])
+        #expect(listed.status == 0 && listed.out.isEmpty, "\(listed.err)")
+        #expect(opened.contains { $0.hasPrefix("libsqlite3.so") }, "\(opened)")
+        let linked = try IOShell.run("ldd \"$CSE\"")
+        #expect(linked.status == 0 && !linked.out.contains("libsqlite3"), "\(linked.out)")
     }
 }

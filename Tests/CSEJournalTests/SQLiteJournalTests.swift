@@ -191,4 +191,25 @@ struct SQLiteJournalTests {
         #expect(Set(entries.compactMap(\.intent.merchantReference)).count == 2_000)
         #expect(entries.allSatisfy { $0.state == .succeeded })
     }
+
+    @Test(
+        "Eight connections opening one new journal at the same instant: each opens it (the file made once, the schema once), none fails",
+        .tags(.concurrency))
+    func concurrentCreation() async throws {
+        for _ in 0..<5 {
+            let (_, path) = try Self.place()
+            try await withThrowingTaskGroup(of: JournalEntryID.self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        try SQLiteJournal(path: path).recordIntent(
+                            JournalIntent(platform: "aps", operation: "capture", merchantReference: "c\(writer)"))
+                    }
+                }
+                var ids: Set<JournalEntryID> = []
+                for try await id in group { ids.insert(id) }
+                #expect(ids.count == 8)
+            }
+            #expect(try SQLiteJournal(path: path).entries(matching: JournalFilter()).count == 8)
+        }
+    }
 }

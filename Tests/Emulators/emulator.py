@@ -25,6 +25,11 @@ Control. One JSON object per line on stdin, one JSON reply per line on stdout:
     {"cmd": "stats"}                         {"ok": true, "connections": n, "tlsFailures": n,
                                               "peakRequestsInService": n}
     {"cmd": "reset"}                         clear faults and log
+    {"cmd": "await-held", "count": n,        wait (at most "timeout" s, default 30) until n requests
+     "timeout": s}                           are held by "hold" -> {"ok": true, "held": n}, or
+                                             {"ok": false} when the time passed
+    {"cmd": "release"}                       let every held request answer (and any later one, until
+                                             a "hold" fault is queued again)
     {"cmd": "stop"}                          reply, then exit
 The same operations over HTTP, for manual use: POST /__control/faults (body: a fault),
 GET /__control/requests, GET /__control/stats, POST /__control/reset. Control requests are not
@@ -47,6 +52,9 @@ Faults. Each request that is not a control request takes the first queued fault 
         "oversized"     send a 200 body of "bytes" bytes ("chunked": true streams it without a
                         Content-Length, in 16 KiB chunks)
         "garbage"       send bytes that are not an HTTP response, then close
+        "hold"          process the request (as "afterRoute"), then send nothing until the
+                        "release" command (or "holdSeconds", default 120): a test can end the
+                        client while the platform holds the processed request (issue #36)
     "times": N          apply to the next N matching requests (default 1)
     "afterRoute": true  route the request first (so it is processed: a payment is created), then
                         apply "delayMs" and "action" to the answer: the outcome the client loses
@@ -140,6 +148,10 @@ class Emulator:
         self.peak_requests_in_service = 0
         self.tls_failures = 0
         self.lock = threading.Lock()
+        # Requests a "hold" fault keeps unanswered, and the event that releases them.
+        self.held = 0
+        self.held_changed = threading.Condition(self.lock)
+        self.released = threading.Event()
         self.started = time.monotonic()
         self.argparser = argparse.ArgumentParser(description=f"CSEKit loopback emulator: {name}")
         self.argparser.add_argument("--cert", help="server certificate chain (PEM); serve TLS")
@@ -180,6 +192,8 @@ class Emulator:
             if cmd == "enqueue":
                 fault = dict(command.get("fault") or {})
                 fault.setdefault("times", 1)
+                if fault.get("action") == "hold":
+                    self.released.clear()
                 self.faults.append(fault)
                 return {"ok": True}
             if cmd == "requests":
@@ -194,6 +208,13 @@ class Emulator:
             if cmd == "reset":
                 self.faults.clear()
                 self.log.clear()
+                return {"ok": True}
+            if cmd == "await-held":
+                count = int(command.get("count", 1))
+                reached = self.held_changed.wait_for(lambda: self.held >= count, float(command.get("timeout", 30)))
+                return {"ok": reached, "held": self.held}
+            if cmd == "release":
+                self.released.set()
                 return {"ok": True}
             if cmd == "stop":
                 return {"ok": True}
@@ -301,7 +322,7 @@ def _handler_class(app, tls_context):
             processed = None
             try:
                 fault = app.take_fault(request.path)
-                if fault and fault.get("afterRoute"):
+                if fault and (fault.get("afterRoute") or fault.get("action") == "hold"):
                     processed = self._route(request)
                 if fault and fault.get("delayMs"):
                     time.sleep(fault["delayMs"] / 1000.0)
@@ -310,6 +331,15 @@ def _handler_class(app, tls_context):
                 with app.lock:
                     app.requests_in_service -= 1
             action = fault.get("action") if fault else None
+            if action == "hold":
+                with app.lock:
+                    app.held += 1
+                    app.held_changed.notify_all()
+                app.released.wait(float(fault.get("holdSeconds", 120)))
+                with app.lock:
+                    app.held -= 1
+                self._send(processed)
+                return
             if action == "drop":
                 self._drop()
                 return

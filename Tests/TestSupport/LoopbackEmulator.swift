@@ -69,6 +69,9 @@ public final class LoopbackEmulator: @unchecked Sendable {
         public static let malformedBody = Fault([("action", jsonString("malformed"))])
         /// Bytes that are not an HTTP response.
         public static let garbage = Fault([("action", jsonString("garbage"))])
+        /// Process the request, then answer nothing until ``LoopbackEmulator/release()``: the
+        /// platform holds a processed request (issue #36's crash tests).
+        public static let hold = Fault([("action", jsonString("hold"))])
 
         /// A 200 body of `bytes` bytes, with a `Content-Length` or chunked without one.
         public static func oversizedBody(bytes: Int, chunked: Bool) -> Fault {
@@ -189,6 +192,14 @@ public final class LoopbackEmulator: @unchecked Sendable {
         let reply = try control("{\"cmd\":\"stats\"}")
         return reply["peakRequestsInService"] as? Int ?? -1
     }
+
+    /// Waits until `count` requests are held by ``Fault/hold`` (at most 15 s, then throws).
+    public func awaitHeld(_ count: Int = 1) throws {
+        _ = try control("{\"cmd\":\"await-held\",\"count\":\(count),\"timeout\":15}")
+    }
+
+    /// Lets every held request answer (and any later one, until a ``Fault/hold`` is queued again).
+    public func release() throws { _ = try control("{\"cmd\":\"release\"}") }
 
     /// Clears the fault queue and the request log.
     public func reset() throws { _ = try control("{\"cmd\":\"reset\"}") }

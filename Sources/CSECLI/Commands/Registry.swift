@@ -27,6 +27,7 @@ extension CommandLineTool {
         PaysafeCustomerSaveCardCommand.self, PaysafeCustomerUpdateCardCommand.self, PaysafeCustomerDeleteCardCommand.self,
         PaysafeCustomerAppTokenCommand.self,
         PaysafeWebhookVerifyCommand.self,
+        JournalListCommand.self, JournalSettleCommand.self,
     ]
 }
 
@@ -60,5 +61,6 @@ extension CommandLineTool {
                 "Paysafe server calls: single-use card and wallet tokens, payments, settlements, refunds, voids, lookups, saved cards, webhooks."
         ),
         CommandGroup(name: "paysafe customer", abstract: "Paysafe customers and their saved cards (Customer Vault, multi-use handles)."),
+        CommandGroup(name: "journal", abstract: "The payment journal: list its entries, settle the open ones with the platform's lookup."),
     ]
 }

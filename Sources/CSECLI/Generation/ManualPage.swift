@@ -70,6 +70,15 @@ enum ManualPage {
             reads the key from the environment variable
             .Ar NAME
             instead of a file.
+            .Ev XDG_STATE_HOME
+            (else
+            .Pa ~/.local/state )
+            holds the payment journal,
+            .Pa cse/journal.sqlite ,
+            of the commands that move money and of
+            .Nm Cm journal list
+            and
+            .Cm settle .
             .Sh EXIT STATUS
             .Bl -tag -width Ds
             .It 0
@@ -77,9 +86,19 @@ enum ManualPage {
             .It 1
             Failure: invalid input, a failed check, or an operational error
             .Pq the message is on standard error .
+            .It 3
+            A payment is pending: the payer or the platform must act; with
+            .Cm journal settle ,
+            some journal entries are still pending.
             .It 64
             The command line is wrong
             .Pq Dv EX_USAGE .
+            .It 75
+            The outcome of a call that moves money is unknown
+            .Pq Dv EX_TEMPFAIL ;
+            standard error names the keys that settle it (and its journal entry); with
+            .Cm journal settle ,
+            some journal entries are still unknown.
             .It 141
             The reader of standard output has gone
             .Pq Dv EPIPE ;

@@ -34,42 +34,26 @@ func journaled<Payment>(
         outcome = try await call()
     } catch {
         JournalFaultPoint.reach(.beforeOutcome)
-        let state: JournalState = error.provesRequestNotSent ? .notSent : .refused
-        try? journal.recordOutcome(entry, JournalOutcome(state: state, code: error.code.rawValue))
+        try? journal.recordOutcome(entry, JournalOutcome(refusal: error, notSent: error.provesRequestNotSent))
         throw error
     }
     JournalFaultPoint.reach(.beforeOutcome)
-    let record: JournalOutcome
     var result = outcome
     switch outcome {
     case .succeeded(let payment, var keys):
         keys.journalEntry = entry
         result = .succeeded(payment, keys)
-        record = JournalOutcome(state: .succeeded, platformIDs: journalIDs(keys).merging(ids(payment)) { _, new in new })
-    case .refused(let payment, let error):
-        record = JournalOutcome(state: .refused, code: error.code.rawValue, platformIDs: payment.map(ids) ?? [:])
     case .pending(let payment, let action, var keys):
         keys.journalEntry = entry
         result = .pending(payment, action, keys)
-        record = JournalOutcome(
-            state: .pending, action: action?.type, platformIDs: journalIDs(keys).merging(ids(payment)) { _, new in new })
     case .unknown(var keys, let error):
         keys.journalEntry = entry
         result = .unknown(keys, error)
-        record = JournalOutcome(state: .unknown, code: (error.underlying?.code ?? error.code).rawValue, platformIDs: journalIDs(keys))
+    case .refused:
+        break
     }
-    try? journal.recordOutcome(entry, record)
+    try? journal.recordOutcome(entry, JournalOutcome(recording: outcome, ids: ids))
     return result
-}
-
-/// The platform ids of `keys` as journal members (`orderId`, `transactionId`, `paymentId`); the
-/// idempotence key and merchant reference have columns of their own.
-private func journalIDs(_ keys: PaymentReconciliation) -> [String: String] {
-    var ids: [String: String] = [:]
-    if let orderID = keys.orderID { ids["orderId"] = orderID }
-    if let transactionID = keys.transactionID { ids["transactionId"] = transactionID }
-    if let paymentID = keys.paymentID { ids["paymentId"] = paymentID }
-    return ids
 }
 
 /// Points where a test build can end the process with SIGKILL, to prove the journal survives the
