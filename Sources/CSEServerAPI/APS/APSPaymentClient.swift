@@ -366,7 +366,7 @@ public struct APSPaymentRequest: Sendable, CustomStringConvertible {
 
 /// The Amazon Payment Services server-to-server payment calls on `FortAPI/paymentApi`: PURCHASE or
 /// AUTHORIZATION with a stored card, and CHECK_STATUS, the reconciliation query; and the
-/// verification of the transaction feedback APS posts to the merchant (``verifyFeedback(_:format:credentials:)``).
+/// verification of the transaction feedback APS posts to the merchant (``verifyFeedback(_:format:credentials:merchantReference:)``).
 ///
 /// Every request is signed with the SHA request phrase; every answer and feedback is verified
 /// with the SHA response phrase before any of its fields is read (research notes §2.2).

@@ -197,7 +197,7 @@ extension PaysafePaymentClient {
     /// is the handle of the request's token and `PAYABLE`; then as ``pay(_:)``.
     /// - Returns: ``pay(_:)``'s outcome, or, for a handle still `INITIATED` with a `REDIRECT`
     ///   action (the payer must complete 3-D Secure first), the same check's ``PaymentOutcome``
-    ///   from ``awaitingAuthentication(_:request:)``.
+    ///   for a payment the payer has not authenticated yet (pending, with the redirect).
     /// - Throws: ``CSEError/Code/serverAPIInvalidArgument`` for a request that does not pay with a
     ///   payment handle; ``CSEError/Code/paysafeHandleMismatch``;
     ///   ``CSEError/Code/paysafeHandleNotPayable`` naming the status (`FAILED`, `EXPIRED`,
