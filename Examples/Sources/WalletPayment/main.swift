@@ -41,7 +41,8 @@ do {
     let card = try WalletCard(try decryptor.decrypt(read(arguments[1])))
     let request = try WorldlineWalletPaymentRequest(card: card, amount: 100, currencyCode: "USD", merchantReference: "wallet-example-1")
 
-    // 3. Pay. `createPayment` returns an outcome: succeeded, refused, or unknown with the keys that settle it.
+    // 3. Pay. `createPayment` returns an outcome: succeeded, refused, pending (the payer must act:
+    //    `action` says how) or unknown with the keys that settle it.
     let client = try WorldlineServerClient(
         credentials: try WorldlineServerCredentials(
             merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: SecureBytes(read(arguments[6]))),
@@ -52,6 +53,9 @@ do {
         print("payment \(payment.id) \(payment.status)")
     case .refused(_, let error):
         fail("refused: \(error.code)")
+    case .pending(let payment, let action, _):
+        print("payment \(payment.id) pending: \(action == nil ? "the platform decides later" : "the payer must act")")
+        exit(3)
     case .unknown(let keys, let error):
         fail("outcome unknown (\(error.code)); retry with idempotence key \(keys.idempotenceKey?.description ?? "-")", status: 75)
     }
