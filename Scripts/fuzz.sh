@@ -32,7 +32,7 @@ export ASAN_OPTIONS="malloc_context_size=96${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 
 TARGETS=(base64 jwe keys product mask validators regex iin gateway cli-lines rsa-differential http client-api google-pay apple-pay)
 BUILD=.build/fuzz
-MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEWallets CSEWalletsHTTP CSEHTTP CSEClientAPI CSEServerAPI CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex)
+MODULES=(CSECore CSECrypto CSEJOSE CSEValidation CSEPayments CSEGateways CSEWallets CSEWalletsHTTP CSEHTTP CSEClientAPI CSEServerAPI CSEJournal CSEKit CSEDemoKeys CSECLI CCSEShims CMontgomeryIFMA CCurl CICURegex CSQLiteLoader)
 
 usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 
@@ -94,6 +94,9 @@ link_target() {
         -Xcc -ISources/CCSEShims/include \
         -Xcc -fmodule-map-file="$BUILD/release/CMontgomeryIFMA.build/module.modulemap" \
         -Xcc -ISources/CMontgomeryIFMA/include \
+        -Xcc -fmodule-map-file=Sources/CSQLite/module.modulemap \
+        -Xcc -fmodule-map-file="$BUILD/release/CSQLiteLoader.build/module.modulemap" \
+        -Xcc -ISources/CSQLiteLoader/include \
         Fuzz/Support/*.swift "Fuzz/$target.swift" $(extra_sources "$target") \
         "${objects[@]}" -lcrypto -lgmp \
         -o "$BUILD/bin/$target"
