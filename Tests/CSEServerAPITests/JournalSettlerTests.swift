@@ -40,24 +40,12 @@ final class ListingJournal: PaymentJournal {
 /// the recorded keys and never sends again a request that may have been processed.
 @Suite("JournalSettler: the platform's lookup settles open entries; nothing that may have been processed is resent")
 struct JournalSettlerTests {
-    /// A Worldline client with `journal` (or none) and quick retries.
-    static func client(_ server: LoopbackEmulator, journal: (any PaymentJournal)?) throws -> WorldlineServerClient {
-        var configuration = HTTPClientConfiguration()
-        configuration.journal = journal
-        configuration.backoffBase = .milliseconds(20)
-        configuration.maxBackoff = .milliseconds(100)
-        let credentials = try WorldlineServerCredentials(
-            merchantID: "1234", apiKeyID: "5e45c937b9db33ae", secretAPIKey: secret(Canary.worldlineSecret))
-        return try WorldlineServerClient(
-            credentials: credentials, environment: try ServerEnvironment(origin: server.baseURL), configuration: configuration)
-    }
-
     @Test("Worldline: a lost CreatePayment answer is settled by its idempotence key with an empty body; no payment data is resent")
     func worldlineReplay() async throws {
         try await withServerEmulator("worldline", ServerEmulatorTests.worldlineArguments) { server in
             let journal = ListingJournal()
             try server.enqueue(LoopbackEmulator.Fault.drop.afterRoute().times(5).onPath("/v2/1234/payments"))
-            let outcome = try await Self.client(server, journal: journal)
+            let outcome = try await PaymentJournalingTests.client(server, journal: journal)
                 .createPayment(try ServerEmulatorTests.payment(), idempotenceKey: IdempotenceKey("lost-answer-1"))
             guard case .unknown = outcome else {
                 Issue.record("expected an unknown outcome, got \(outcome)")
@@ -68,7 +56,7 @@ struct JournalSettlerTests {
             let attempts = try server.requests().filter { $0.method == "POST" && $0.path == "/v2/1234/payments" }
             #expect(!attempts.isEmpty && attempts.allSatisfy { $0.header("X-GCS-Idempotence-Key") == "lost-answer-1" })
             try server.reset()
-            let settlement = try await JournalSettler(journal: journal).settle(with: Self.client(server, journal: nil))
+            let settlement = try await JournalSettler(journal: journal).settle(with: PaymentJournalingTests.client(server, journal: nil))
             let entry = try #require(settlement.entries.first?.entry)
             #expect(entry.state == .succeeded && entry.platformIDs["paymentId"]?.isEmpty == false, "\(entry)")
             #expect(!settlement.hasUnknown && !settlement.hasPending)
@@ -87,19 +75,19 @@ struct JournalSettlerTests {
                 JournalIntent(
                     platform: "worldline", operation: "createPayment", amount: 2345, currency: "EUR", idempotenceKey: "never-sent-1"))
             // A capture of a real payment whose request never left, and one that was booked.
-            let payment = try await Self.client(server, journal: nil).createPayment(
+            let payment = try await PaymentJournalingTests.client(server, journal: nil).createPayment(
                 try ServerEmulatorTests.payment(), idempotenceKey: IdempotenceKey("made-1")
             ).get()
             _ = try journal.recordIntent(
                 JournalIntent(
                     platform: "worldline", operation: "capture", merchantReference: "cap-unsent", platformIDs: ["paymentId": payment.id]))
-            _ = try await Self.client(server, journal: nil).capturePayment(
+            _ = try await PaymentJournalingTests.client(server, journal: nil).capturePayment(
                 payment.id, try WorldlineCaptureRequest(amount: 1000, merchantReference: "cap-booked")
             ).get()
             _ = try journal.recordIntent(
                 JournalIntent(
                     platform: "worldline", operation: "capture", merchantReference: "cap-booked", platformIDs: ["paymentId": payment.id]))
-            let settlement = try await JournalSettler(journal: journal).settle(with: Self.client(server, journal: nil))
+            let settlement = try await JournalSettler(journal: journal).settle(with: PaymentJournalingTests.client(server, journal: nil))
             #expect(settlement.entries.map(\.entry.state) == [.notSent, .notSent, .succeeded], "\(settlement.entries)")
             #expect(settlement.entries.last?.entry.platformIDs["operationId"]?.isEmpty == false)
             let captures = try server.requests().filter { $0.method == "POST" && $0.path.hasSuffix("/capture") }

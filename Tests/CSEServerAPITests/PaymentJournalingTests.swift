@@ -43,7 +43,8 @@ extension CSEError.Code {
 
 @Suite("The journal gate: every money-moving call records its intent before the request leaves and its outcome after (issue #36)")
 struct PaymentJournalingTests {
-    static func client(_ server: LoopbackEmulator, journal: any PaymentJournal) throws -> WorldlineServerClient {
+    /// A Worldline client of `server` with `journal` (or none), quick retries and generous deadlines.
+    static func client(_ server: LoopbackEmulator, journal: (any PaymentJournal)?) throws -> WorldlineServerClient {
         var configuration = HTTPClientConfiguration()
         configuration.journal = journal
         configuration.deadline = .seconds(600)

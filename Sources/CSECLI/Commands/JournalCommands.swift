@@ -1,26 +1,10 @@
 import CSECore
-import CSEHTTP
 import CSEJournal
 import CSEServerAPI
 
 /// The platforms a journal records, as `--platform` spells them.
 enum JournalPlatform: String, CaseIterable, ArgumentValue {
     case worldline, aps, mastercard, paysafe
-}
-
-/// `--journal FILE` of `cse journal list` and `settle`: the journal to read (the money-moving
-/// commands' default when not given).
-enum JournalFileOption {
-    /// Declares the option.
-    static func declare(_ declare: inout OptionDeclarations) -> OptionKey<String?> {
-        declare.value("journal", "FILE", help: "The journal (default: ${XDG_STATE_HOME:-~/.local/state}/cse/journal.sqlite).")
-    }
-
-    /// Opens the journal `path` names, or the default one; a missing default journal is made empty.
-    static func open(_ path: String?) throws(CSEError) -> SQLiteJournal {
-        if let path { return try SQLiteJournal(path: path) }
-        return try SQLiteJournal(path: try JournalOptions.defaultPath(), createsDirectory: true)
-    }
 }
 
 /// `cse journal list`: the journal's entries as JSON lines (issue #36).
@@ -51,7 +35,7 @@ struct JournalListCommand: CLICommand {
         let since: OptionKey<InstantArgument?>
 
         init(_ declare: inout OptionDeclarations) {
-            journal = JournalFileOption.declare(&declare)
+            journal = JournalOptions.fileKey(&declare, help: "The journal")
             open = declare.flag("open", help: "Only the entries still to settle: open, pending and unknown.")
             platform = declare.value("platform", "P", as: JournalPlatform.self, help: "Only this platform's entries.")
             since = declare.value(
@@ -70,7 +54,7 @@ struct JournalListCommand: CLICommand {
     }
 
     func run() throws(CSEError) -> Int32 {
-        for entry in try JournalFileOption.open(journal).entries(matching: filter) { JSONLine.write(Self.json(entry)) }
+        for entry in try JournalOptions.open(journal).entries(matching: filter) { JSONLine.write(Self.json(entry)) }
         return ExitCode.success
     }
 
@@ -146,15 +130,11 @@ struct JournalSettleCommand: NetworkCommand {
         let server: ServerCallOptions.Keys
 
         init(_ declare: inout OptionDeclarations) {
-            journal = JournalFileOption.declare(&declare)
+            journal = JournalOptions.fileKey(&declare, help: "The journal")
             platform = declare.required(
                 "platform", "P", as: JournalPlatform.self, help: "worldline, aps, mastercard or paysafe: whose entries to settle.")
-            region = declare.value(
-                "region", "R", as: RegionArgument.self,
-                help: "Mastercard: ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
-            apiVersion = declare.value(
-                "api-version", "N", as: MastercardAPIVersionArgument.self,
-                help: "Mastercard: the API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
+            region = MastercardCommandSupport.regionKey(&declare, prefix: "Mastercard: ")
+            apiVersion = MastercardCommandSupport.apiVersionKey(&declare, prefix: "Mastercard: ")
             account = declare.value("account", "ID", help: "Paysafe: a Card Payments account id (its auths and settlements).")
             server = ServerCallOptions.Keys(
                 &declare, credentialsHelp: "The platform's credentials document (as its own commands take it)", environment: .choice)
@@ -183,32 +163,17 @@ struct JournalSettleCommand: NetworkCommand {
     }
 
     func runAsync() async throws(CSEError) -> Int32 {
-        let settler = JournalSettler(journal: try JournalFileOption.open(journal))
+        let settler = JournalSettler(journal: try JournalOptions.open(journal))
         let settlement: JournalSettlement
-        // The lookups go out without a journal: none of them moves money.
-        let configuration = options.transport.applied(to: HTTPClientConfiguration())
+        // The lookups go out without a journal (none of them moves money): these server options
+        // declare no --journal, so their configuration carries none.
         switch platform {
-        case .worldline:
-            let client = try WorldlineServerClient(
-                credentials: try WorldlineServerCredentials(document: try options.credentials()),
-                environment: options.environment(options.isProduction ? .worldlineProduction : .worldlinePreproduction),
-                configuration: configuration)
-            settlement = try await settler.settle(with: client)
-        case .aps:
-            let client = try APSPaymentClient(
-                credentials: try APSCredentials(document: try options.credentials()),
-                environment: options.environment(options.isProduction ? .apsProduction : .apsTest), configuration: configuration)
-            settlement = try await settler.settle(with: client)
+        case .worldline: settlement = try await settler.settle(with: try WorldlineCommandSupport.client(options))
+        case .aps: settlement = try await settler.settle(with: try APSPaymentSupport.client(options))
         case .mastercard:
-            let client = try MastercardSessionClient(
-                credentials: try MastercardCredentials(document: try options.credentials()),
-                environment: options.environment(.mastercard(region)), apiVersion: apiVersion, configuration: configuration)
-            settlement = try await settler.settle(with: client)
-        case .paysafe:
-            let client = try PaysafePaymentClient(
-                credentials: try PaysafeCredentials(document: try options.credentials()),
-                environment: options.environment(options.isProduction ? .paysafeProduction : .paysafeTest), configuration: configuration)
-            settlement = try await settler.settle(with: client, accountID: account)
+            settlement = try await settler.settle(
+                with: try MastercardCommandSupport.client(options, region: region, apiVersion: apiVersion))
+        case .paysafe: settlement = try await settler.settle(with: try PaysafePaymentSupport.client(options), accountID: account)
         }
         for result in settlement.entries {
             JSONLine.write(JournalListCommand.json(result.entry, lookupError: result.lookupError?.code.rawValue))

@@ -17,9 +17,7 @@ struct JournalOptions: Sendable {
 
         /// Declares the options; one excludes the other.
         init(_ declare: inout OptionDeclarations) {
-            file = declare.value(
-                "journal", "FILE",
-                help: "Record each money-moving call in this journal (default: ${XDG_STATE_HOME:-~/.local/state}/cse/journal.sqlite).")
+            file = JournalOptions.fileKey(&declare, help: "Record each money-moving call in this journal")
             off = declare.flag("no-journal", help: "Record nothing (an outcome lost with the process is then lost).")
             declare.conflict([file], with: off)
         }
@@ -40,6 +38,20 @@ struct JournalOptions: Sendable {
     /// it would send anything leaves no file behind); `nil` with `--no-journal`.
     var journal: (any PaymentJournal)? {
         isOff ? nil : CommandJournal(path: file)
+    }
+
+    /// Declares `--journal FILE`, `help` followed by the default path: the one declaration of the
+    /// option, for the money-moving commands and `cse journal list|settle` alike.
+    static func fileKey(_ declare: inout OptionDeclarations, help: String) -> OptionKey<String?> {
+        declare.value("journal", "FILE", help: help + " (default: ${XDG_STATE_HOME:-~/.local/state}/cse/journal.sqlite).")
+    }
+
+    /// Opens the journal at `path`, or the default one (its directory made 0700 when missing):
+    /// the one place `cse` opens a journal file.
+    /// - Throws: `journal.*`.
+    static func open(_ path: String?) throws(CSEError) -> SQLiteJournal {
+        if let path { return try SQLiteJournal(path: path) }
+        return try SQLiteJournal(path: try defaultPath(), createsDirectory: true)
     }
 
     /// The default journal path, `${XDG_STATE_HOME:-$HOME/.local/state}/cse/journal.sqlite`.
@@ -68,12 +80,7 @@ final class CommandJournal: PaymentJournal {
     private func journal() throws(CSEError) -> SQLiteJournal {
         try opened.withLock { (journal) throws(CSEError) -> SQLiteJournal in
             if let journal { return journal }
-            let made: SQLiteJournal
-            if let path {
-                made = try SQLiteJournal(path: path)
-            } else {
-                made = try SQLiteJournal(path: try JournalOptions.defaultPath(), createsDirectory: true)
-            }
+            let made = try JournalOptions.open(path)
             journal = made
             return made
         }

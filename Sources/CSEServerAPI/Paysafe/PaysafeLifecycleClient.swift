@@ -202,10 +202,10 @@ extension PaysafePaymentClient {
         redactor: SafeText
     ) throws(CSEError) -> PaymentOutcome<PaysafeOperation> {
         let same = operations.filter { mismatch($0, request) == nil }
-        guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
-        if let done = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) { return .succeeded(done, keys) }
-        if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
-        return outcome(of: same.first { !$0.isDocumentedStatus } ?? first, keys: keys, redactor: redactor)
+        guard let deciding = PaysafeOperation.deciding(same) else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
+        // A pending operation is accepted and completes in the normal course: the earlier attempt.
+        if deciding.isCompleted || deciding.isPending { return .succeeded(deciding, keys) }
+        return outcome(of: deciding, keys: keys, redactor: redactor)
     }
 
     /// `paysafe.operationDeclined`, with Paysafe's `error.code` when the body had one.

@@ -15,7 +15,7 @@ extension CSEError.Code {
 /// A Paysafe operation on an authorised payment: a settlement (capture), a refund of a
 /// settlement, or a void authorisation (lifecycle research notes §4.2; Payments API
 /// `Settlement`, `Refund`, `VoidAuthorization`; Card Payments API the same objects under an account).
-public struct PaysafeOperation: Sendable, CustomStringConvertible {
+public struct PaysafeOperation: Sendable, CustomStringConvertible, PaysafeStatus {
     /// What an operation does, and so where it is sent and listed.
     public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
         /// A settlement of an authorisation (`POST …/payments/{id}/settlements`; Card Payments
@@ -183,5 +183,29 @@ public struct PaysafeOperationRequest: Sendable, CustomStringConvertible {
     public var description: String {
         "PaysafeOperationRequest(kind: \(kind), targetId: \(targetID), merchantRefNum: \(merchantReference), amount: \(amount), "
             + "account: \(accountID ?? "-"))"
+    }
+}
+
+/// A payment or operation Paysafe lists under a merchant reference, by its status.
+package protocol PaysafeStatus {
+    /// `COMPLETED`.
+    var isCompleted: Bool { get }
+    /// Accepted, not decided yet.
+    var isPending: Bool { get }
+    /// Refused.
+    var isDeclined: Bool { get }
+    /// One of the statuses Paysafe documents.
+    var isDocumentedStatus: Bool { get }
+}
+
+extension PaysafeStatus {
+    /// The entry that decides a list under one reference (a 409's earlier attempts, or `lookup`):
+    /// a `COMPLETED` one, else a pending one; the first when every one is declined; else one with
+    /// a status Paysafe does not document. `nil` for an empty list.
+    package static func deciding(_ entries: [Self]) -> Self? {
+        guard let first = entries.first else { return nil }
+        if let taken = entries.first(where: \.isCompleted) ?? entries.first(where: \.isPending) { return taken }
+        if entries.allSatisfy(\.isDeclined) { return first }
+        return entries.first { !$0.isDocumentedStatus } ?? first
     }
 }

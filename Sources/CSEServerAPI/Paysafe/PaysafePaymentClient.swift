@@ -17,7 +17,7 @@ extension CSEError.Code {
 }
 
 /// A Paysafe payment: the Payments API's `Payment` or the Card Payments API's authorization.
-public struct PaysafePayment: Sendable, CustomStringConvertible {
+public struct PaysafePayment: Sendable, CustomStringConvertible, PaysafeStatus {
     /// The payment's id.
     public let id: String
     /// `status`, for example `COMPLETED`, `PROCESSING`, `FAILED`.
@@ -421,13 +421,8 @@ public struct PaysafePaymentClient: Sendable {
             (payment.amount.map { $0 == request.amount } ?? true)
                 && (payment.currencyCode.map { $0 == request.currency.code } ?? true)
         }
-        guard let first = same.first else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
-        if let taken = same.first(where: \.isCompleted) ?? same.first(where: \.isPending) {
-            return outcome(of: taken, keys: keys, redactor: redactor)
-        }
-        if same.allSatisfy(\.isDeclined) { return outcome(of: first, keys: keys, redactor: redactor) }
-        let undocumented = same.first { !$0.isDocumentedStatus } ?? first
-        return outcome(of: undocumented, keys: keys, redactor: redactor)
+        guard let deciding = PaysafePayment.deciding(same) else { throw referenceInUse(request.merchantReference, platform: "paysafe") }
+        return outcome(of: deciding, keys: keys, redactor: redactor)
     }
 
     /// What the payments listed under a merchant reference say of it (issue #34: `cse paysafe
@@ -441,17 +436,13 @@ public struct PaysafePaymentClient: Sendable {
     ) throws(CSEError) -> PaymentOutcome<
         PaysafePayment
     > {
-        guard let first = payments.first else {
+        guard let deciding = PaysafePayment.deciding(payments) else {
             throw CSEError(
                 .serverUnknownPayment, "Paysafe lists no payment with this merchant reference",
                 context: ["merchantReference": SafeText.identifier(merchantReference), "platform": "paysafe"])
         }
-        let keys = PaymentReconciliation(merchantReference: merchantReference)
-        let redactor = SafeText(secrets: [])
-        let deciding =
-            payments.first(where: \.isCompleted) ?? payments.first(where: \.isPending)
-            ?? (payments.allSatisfy(\.isDeclined) ? first : payments.first { !$0.isDocumentedStatus } ?? first)
-        return outcome(of: deciding, keys: keys, redactor: redactor)
+        return outcome(
+            of: deciding, keys: PaymentReconciliation(merchantReference: merchantReference), redactor: SafeText(secrets: []))
     }
 
     /// `paysafe.paymentDeclined` for a refused payment, with Paysafe's `error.code` when the body had one.

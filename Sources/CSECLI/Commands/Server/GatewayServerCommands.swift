@@ -74,12 +74,8 @@ enum MastercardCommandSupport {
 
         /// Declares the options; `journal` for a command that moves money.
         init(_ declare: inout OptionDeclarations, journal: Bool) {
-            region = declare.value(
-                "region", "R", as: RegionArgument.self,
-                help: "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
-            apiVersion = declare.value(
-                "api-version", "N", as: MastercardAPIVersionArgument.self,
-                help: "The API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
+            region = MastercardCommandSupport.regionKey(&declare)
+            apiVersion = MastercardCommandSupport.apiVersionKey(&declare)
             server = ServerCallOptions.Keys(
                 &declare, credentialsHelp: "Mastercard credentials {\"merchantId\",\"apiPassword\"}", journal: journal)
         }
@@ -100,11 +96,35 @@ enum MastercardCommandSupport {
         }
 
         func client() throws(CSEError) -> MastercardSessionClient {
-            let credentials = try MastercardCredentials(document: try options.credentials())
-            return try MastercardSessionClient(
-                credentials: credentials, environment: options.environment(.mastercard(region)),
-                apiVersion: apiVersion, configuration: options.configuration)
+            try MastercardCommandSupport.client(options, region: region, apiVersion: apiVersion)
         }
+    }
+
+    /// Declares `--region R`; `prefix` starts its help (a command of several platforms says whose).
+    static func regionKey(_ declare: inout OptionDeclarations, prefix: String = "") -> OptionKey<RegionArgument?> {
+        declare.value(
+            "region", "R", as: RegionArgument.self,
+            help: prefix + "ap, eu, na, in, cn, mtf (default) or ksa: https://{region}.gateway.mastercard.com.")
+    }
+
+    /// Declares `--api-version N`; `prefix` as for ``regionKey(_:prefix:)``.
+    static func apiVersionKey(_ declare: inout OptionDeclarations, prefix: String = "") -> OptionKey<MastercardAPIVersionArgument?> {
+        declare.value(
+            "api-version", "N", as: MastercardAPIVersionArgument.self,
+            help: prefix
+                + "\(prefix.isEmpty ? "The" : "the") API version, 39 or later (default \(MastercardSessionClient.defaultAPIVersion)).")
+    }
+
+    /// The gateway client of `options` in `region` at `apiVersion`: the one way a command makes it.
+    static func client(
+        _ options: ServerCallOptions, region: MastercardRegion, apiVersion: Int
+    ) throws(CSEError)
+        -> MastercardSessionClient
+    {
+        let credentials = try MastercardCredentials(document: try options.credentials())
+        return try MastercardSessionClient(
+            credentials: credentials, environment: options.environment(.mastercard(region)), apiVersion: apiVersion,
+            configuration: options.configuration)
     }
 }
 
