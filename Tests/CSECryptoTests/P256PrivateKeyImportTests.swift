@@ -69,13 +69,19 @@ struct P256PrivateKeyImportTests {
         for round in 0..<3 {
             for (peer, z) in zip(peers, expected) {
                 #expect(try merchant.sharedSecret(with: peer.publicKey) == z, "round \(round)")
+                #expect(try merchant.sharedSecret(withSubjectPublicKeyInfo: peer.publicKey.subjectPublicKeyInfo) == z)
+                #expect(try merchant.sharedSecret(withUncompressedPoint: peer.publicKey.x962Uncompressed) == z)
             }
         }
         let mismatches = ThreadLock(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for i in 0..<200 {
                 let k = (i + thread) % peers.count
-                if (try? merchant.sharedSecret(with: peers[k].publicKey)) != expected[k] { mismatches.withLock { $0 += 1 } }
+                let z =
+                    i % 2 == 0
+                    ? try? merchant.sharedSecret(with: peers[k].publicKey)
+                    : try? merchant.sharedSecret(withUncompressedPoint: peers[k].publicKey.x962Uncompressed)
+                if z != expected[k] { mismatches.withLock { $0 += 1 } }
             }
         }
         #expect(mismatches.withLock { $0 } == 0)

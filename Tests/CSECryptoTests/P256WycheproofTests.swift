@@ -47,21 +47,43 @@ private func scalar(_ hex: String) -> [UInt8] {
 struct P256WycheproofTests {
     private typealias S = SymmetricTestSupport
 
-    /// Runs one ECDH file: `importPeer` reads the `public` member in the file's encoding.
+    /// Runs one ECDH file: `importPeer` reads the `public` member in the file's encoding, and
+    /// `derive` agrees with it in that encoding without importing a key (the wallets' path, which
+    /// keeps peer keys and contexts in the private key's pool): both must give the same secret or
+    /// the same error code. A private key the file uses again is the same object, so its pooled
+    /// contexts go from valid peers to invalid ones and back.
     private func runECDH(
-        _ name: String, importPeer: ([UInt8]) throws -> P256PublicKey
+        _ name: String, importPeer: ([UInt8]) throws -> P256PublicKey,
+        derive: (P256PrivateKey, [UInt8]) throws -> SecureBytes
     ) throws -> (valid: Int, invalid: Int, acceptableAccepted: Int, acceptableRefused: Int, total: Int) {
         let file = try WycheproofFile<ECDHGroup>.load(name)
         var valid = 0, invalid = 0, acceptableAccepted = 0, acceptableRefused = 0
+        var keys: [String: P256PrivateKey] = [:]
         for group in file.testGroups {
             #expect(group.curve == "secp256r1")
             for test in group.tests {
                 let id = "tcId \(test.tcId) (\(test.comment), \(test.flags))"
-                let privateKey = try P256PrivateKey(rawScalar: scalar(test.private))
-                let outcome: [UInt8]? = {
-                    guard let peer = try? importPeer(Hex.decode(test.public)) else { return nil }
-                    return (try? privateKey.sharedSecret(with: peer)).map(S.bytes)
-                }()
+                let privateKey = try keys[test.private] ?? P256PrivateKey(rawScalar: scalar(test.private))
+                keys[test.private] = privateKey
+                let imported: Result<[UInt8], CSEError> = Result { () throws(CSEError) in
+                    let peer: P256PublicKey
+                    do { peer = try importPeer(Hex.decode(test.public)) } catch let error as CSEError { throw error } catch {
+                        throw CSEError(.keyMalformed, "unexpected error")
+                    }
+                    return S.bytes(try privateKey.sharedSecret(with: peer))
+                }
+                let direct: Result<[UInt8], CSEError> = Result { () throws(CSEError) in
+                    do { return S.bytes(try derive(privateKey, Hex.decode(test.public))) } catch let error as CSEError { throw error } catch
+                    {
+                        throw CSEError(.keyMalformed, "unexpected error")
+                    }
+                }
+                switch (imported, direct) {
+                case (.success(let a), .success(let b)): #expect(a == b, "\(id): the same secret both ways")
+                case (.failure(let a), .failure(let b)): #expect(a.code == b.code, "\(id): the same error both ways")
+                default: Issue.record("\(id): import \(imported), direct \(direct)")
+                }
+                let outcome = try? imported.get()
                 switch test.result {
                 case .valid:
                     valid += 1
@@ -90,7 +112,9 @@ struct P256WycheproofTests {
             if: WycheproofFile<ECDHGroup>.isPresent("ecdh_secp256r1_test.json"),
             "needs ../shared/vectors/wycheproof/testvectors_v1/ecdh_secp256r1_test.json"))
     func ecdhSubjectPublicKeyInfo() throws {
-        let counts = try runECDH("ecdh_secp256r1_test.json") { try P256PublicKey(subjectPublicKeyInfo: $0) }
+        let counts = try runECDH(
+            "ecdh_secp256r1_test.json", importPeer: { try P256PublicKey(subjectPublicKeyInfo: $0) },
+            derive: { try $0.sharedSecret(withSubjectPublicKeyInfo: $1) })
         #expect(counts.total == 612)
         #expect(counts.valid + counts.invalid + counts.acceptableAccepted + counts.acceptableRefused == 612)
         #expect((counts.valid, counts.invalid) == (330, 52))
@@ -105,7 +129,9 @@ struct P256WycheproofTests {
             if: WycheproofFile<ECDHGroup>.isPresent("ecdh_secp256r1_ecpoint_test.json"),
             "needs ../shared/vectors/wycheproof/testvectors_v1/ecdh_secp256r1_ecpoint_test.json"))
     func ecdhUncompressedPoint() throws {
-        let counts = try runECDH("ecdh_secp256r1_ecpoint_test.json") { try P256PublicKey(x962Uncompressed: $0) }
+        let counts = try runECDH(
+            "ecdh_secp256r1_ecpoint_test.json", importPeer: { try P256PublicKey(x962Uncompressed: $0) },
+            derive: { try $0.sharedSecret(withUncompressedPoint: $1) })
         #expect(counts.total == 355)
         #expect(counts.valid + counts.invalid + counts.acceptableAccepted + counts.acceptableRefused == 355)
         #expect((counts.valid, counts.invalid) == (330, 24))

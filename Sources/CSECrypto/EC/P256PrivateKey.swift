@@ -128,11 +128,15 @@ package struct P256PrivateKey: Sendable, CustomStringConvertible {
     /// about 650,000 instructions, a quarter of an Apple Pay token's, so it is off.
     /// - Throws: `crypto.keyAgreementFailed` when OpenSSL cannot derive.
     package func sharedSecret(with peer: P256PublicKey) throws(CSEError) -> SecureBytes {
+        try sharedSecret(withPeer: peer.key.pointer)
+    }
+
+    private func sharedSecret(withPeer peer: OpaquePointer) throws(CSEError) -> SecureBytes {
         // A derivation context of this key from its pool (set up once; each use sets its peer).
         guard let context = key.takeContext(for: .derive) else { throw Self.agreementFailed() }
         defer { key.returnContext(context, for: .derive) }
         var length = 32
-        guard EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 0) == 1,
+        guard EVP_PKEY_derive_set_peer_ex(context, peer, 0) == 1,
             EVP_PKEY_derive(context, nil, &length) == 1, length == 32
         else { throw Self.agreementFailed() }
         return try SecureBytes(count: 32) { (out) throws(CSEError) in
@@ -141,6 +145,30 @@ package struct P256PrivateKey: Sendable, CustomStringConvertible {
                 written == 32
             else { throw Self.agreementFailed() }
         }
+    }
+
+    /// Z with the peer given by its `SubjectPublicKeyInfo` (Apple Pay's `ephemeralPublicKey`):
+    /// the checks and errors of ``P256PublicKey/init(subjectPublicKeyInfo:)`` followed by
+    /// ``sharedSecret(with:)``, without making a key object for a peer used once (issue #37).
+    package func sharedSecret(withSubjectPublicKeyInfo der: some Collection<UInt8>) throws(CSEError) -> SecureBytes {
+        try sharedSecret(withPoint: P256PublicKey.uncompressedPoint(ofSubjectPublicKeyInfo: der))
+    }
+
+    /// Z with the peer given by its uncompressed point (Google Pay's `ephemeralPublicKey`): the
+    /// checks and errors of ``P256PublicKey/init(x962Uncompressed:)`` followed by
+    /// ``sharedSecret(with:)``, without making a key object for a peer used once.
+    package func sharedSecret(withUncompressedPoint point: some Collection<UInt8>) throws(CSEError) -> SecureBytes {
+        try sharedSecret(withPoint: P256PublicKey.checkedUncompressedPoint(point))
+    }
+
+    /// The point goes into a peer key kept in this key's pool (OpenSSL reads it with the same
+    /// `EC_POINT_oct2point` and on-curve check as an import). When OpenSSL refuses the point, or
+    /// no peer key can be made, the import itself runs, so the error is the import's.
+    private func sharedSecret(withPoint point: [UInt8]) throws(CSEError) -> SecureBytes {
+        guard let peer = key.takeContext(for: .peer) else { return try sharedSecret(with: P256PublicKey(x962Uncompressed: point)) }
+        defer { key.returnContext(peer, for: .peer) }
+        guard P256PublicKey.setPoint(point, of: peer) else { return try sharedSecret(with: P256PublicKey(x962Uncompressed: point)) }
+        return try sharedSecret(withPeer: peer)
     }
 
     private static func agreementFailed() -> CSEError {

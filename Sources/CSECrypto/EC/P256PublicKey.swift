@@ -28,6 +28,19 @@ package struct P256PublicKey: Sendable {
     /// - Throws: `key.unsupportedType` for another algorithm or curve, or explicit parameters;
     ///   `key.malformed` for another encoding of the point or a point not on the curve.
     package init(subjectPublicKeyInfo der: some Collection<UInt8>) throws(CSEError) {
+        self.key = try Self.decode(point: Self.uncompressedPoint(ofSubjectPublicKeyInfo: der))
+    }
+
+    /// Imports an uncompressed point 04 ‖ X ‖ Y (SEC 1 §2.3.3, X9.62), 65 bytes, as Google Pay's
+    /// `ephemeralPublicKey` carries it.
+    /// - Throws: `key.malformed` for another length or form, or a point not on the curve.
+    package init(x962Uncompressed point: some Collection<UInt8>) throws(CSEError) {
+        self.key = try Self.decode(point: Self.checkedUncompressedPoint(point))
+    }
+
+    /// The uncompressed point of a canonical P-256 `SubjectPublicKeyInfo`: the encoding checks of
+    /// ``init(subjectPublicKeyInfo:)``, with its errors, before OpenSSL reads the point.
+    static func uncompressedPoint(ofSubjectPublicKeyInfo der: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
         let bytes = Array(der)
         let prefix = Self.spkiPrefix
         // The AlgorithmIdentifier names P-256 exactly as DER writes it: otherwise another curve,
@@ -39,17 +52,16 @@ package struct P256PublicKey: Sendable {
         guard bytes.count == prefix.count + Self.uncompressedPointByteCount, bytes.starts(with: prefix),
             bytes[prefix.count] == 0x04
         else { throw ECKeyError.malformed("the SubjectPublicKeyInfo") }
-        self.key = try Self.decode(spki: bytes)
+        return Array(bytes[prefix.count...])
     }
 
-    /// Imports an uncompressed point 04 ‖ X ‖ Y (SEC 1 §2.3.3, X9.62), 65 bytes, as Google Pay's
-    /// `ephemeralPublicKey` carries it.
-    /// - Throws: `key.malformed` for another length or form, or a point not on the curve.
-    package init(x962Uncompressed point: some Collection<UInt8>) throws(CSEError) {
+    /// `point` when it has the uncompressed form's length and tag: the encoding checks of
+    /// ``init(x962Uncompressed:)``, with its errors, before OpenSSL reads the point.
+    static func checkedUncompressedPoint(_ point: some Collection<UInt8>) throws(CSEError) -> [UInt8] {
         guard point.count == Self.uncompressedPointByteCount, point.first == 0x04 else {
             throw ECKeyError.malformed("the point")
         }
-        self.key = try Self.decode(spki: Self.spkiPrefix + Array(point))
+        return Array(point)
     }
 
     init(key: EVPKey) { self.key = key }
@@ -65,10 +77,29 @@ package struct P256PublicKey: Sendable {
     /// The key of a canonical SPKI's point: a copy of ``template`` holding it, or when OpenSSL
     /// refuses the copy, ``fromData(point:)``, whose refusal is the error. Either way OpenSSL's
     /// `EC_POINT_oct2point` checks that the point is on the curve.
-    private static func decode(spki: [UInt8]) throws(CSEError) -> EVPKey {
-        let point = Array(spki[spkiPrefix.count...])
+    private static func decode(point: [UInt8]) throws(CSEError) -> EVPKey {
         if let template, let copy = copy(of: template, withPoint: point) { return copy }
         return try fromData(point: point)
+    }
+
+    /// A new key to be given points with ``setPoint(_:of:)``: a copy of ``template``, or `nil`.
+    /// Key agreement keeps such keys for its peers (``EVPKey/ContextPurpose/peer``).
+    static func makePeerKey() -> OpaquePointer? {
+        guard let template, let copy = EVP_PKEY_dup(template.pointer) else {
+            ERR_clear_error()
+            return nil
+        }
+        return copy
+    }
+
+    /// Puts `point` into `key` (one made by ``makePeerKey()``), as an import of the point would
+    /// (the same `EC_POINT_oct2point` and on-curve check); `false` when OpenSSL refuses it.
+    static func setPoint(_ point: [UInt8], of key: OpaquePointer) -> Bool {
+        guard point.withUnsafeBufferPointer({ EVP_PKEY_set1_encoded_public_key(key, $0.baseAddress, $0.count) }) == 1 else {
+            ERR_clear_error()
+            return false
+        }
+        return true
     }
 
     /// The base point G of P-256 (SEC 2 §2.4.2), uncompressed: the public point of ``template``.
@@ -90,13 +121,9 @@ package struct P256PublicKey: Sendable {
     /// A copy of `template` holding `point`, or `nil` when OpenSSL refuses (then ``fromData(point:)``
     /// decides, and reports).
     private static func copy(of template: EVPKey, withPoint point: [UInt8]) -> EVPKey? {
-        guard let copy = EVP_PKEY_dup(template.pointer) else {
-            ERR_clear_error()
-            return nil
-        }
-        guard point.withUnsafeBufferPointer({ EVP_PKEY_set1_encoded_public_key(copy, $0.baseAddress, $0.count) }) == 1 else {
+        guard let copy = makePeerKey() else { return nil }
+        guard setPoint(point, of: copy) else {
             EVP_PKEY_free(copy)
-            ERR_clear_error()
             return nil
         }
         return EVPKey(taking: copy)

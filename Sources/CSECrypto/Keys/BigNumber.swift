@@ -66,6 +66,10 @@ final class EVPKey: @unchecked Sendable {
         case derive
         /// Signature verification of a digest (`EVP_PKEY_verify_init` done).
         case verify
+        /// Not a context: a P-256 public key kept to hold a key agreement's peer point
+        /// (``P256PublicKey/makePeerKey()``), so a token's ephemeral key is not copied from the
+        /// template every time. It holds only public points.
+        case peer
     }
 
     /// Configured contexts of this key, reused across calls: each is taken out under the lock,
@@ -78,8 +82,8 @@ final class EVPKey: @unchecked Sendable {
     /// instructions for a P-256 derivation or verification (Benchmarks/README.md, round three).
     private let pool = ThreadLock<[(purpose: ContextPurpose, context: OpaquePointer)]>([])
 
-    /// The most contexts kept per key (one per thread of a busy batch is plenty).
-    private static let pooledContextLimit = 16
+    /// The most contexts kept per key (one or two per thread of a busy batch is plenty).
+    private static let pooledContextLimit = 32
 
     /// Takes ownership of `pointer`.
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
@@ -91,6 +95,7 @@ final class EVPKey: @unchecked Sendable {
             pool.firstIndex(where: { $0.purpose == purpose }).map { pool.remove(at: $0).context }
         }
         if let pooled { return pooled }
+        if purpose == .peer { return P256PublicKey.makePeerKey() }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return nil }
         let ready: Bool
         switch purpose {
@@ -104,6 +109,8 @@ final class EVPKey: @unchecked Sendable {
             ready = EVP_PKEY_derive_init(ctx) == 1
         case .verify:
             ready = EVP_PKEY_verify_init(ctx) == 1
+        case .peer:
+            ready = false
         }
         guard ready else {
             EVP_PKEY_CTX_free(ctx)
@@ -122,7 +129,11 @@ final class EVPKey: @unchecked Sendable {
             pool.append((purpose, context))
             return true
         }
-        if !kept { EVP_PKEY_CTX_free(context) }
+        if !kept { Self.free(context, purpose) }
+    }
+
+    private static func free(_ pooled: OpaquePointer, _ purpose: ContextPurpose) {
+        if purpose == .peer { EVP_PKEY_free(pooled) } else { EVP_PKEY_CTX_free(pooled) }
     }
 
     /// The number of OAEP decryption contexts in the pool (tests only).
@@ -134,7 +145,7 @@ final class EVPKey: @unchecked Sendable {
 
     deinit {
         pool.withLock { pool in
-            for entry in pool { EVP_PKEY_CTX_free(entry.context) }
+            for entry in pool { Self.free(entry.context, entry.purpose) }
         }
         EVP_PKEY_free(pointer)
     }

@@ -141,8 +141,7 @@ public struct ApplePayDecryptor: Sendable {
     static func symmetricKey(_ token: ApplePayToken, _ identity: ApplePayMerchantIdentity) throws(CSEError) -> SecureBytes {
         switch identity.privateKey {
         case .ec(let privateKey):
-            let ephemeral = try P256PublicKey(subjectPublicKeyInfo: token.keyMaterial)
-            let z = try privateKey.sharedSecret(with: ephemeral)
+            let z = try privateKey.sharedSecret(withSubjectPublicKeyInfo: token.keyMaterial)
             return try KeyDerivation.singleStepSHA256(
                 sharedSecret: z, otherInfo: otherInfo(identity.merchantIdentifierHash), outputByteCount: 32)
         case .rsa(let privateKey):

@@ -31,8 +31,7 @@ enum GooglePayDecryption {
         _ message: GooglePayEncryptedMessage, privateKey: P256PrivateKey, version: GooglePayProtocolVersion
     ) throws(CSEError) -> Keys {
         do {
-            let ephemeral = try P256PublicKey(x962Uncompressed: message.ephemeralPublicKey)
-            let z = try privateKey.sharedSecret(with: ephemeral)
+            let z = try privateKey.sharedSecret(withUncompressedPoint: message.ephemeralPublicKey)
             let inputKeyMaterial = SecureBytes(count: message.ephemeralPublicKey.count + z.count) { out in
                 out.copyBytes(from: message.ephemeralPublicKey)
                 z.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[message.ephemeralPublicKey.count...]).copyMemory(from: $0) }
