@@ -75,6 +75,27 @@ struct VerifiedChainCacheTests {
         #expect(cache.statistics.count == 1)
     }
 
+    /// Keys are hashed by their length and ends only (ExactBytes, issue #37): keys that differ
+    /// only in the middle share a bucket but are still different entries.
+    @Test("keys that share their length and both ends are still different chains")
+    func sameEnds() {
+        let cache = VerifiedChainCache()
+        let validity = VerifiedChainCache.Validity(notBefore: 0, notAfter: 1_000)
+        let middle = [UInt8](repeating: 0xAB, count: 3_000)
+        var keys: [[UInt8]] = []
+        for index in 0..<40 {
+            var leaf = middle
+            leaf[1_500] = UInt8(index)
+            keys.append(VerifiedChainCache.key(leaf: leaf, intermediate: [1], root: [2]))
+        }
+        #expect(Set(keys.map { ExactBytes($0).hashValue }).count == 1, "the keys share every hashed byte")
+        for key in keys.prefix(20) { cache.store(validity, for: key, now: 10) }
+        #expect(cache.statistics.count == 20)
+        for (index, key) in keys.enumerated() {
+            #expect((cache.validity(for: key) != nil) == (index < 20), "key \(index)")
+        }
+    }
+
     @Test("the key separates the three certificates: moving bytes between them changes it")
     func keyIsUnambiguous() {
         #expect(
