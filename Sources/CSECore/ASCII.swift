@@ -81,6 +81,37 @@ package enum ASCIIScan {
         return offset
     }
 
+    /// The offset of the `"` that closes a JSON string whose text starts at `start`, when that
+    /// text is plain: ASCII (below 0x80) with no `\`, no control character below 0x20 (RFC 8259 §7);
+    /// `nil` otherwise (an escape, non-ASCII text, a control character, or no closing quote before
+    /// `count`). Eight bytes per step: in each word the lowest byte that is special is found
+    /// exactly (the SWAR masks can only flag bytes above a flagged one wrongly, through a borrow),
+    /// and the string ends there if that byte is the quote.
+    @inlinable @inline(__always)
+    package static func jsonPlainStringEnd(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var offset = start
+        while offset &+ 8 <= count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+            let special =
+                ((word &- 0x20 &* ones) & ~word & highs) | (word & highs) | ((quote &- ones) & ~quote & highs)
+                | ((backslash &- ones) & ~backslash & highs)
+            if special != 0 {
+                let at = offset &+ special.trailingZeroBitCount &>> 3
+                return base.load(fromByteOffset: at, as: UInt8.self) == 0x22 ? at : nil
+            }
+            offset &+= 8
+        }
+        while offset < count {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte == 0x22 { return offset }
+            if byte < 0x20 || byte >= 0x80 || byte == 0x5C { return nil }
+            offset &+= 1
+        }
+        return nil
+    }
+
     /// Whether every byte is ASCII and none is a line feed. Such text has one `Character` per
     /// byte: among ASCII scalars only CR LF forms a two-scalar grapheme cluster (UAX #29, GB3).
     @inlinable

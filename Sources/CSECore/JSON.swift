@@ -531,7 +531,7 @@ private struct JSONPlainValidator {
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch byte(index) {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D: index &+= 1
             default: return
             }
         }
@@ -561,18 +561,10 @@ private struct JSONPlainValidator {
 
     /// A string of ASCII without escapes or control characters: the range of its text.
     private mutating func string() -> (Int, Int)? {
-        let start = index + 1
-        index = ASCIIScan.jsonPlainWordsEnd(base, from: start, count: bytes.count, delete: false)
-        while index < bytes.count {
-            let b = byte(index)
-            if b == UInt8(ascii: "\"") {
-                index += 1
-                return (start, index - 1)
-            }
-            guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { return nil }
-            index += 1
-        }
-        return nil
+        let start = index &+ 1
+        guard let end = ASCIIScan.jsonPlainStringEnd(base, from: start, count: bytes.count) else { return nil }
+        index = end &+ 1
+        return (start, end)
     }
 
     private func isDigit(at offset: Int) -> Bool { offset < bytes.count && byte(offset).isASCIIDigit }

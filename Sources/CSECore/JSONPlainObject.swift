@@ -63,19 +63,11 @@ package struct JSONPlainObject {
     /// A string token's text range (after the opening quote, before the closing one), or `nil`
     /// for anything but ASCII without escapes or control characters.
     private mutating func readString() -> Range<Int>? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let base = bytes.baseAddress else { return nil }
-        let start = index + 1
-        index = ASCIIScan.jsonPlainWordsEnd(base, from: start, count: bytes.count, delete: false)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                defer { index += 1 }
-                return start..<index
-            }
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            index += 1
-        }
-        return nil
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let base = bytes.baseAddress,
+            let end = ASCIIScan.jsonPlainStringEnd(base, from: index + 1, count: bytes.count)
+        else { return nil }
+        defer { index = end + 1 }
+        return (index + 1)..<end
     }
 
     private mutating func readObject(parent: Int?, depth: Int, maxDepth: Int, maxMembers: Int) -> Bool {

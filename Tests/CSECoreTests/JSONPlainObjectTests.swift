@@ -61,6 +61,31 @@ struct JSONPlainObjectTests {
         #expect(Self.read(thirteen, maxMembers: 13)?.count == 13)
     }
 
+    /// The word-at-a-time scan must find exactly what a byte loop finds: the first byte that is a
+    /// quote (the end), or any other special byte first (not plain), wherever it sits in a word.
+    @Test("the plain string scan agrees with a byte loop for every length, position and special byte")
+    func stringScan() {
+        func byteLoop(_ bytes: [UInt8], from start: Int) -> Int? {
+            for i in start..<bytes.count {
+                if bytes[i] == 0x22 { return i }
+                if bytes[i] < 0x20 || bytes[i] >= 0x80 || bytes[i] == 0x5C { return nil }
+            }
+            return nil
+        }
+        for length in 0..<24 {
+            for position in 0...length {
+                for special: UInt8 in [0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x20, 0x21, 0x23] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length) + [0x22]
+                    bytes[position] = special
+                    for start in [0, 1, 3] where start <= bytes.count {
+                        let fast = bytes.withUnsafeBytes { ASCIIScan.jsonPlainStringEnd($0.baseAddress!, from: start, count: $0.count) }
+                        #expect(fast == byteLoop(bytes, from: start), "length \(length), byte \(special) at \(position), from \(start)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("same-named members of different objects are not duplicates")
     func siblingsOnly() {
         #expect(Self.read(#"{"a":"1","h":{"a":"2"},"g":{"a":"3"}}"#) == ["a=1", "h={…}", "h.a=2", "g={…}", "g.a=3"])

@@ -53,6 +53,19 @@ enum PayloadSuite {
                     }
                 }
             },
+            // The check every `cse encrypt --lines` line gets (issue #37): the payload is plain,
+            // so the allocation-free validator decides it; the full parser's validate mode is the
+            // reference (the same verdict, proven in setup).
+            Definition("json-validate/payload") { _ in
+                let payload = payloadBytes()
+                mustSucceed { () throws(CSEError) in try JSONValue.validate(payload) }
+                var broken = payload
+                broken[broken.count / 2] = 0x01
+                guard (try? JSONValue.validate(broken)) == nil else { fatalError("json-validate setup: a control byte passed") }
+                return Benchmark("json-validate/payload", extras: [("payload_bytes", Double(payload.count))]) { iterations in
+                    repeatSinking(iterations) { (try? JSONValue.validate(payload)) != nil }
+                }
+            },
             Definition("foundation/json-encoder") { _ in
                 let payload = CardPayload.example
                 let encoder = JSONEncoder()
