@@ -57,6 +57,30 @@ package enum ASCIIScan {
         return flags & 0x8080_8080_8080_8080 == 0
     }
 
+    /// The end of the leading whole 8-byte words of `count` bytes at `base`, from `start`, in which
+    /// no byte needs a JSON string's closer look (RFC 8259 §7): none is `"`, `\`, a control
+    /// character below 0x20 or non-ASCII (0x80 and above), nor, with `delete`, 0x7F. The word
+    /// holding the first such byte is left to the caller's byte loop. SWAR (Hacker's Delight
+    /// §6-1): `(x - 0x01…) & ~x & 0x80…` sets the high bit of each zero byte of `x`.
+    /// The one scan both the JSON parser's string reading and the writer's escaping start with.
+    @inlinable @inline(__always)
+    package static func jsonPlainWordsEnd(_ base: UnsafeRawPointer, from start: Int, count: Int, delete: Bool) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var offset = start
+        while offset &+ 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
+            let control = (word &- 0x20 &* ones) & ~word & highs
+            // With `delete`, adding 1 carries 0x7F into the high bit; bytes ≥ 0x80 have it anyway.
+            let high = (delete ? (word | ((word & ~highs) &+ ones)) : word) & highs
+            let quotes = (quote &- ones) & ~quote & highs
+            let backslashes = (backslash &- ones) & ~backslash & highs
+            if control | high | quotes | backslashes != 0 { break }
+            offset &+= 8
+        }
+        return offset
+    }
+
     /// Whether every byte is ASCII and none is a line feed. Such text has one `Character` per
     /// byte: among ASCII scalars only CR LF forms a two-scalar grapheme cluster (UAX #29, GB3).
     @inlinable

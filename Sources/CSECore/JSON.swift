@@ -170,6 +170,9 @@ extension JSONValue {
     /// - Throws: The `json.*` ``CSEError`` that `parse` would throw.
     @usableFromInline
     package static func validate(_ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default) throws(CSEError) {
+        // Most documents (a batch line of card data) are plain: checked without allocating. The
+        // full parser runs for the rest, and its verdict and errors decide.
+        if bytes.count <= limits.maxBytes, JSONPlainValidator.accepts(bytes, maxDepth: limits.maxDepth) { return }
         _ = try run(bytes, limits: limits, materialize: false)
     }
 
@@ -398,6 +401,10 @@ private struct JSONParser {
         // UTF-8 validation, which is a generic, unspecialised call (cse encrypt --lines: ≈ 5% of
         // the process in it and its metadata lookups).
         var high: UInt8 = 0
+        // Whole words of plain ASCII first (a wallet token's base64 members are kilobytes long).
+        if let base = bytes.baseAddress {
+            index = ASCIIScan.jsonPlainWordsEnd(base, from: index, count: bytes.count, delete: false)
+        }
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
@@ -480,6 +487,179 @@ private struct JSONParser {
             index += 1
         }
         return value
+    }
+}
+
+/// A validator for plain JSON documents that allocates nothing: the grammar of RFC 8259 with
+/// strings of ASCII without escapes, member names unique by their bytes, at most 32 levels and 64
+/// member names open at once. It answers `true` only for a document ``JSONParser`` accepts within
+/// the depth limit; `false` means "not plain" (an escape, non-ASCII text, a hostile shape) or
+/// invalid, and the caller then runs the full parser, whose verdict and errors decide. For plain
+/// names, equal bytes is exactly equal names, so the duplicate check agrees with the parser's.
+/// (`cse encrypt --lines`: the full validation of a card line cost 1.3 µs, issue #37.)
+private struct JSONPlainValidator {
+    private let bytes: UnsafeRawBufferPointer
+    private let base: UnsafeRawPointer
+    private let maxDepth: Int
+    private var index = 0
+    /// The names of the objects open now, innermost last (start and end offsets).
+    private let names: UnsafeMutablePointer<(Int, Int)>
+    private var nameCount = 0
+    private static let nameCapacity = 64
+    private static let depthCapacity = 32
+
+    private init(bytes: UnsafeRawBufferPointer, base: UnsafeRawPointer, maxDepth: Int, names: UnsafeMutablePointer<(Int, Int)>) {
+        self.bytes = bytes
+        self.base = base
+        self.maxDepth = min(maxDepth, Self.depthCapacity)
+        self.names = names
+    }
+
+    static func accepts(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        return withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: nameCapacity) { names in
+            var validator = JSONPlainValidator(bytes: bytes, base: base, maxDepth: maxDepth, names: names.baseAddress!)
+            validator.skipWhitespace()
+            guard validator.value(depth: 0) else { return false }
+            validator.skipWhitespace()
+            return validator.index == bytes.count
+        }
+    }
+
+    private func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch byte(index) {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value(depth: Int) -> Bool {
+        guard index < bytes.count else { return false }
+        switch byte(index) {
+        case UInt8(ascii: "{"): return object(depth: depth + 1)
+        case UInt8(ascii: "["): return array(depth: depth + 1)
+        case UInt8(ascii: "\""): return string() != nil
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
+        default: return false
+        }
+    }
+
+    private mutating func literal(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for i in 0..<count where byte(index + i) != text.utf8Start[i] { return false }
+        index += count
+        return true
+    }
+
+    /// A string of ASCII without escapes or control characters: the range of its text.
+    private mutating func string() -> (Int, Int)? {
+        let start = index + 1
+        index = ASCIIScan.jsonPlainWordsEnd(base, from: start, count: bytes.count, delete: false)
+        while index < bytes.count {
+            let b = byte(index)
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                return (start, index - 1)
+            }
+            guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private func isDigit(at offset: Int) -> Bool { offset < bytes.count && byte(offset).isASCIIDigit }
+
+    /// RFC 8259 §6: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    private mutating func number() -> Bool {
+        if byte(index) == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(at: index) else { return false }
+        if byte(index) == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(at: index) { return false }
+        } else {
+            while isDigit(at: index) { index += 1 }
+        }
+        if index < bytes.count, byte(index) == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(at: index) else { return false }
+            while isDigit(at: index) { index += 1 }
+        }
+        if index < bytes.count, byte(index) | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, byte(index) == UInt8(ascii: "+") || byte(index) == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(at: index) else { return false }
+            while isDigit(at: index) { index += 1 }
+        }
+        return true
+    }
+
+    private mutating func array(depth: Int) -> Bool {
+        guard depth <= maxDepth else { return false }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, byte(index) == UInt8(ascii: "]") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard value(depth: depth) else { return false }
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            let b = byte(index)
+            index += 1
+            if b == UInt8(ascii: ",") { continue }
+            return b == UInt8(ascii: "]")
+        }
+    }
+
+    private mutating func object(depth: Int) -> Bool {
+        guard depth <= maxDepth else { return false }
+        index += 1
+        let firstName = nameCount
+        defer { nameCount = firstName }
+        skipWhitespace()
+        if index < bytes.count, byte(index) == UInt8(ascii: "}") {
+            index += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, byte(index) == UInt8(ascii: "\""), nameCount < Self.nameCapacity,
+                let name = string()
+            else { return false }
+            let length = name.1 - name.0
+            for i in firstName..<nameCount {
+                let other = names[i]
+                if other.1 - other.0 == length, memoryEqual(other.0, name.0, length) { return false }
+            }
+            names[nameCount] = name
+            nameCount += 1
+            skipWhitespace()
+            guard index < bytes.count, byte(index) == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipWhitespace()
+            guard value(depth: depth) else { return false }
+            skipWhitespace()
+            guard index < bytes.count else { return false }
+            let b = byte(index)
+            index += 1
+            if b == UInt8(ascii: ",") { continue }
+            return b == UInt8(ascii: "}")
+        }
+    }
+
+    private func memoryEqual(_ a: Int, _ b: Int, _ count: Int) -> Bool {
+        for i in 0..<count where byte(a + i) != byte(b + i) { return false }
+        return true
     }
 }
 

@@ -13,6 +13,12 @@ package struct JSONObjectWriter {
     /// Starts an empty object.
     package init() {}
 
+    /// Starts an empty object with room for `capacity` bytes, so a writer that knows its size
+    /// (a batch line) grows its buffer once.
+    package init(reservingCapacity capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
     private mutating func name(_ name: String) {
         if !isEmpty { bytes.append(UInt8(ascii: ",")) }
         isEmpty = false
@@ -24,6 +30,32 @@ package struct JSONObjectWriter {
     package mutating func string(_ name: String, _ value: String) {
         self.name(name)
         JSONWriter.appendString(value, to: &bytes)
+    }
+
+    /// `"name":"value"`, where `body` appends the value's UTF-8 bytes straight to the output (a
+    /// JWE compact serialization, written without a `String` in between). The appended bytes are
+    /// then checked like any string value: when one needs an escape (never for base64url text)
+    /// they are taken back and written escaped, so nothing unescaped is ever spliced.
+    /// - Throws: What `body` throws; the object is then as before the call.
+    package mutating func string<Failure: Error>(
+        _ name: String, appending body: (inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
+        let before = bytes.count, wasEmpty = isEmpty
+        self.name(name)
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        do { try body(&bytes) } catch {
+            bytes.removeSubrange(before...)
+            isEmpty = wasEmpty
+            throw error
+        }
+        if JSONWriter.needsEscaping(bytes[start...]) {
+            let value = String(decoding: bytes[start...], as: UTF8.self)
+            bytes.removeSubrange((start - 1)...)
+            JSONWriter.appendString(value, to: &bytes)
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     /// `"name":value` for an integer.

@@ -23,27 +23,13 @@ package enum JSONWriter {
     }
 
     /// How many leading bytes of `utf8` are known to need no escape, in whole 8-byte words: the
-    /// byte loops of ``appendString(_:to:)`` and ``write(string:to:)`` start there. SWAR: a byte
-    /// below 0x20 or at 0x7F or above, or equal to '"' or '\\', sets a high bit (Hacker's
-    /// Delight §6-1); the word holding the first such byte is left to the byte loop, so non-ASCII
-    /// text takes it.
+    /// byte loops of ``appendString(_:to:)`` and ``write(string:to:)`` start there
+    /// (``ASCIIScan/jsonPlainWordsEnd(_:from:count:delete:)``, DEL included: it may be escaped
+    /// below, so non-ASCII text and DEL take the byte loop).
     @inline(__always)
     private static func plainPrefixLength(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
-        var start = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        while start + 8 <= utf8.count {
-            let word = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (0x22 &* ones), backslash = word ^ (0x5C &* ones)
-            let control = (word &- 0x20 &* ones) & ~word & highs
-            // 0x7F and above: adding 1 carries 0x7F into the high bit; bytes ≥ 0x80 have it.
-            let high = (word | ((word & ~highs) &+ ones)) & highs
-            let quotes = (quote &- ones) & ~quote & highs
-            let backslashes = (backslash &- ones) & ~backslash & highs
-            if control | high | quotes | backslashes != 0 { break }
-            start += 8
-        }
-        return start
+        return ASCIIScan.jsonPlainWordsEnd(UnsafeRawPointer(base), from: 0, count: utf8.count, delete: true)
     }
 
     /// The code point written as `\uXXXX` that starts at `i` (its lead byte is `0xC2` or
@@ -72,6 +58,17 @@ package enum JSONWriter {
         return [
             digits[Int(scalar >> 12)], digits[Int(scalar >> 8 & 0xF)], digits[Int(scalar >> 4 & 0xF)], digits[Int(scalar & 0xF)],
         ]
+    }
+
+    /// Whether any byte of `utf8` would be escaped by ``appendString(_:to:)`` (or is not
+    /// ASCII): `false` means the bytes can stand between quotes as they are.
+    package static func needsEscaping(_ utf8: ArraySlice<UInt8>) -> Bool {
+        utf8.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            let plain = ASCIIScan.jsonPlainWordsEnd(UnsafeRawPointer(base), from: 0, count: buffer.count, delete: true)
+            for i in plain..<buffer.count where mayEscape(buffer[i]) { return true }
+            return false
+        }
     }
 
     /// Appends `string` as a quoted, escaped JSON string.

@@ -63,15 +63,42 @@ public struct JWEEncryptor: Sendable {
     ///   fails (there is no fallback).
     @usableFromInline
     package func encrypt(_ plaintext: UnsafeRawBufferPointer) throws(CSEError) -> String {
+        try withFreshRandomness { (cek, iv, oaepSeed) throws(CSEError) in
+            try seal(plaintext, cek: cek, iv: iv, oaepSeed: oaepSeed) { count, write in
+                String(unsafeUninitializedCapacity: count) { buffer in
+                    write(UnsafeMutableRawBufferPointer(buffer))
+                    return count
+                }
+            }
+        }
+    }
+
+    /// Encrypts `plaintext` as ``encrypt(_:)-(UnsafeRawBufferPointer)`` does and appends the compact
+    /// serialization's bytes to `bytes`, for writers that embed it (`cse encrypt --lines` puts it
+    /// in `{"jwe":…}`) without a `String` in between.
+    /// - Throws: As ``encrypt(_:)-(UnsafeRawBufferPointer)``; `bytes` is unchanged then.
+    package func encrypt(_ plaintext: UnsafeRawBufferPointer, appendingTo bytes: inout [UInt8]) throws(CSEError) {
+        try withFreshRandomness { (cek, iv, oaepSeed) throws(CSEError) in
+            try seal(plaintext, cek: cek, iv: iv, oaepSeed: oaepSeed) { count, write in
+                let start = bytes.count
+                bytes.append(contentsOf: repeatElement(0, count: count))
+                bytes.withUnsafeMutableBytes { write(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+            }
+        }
+    }
+
+    /// One CSPRNG call per message: CEK ‖ IV ‖ OAEP seed, in a zeroing buffer.
+    private func withFreshRandomness<Result>(
+        _ body: (SecureBytes, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(CSEError) -> Result
+    ) throws(CSEError) -> Result {
         let enc = header.encryption.algorithm
         let keyCount = enc.keyByteCount, ivCount = enc.ivByteCount
-        // One CSPRNG call per message: CEK ‖ IV ‖ OAEP seed, in a zeroing buffer.
         let randomness = try SecureRandom.secureBytes(keyCount + ivCount + header.algorithm.oaepHash.byteCount)
         let cek = randomness.slice(0..<keyCount)
-        return try randomness.withUnsafeBytes { (random) throws(CSEError) -> String in
-            try encrypt(
-                plaintext, cek: cek, iv: UnsafeRawBufferPointer(rebasing: random[keyCount..<(keyCount + ivCount)]),
-                oaepSeed: UnsafeRawBufferPointer(rebasing: random[(keyCount + ivCount)...]))
+        return try randomness.withUnsafeBytes { (random) throws(CSEError) -> Result in
+            try body(
+                cek, UnsafeRawBufferPointer(rebasing: random[keyCount..<(keyCount + ivCount)]),
+                UnsafeRawBufferPointer(rebasing: random[(keyCount + ivCount)...]))
         }
     }
 
@@ -92,6 +119,21 @@ public struct JWEEncryptor: Sendable {
         _ plaintext: UnsafeRawBufferPointer, cek: SecureBytes, iv: UnsafeRawBufferPointer,
         oaepSeed: UnsafeRawBufferPointer
     ) throws(CSEError) -> String {
+        try seal(plaintext, cek: cek, iv: iv, oaepSeed: oaepSeed) { count, write in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                write(UnsafeMutableRawBufferPointer(buffer))
+                return count
+            }
+        }
+    }
+
+    /// Encrypts and hands the compact serialization's length to `output`, which makes room for it
+    /// and calls `write` once with exactly that many bytes to fill.
+    private func seal<Output>(
+        _ plaintext: UnsafeRawBufferPointer, cek: SecureBytes, iv: UnsafeRawBufferPointer,
+        oaepSeed: UnsafeRawBufferPointer,
+        output: (_ count: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Output
+    ) throws(CSEError) -> Output {
         guard plaintext.count <= limits.maxPlaintextBytes else {
             throw CSEError(.jweTooLarge, "plaintext exceeds the limit", context: ["limit": String(limits.maxPlaintextBytes)])
         }
@@ -111,16 +153,17 @@ public struct JWEEncryptor: Sendable {
         let ciphertextCount = enc.ciphertextByteCount(plaintextByteCount: plaintext.count)
         let tagCount = enc.tagByteCount
         return try withUnsafeTemporaryAllocation(byteCount: ciphertextCount + tagCount, alignment: 16) {
-            (scratch) throws(CSEError) -> String in
+            (scratch) throws(CSEError) -> Output in
             let ciphertext = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<ciphertextCount])
             let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[ciphertextCount...])
             let written = try enc.seal(
                 plaintext: plaintext.bytes, key: cek, iv: iv.bytes, aad: encodedHeader.span.bytes,
                 ciphertext: ciphertext, tag: tag)
-            return compact(
-                encryptedKey: encryptedKey, iv: iv,
-                ciphertext: UnsafeRawBufferPointer(rebasing: ciphertext[0..<written]),
-                tag: UnsafeRawBufferPointer(tag))
+            let body = UnsafeRawBufferPointer(rebasing: ciphertext[0..<written])
+            let total = compactByteCount(encryptedKeyCount: encryptedKey.count, ivCount: iv.count, ciphertextCount: written)
+            return output(total) { out in
+                compact(encryptedKey: encryptedKey, iv: iv, ciphertext: body, tag: UnsafeRawBufferPointer(tag), into: out)
+            }
         }
     }
 
@@ -133,35 +176,31 @@ public struct JWEEncryptor: Sendable {
             + Base64.encodedLength(of: header.encryption.algorithm.tagByteCount, padding: false)
     }
 
-    /// The five segments, written straight into the String's storage: no intermediate array.
+    /// The five segments, written straight into `out` (exactly ``compactByteCount`` bytes): no
+    /// intermediate array.
     private func compact(
         encryptedKey: [UInt8], iv: UnsafeRawBufferPointer, ciphertext: UnsafeRawBufferPointer,
-        tag: UnsafeRawBufferPointer
-    ) -> String {
-        let total = compactByteCount(encryptedKeyCount: encryptedKey.count, ivCount: iv.count, ciphertextCount: ciphertext.count)
-        return String(unsafeUninitializedCapacity: total) { buffer in
-            let out = UnsafeMutableRawBufferPointer(buffer)
-            var offset = 0
-            func segment(_ bytes: UnsafeRawBufferPointer, dot: Bool) {
-                offset += Base64.encode(
-                    bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[offset...]),
-                    alphabet: .url, padding: false)
-                if dot {
-                    out[offset] = UInt8(ascii: ".")
-                    offset += 1
-                }
+        tag: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) {
+        var offset = 0
+        func segment(_ bytes: UnsafeRawBufferPointer, dot: Bool) {
+            offset += Base64.encode(
+                bytes, into: UnsafeMutableRawBufferPointer(rebasing: out[offset...]),
+                alphabet: .url, padding: false)
+            if dot {
+                out[offset] = UInt8(ascii: ".")
+                offset += 1
             }
-            encodedHeader.withUnsafeBytes { header in
-                UnsafeMutableRawBufferPointer(rebasing: out[0..<header.count]).copyMemory(from: header)
-            }
-            offset = encodedHeader.count
-            out[offset] = UInt8(ascii: ".")
-            offset += 1
-            encryptedKey.withUnsafeBytes { segment($0, dot: true) }
-            segment(iv, dot: true)
-            segment(ciphertext, dot: true)
-            segment(tag, dot: false)
-            return offset
         }
+        encodedHeader.withUnsafeBytes { header in
+            UnsafeMutableRawBufferPointer(rebasing: out[0..<header.count]).copyMemory(from: header)
+        }
+        offset = encodedHeader.count
+        out[offset] = UInt8(ascii: ".")
+        offset += 1
+        encryptedKey.withUnsafeBytes { segment($0, dot: true) }
+        segment(iv, dot: true)
+        segment(ciphertext, dot: true)
+        segment(tag, dot: false)
     }
 }

@@ -114,6 +114,36 @@ struct JSONValidateTests {
         }
     }
 
+    /// Plain documents are validated without allocating (issue #37); these sit on the edges of
+    /// that fast path: its depth cap of 32 and its 64 open member names, a small depth limit, and
+    /// every number form.
+    @Test("plain documents at the edges of the allocation-free check agree with parse")
+    func plainEdges() {
+        func nested(_ depth: Int) -> [UInt8] {
+            Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+        }
+        for depth in [1, 2, 3, 31, 32, 33, 40, 64, 65] {
+            for limits in [JSONLimits.default, JSONLimits(maxBytes: 1 << 20, maxDepth: 2), JSONLimits(maxBytes: 1 << 20, maxDepth: 40)] {
+                let (parsed, validated) = Self.agree(nested(depth), limits: limits)
+                #expect(parsed == validated, "depth \(depth), limit \(limits.maxDepth)")
+            }
+        }
+        for count in [63, 64, 65, 100] {
+            let names = (0..<count).map { #""n\#($0)":0"# }.joined(separator: ",")
+            for document in ["{" + names + "}", "{" + names + #","n7":1}"#, #"{"outer":{"# + names + "}}"] {
+                let (parsed, validated) = Self.agree(Array(document.utf8))
+                #expect(parsed == validated, "\(count) names")
+            }
+        }
+        for number in [
+            "0", "-0", "10", "-10.25", "1e5", "1E+5", "1e-5", "0.0e0", "01", "-01", "1.", ".5", "1e", "1e+", "-", "+1", "1.5.5", "0x1",
+            "1f",
+        ] {
+            let (parsed, validated) = Self.agree(Array("[\(number)]".utf8))
+            #expect(parsed == validated, "\(number)")
+        }
+    }
+
     @Test("the size and depth limits apply to validate too")
     func limits() {
         let deep = Array(String(repeating: "[", count: 70).utf8) + Array(String(repeating: "]", count: 70).utf8)

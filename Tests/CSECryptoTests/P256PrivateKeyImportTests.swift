@@ -58,6 +58,29 @@ struct P256PrivateKeyImportTests {
         #expect(!"\(keys[0])".contains("EOvU") && "\(keys[0])" == "P256PrivateKey(<redacted>)")
     }
 
+    /// A key keeps its derivation contexts for reuse (issue #37); each use sets its own peer, so a
+    /// context must never answer with the previous token's peer, in turn or across threads.
+    @Test("One key agrees with many peers in turn and at once: d_A·Q_B = d_B·Q_A for every peer", .tags(.concurrency))
+    func pooledAgreement() throws {
+        let merchant = try P256PrivateKey(rawScalar: [UInt8](repeating: 0x11, count: 32))
+        let peers = try (1...8).map { i in try P256PrivateKey(rawScalar: [UInt8](repeating: 0, count: 31) + [UInt8(i * 3)]) }
+        let expected = try peers.map { try $0.sharedSecret(with: merchant.publicKey) }
+        #expect(Set(expected.map { $0.unsafeCopyToArray() }).count == peers.count)
+        for round in 0..<3 {
+            for (peer, z) in zip(peers, expected) {
+                #expect(try merchant.sharedSecret(with: peer.publicKey) == z, "round \(round)")
+            }
+        }
+        let mismatches = ThreadLock(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for i in 0..<200 {
+                let k = (i + thread) % peers.count
+                if (try? merchant.sharedSecret(with: peers[k].publicKey)) != expected[k] { mismatches.withLock { $0 += 1 } }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+
     @Test("Another curve, a mislabelled block, an unknown label and a broken parameters block are refused")
     func refusals() {
         #expect(S.error { try P256PrivateKey(pem: TestKey.p384) }?.code == .keyUnsupportedType)

@@ -50,6 +50,61 @@ struct ApplePayTokenShapeTests {
         #expect(code { try decryptor.verify(large) } == .walletMalformed)
     }
 
+    /// The plain token is read in place (``JSONPlainObject``) and every other spelling by the full
+    /// JSON parser: both must give the same token, and the plain reading must refuse what the
+    /// parser refuses (issue #37).
+    @Test("One token in any JSON spelling decrypts alike; a plain-looking token with a duplicate or trailing data is malformed")
+    func spellings() throws {
+        let minted = try minted.token("ec")
+        let object = minted.tokenObject
+        let text = try Self.plainJSON(object)
+        let spellings: [(String, [UInt8])] = [
+            ("plain", Array(text.utf8)),
+            ("escaped slashes", Array(try JSONSerialization.data(withJSONObject: object))),
+            ("pretty-printed, sorted", Array(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))),
+            ("a PKPaymentToken", Array(try JSONSerialization.data(withJSONObject: ["paymentData": object, "transactionIdentifier": "x"]))),
+            ("Apple Pay JS", Array(("{\"token\":{\"paymentData\":" + text + "}}").utf8)),
+            ("tabs after commas", Array(text.replacingOccurrences(of: ",", with: ",\t").utf8)),
+        ]
+        #expect(spellings[1].1 != spellings[0].1, "the token's base64 has a '/' to escape")
+        // The plain reading takes the plain spellings and leaves the others to the parser.
+        for (name, token) in spellings {
+            let read = token.withUnsafeBytes { ApplePayToken.plain($0, accepting: [.ecV1, .rsaV1]) }
+            #expect((read != nil) == (name == "plain" || name == "tabs after commas"), "\(name)")
+        }
+        for (name, token) in spellings {
+            let payment = try self.minted.decryptor(at: minted.signingTime).decrypt(token)
+            #expect(String(decoding: payment.decryptedJSON.unsafeCopyToArray(), as: UTF8.self) == minted.plaintext, "\(name)")
+        }
+        let malformed: [(String, String)] = [
+            ("a second version member", String(text.dropLast()) + #","version":"EC_v1"}"#),
+            (
+                "a second transactionId",
+                text.replacingOccurrences(of: #""transactionId":"#, with: #""transactionId":"00","transactionId":"#)
+            ),
+            ("trailing data", text + "x"),
+            ("a second document", text + text),
+            ("unterminated", String(text.dropLast())),
+        ]
+        for (name, token) in malformed {
+            #expect(Array(token.utf8).withUnsafeBytes { ApplePayToken.plain($0, accepting: [.ecV1]) } == nil, "\(name)")
+            #expect(code { try self.minted.decryptor(at: minted.signingTime).decrypt(Array(token.utf8)) } == .walletMalformed, "\(name)")
+        }
+    }
+
+    /// `object` written without any escape or whitespace (members sorted), as Apple and the wallet
+    /// SDKs write a token: its strings are base64 and hex, which need none.
+    static func plainJSON(_ object: [String: Any]) throws -> String {
+        try "{"
+            + object.keys.sorted().map { key in
+                let value = try #require(object[key])
+                if let nested = value as? [String: Any] { return "\"\(key)\":" + (try plainJSON(nested)) }
+                let text = try #require(value as? String)
+                #expect(!text.contains("\"") && !text.contains("\\"))
+                return "\"\(key)\":\"\(text)\""
+            }.joined(separator: ",") + "}"
+    }
+
     @Test("Trusted roots and merchant certificates that do not parse are wallet.malformed")
     func certificates() throws {
         #expect(code { try ApplePayTrustedRoot(pemRepresentation: "nope") } == .walletMalformed)

@@ -84,8 +84,11 @@ package enum EncryptLines {
     package static func process(_ line: [UInt8], with encryptor: JWEEncryptor) -> BatchRunner.LineResult {
         do throws(CSEError) {
             try JSONValue.validate(line)
-            var out = JSONObjectWriter()
-            out.string("jwe", try encryptor.encrypt(line))
+            // The JWE goes straight into the line's buffer, sized once for it.
+            var out = JSONObjectWriter(reservingCapacity: 16 + 2 * line.count + 1024)
+            try withContiguousBytes(of: line) { (plaintext) throws(CSEError) in
+                try out.string("jwe") { (bytes) throws(CSEError) in try encryptor.encrypt(plaintext, appendingTo: &bytes) }
+            }
             return .output(out.finish())
         } catch {
             return .failure(error)

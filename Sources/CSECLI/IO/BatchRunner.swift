@@ -171,10 +171,13 @@ extension CSEError.Code {
     static let cliBrokenPipe = Self("cli.brokenPipe")
 }
 
-/// One block of ``BatchRunner/run(_:)``: worker threads take its lines in order, and whichever
-/// worker finishes the first unwritten line writes it and every finished line after it, so
-/// output streams within the block. Workers take no new line while more than the output budget
-/// waits to be written, and none at all after a failed write.
+/// One block of ``BatchRunner/run(_:)``: worker threads take its lines in order, and the worker
+/// that completes the run of finished lines from the first unwritten one writes that run, once it
+/// holds 64 KiB, reaches the block's end, or 10 ms have passed since the last write. So output
+/// streams within the block without a `write` per line (one per line cost about 1 µs of a
+/// 15 µs `cse encrypt --lines` line, issue #37), and a slow line's result is not held back.
+/// Workers take no new line while more than the output budget waits to be written, and none at
+/// all after a failed write.
 private final class BlockPipeline: @unchecked Sendable {
     // Every `var` below is guarded by `mutex`; `lines`, `process` and the limits are immutable.
     // Deadlock freedom: a worker waits (in `claim`) only while pending output exists; pending
@@ -189,6 +192,11 @@ private final class BlockPipeline: @unchecked Sendable {
     private var nextClaim = 0
     private var nextWrite = 0
     private var pendingBytes = 0
+    /// `slots[nextWrite..<readyEnd]` are all finished; `readyBytes` is their size.
+    private var readyEnd = 0
+    private var readyBytes = 0
+    /// When the last write ended (CLOCK_MONOTONIC_COARSE, nanoseconds).
+    private var lastWrite = BlockPipeline.now()
     private var writing = false
     private var failures = 0
     private var writeError: CSEError?
@@ -197,6 +205,22 @@ private final class BlockPipeline: @unchecked Sendable {
 
     /// Writes are coalesced up to this size; a longer line is written from its own buffer.
     static let coalescedWriteBytes = 64 << 10
+    /// Finished lines wait at most this long for more to join their write (while lines keep
+    /// finishing; the block's last line writes at once).
+    static let coalescingNanoseconds: UInt64 = 10_000_000
+
+    private static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Whether the finished run from `nextWrite` should be written now (the lock is held).
+    private var runIsDue: Bool {
+        readyEnd > nextWrite
+            && (readyEnd == slots.count || readyBytes >= Self.coalescedWriteBytes
+                || Self.now() &- lastWrite >= Self.coalescingNanoseconds)
+    }
 
     init(
         lines: [(Int, LineReader.Line)], maxLineBytes: Int, outputBudget: Int, output: Int32,
@@ -269,25 +293,38 @@ private final class BlockPipeline: @unchecked Sendable {
         guard writeError == nil else { return }
         slots[index] = output
         pendingBytes += output.count
-        guard !writing && index == nextWrite else { return }
-        // This worker writes every finished line from `nextWrite` on, releasing the lock
-        // while it writes; lines finished meanwhile are picked up by the next round.
+        extendReadyRun()
+        guard !writing && runIsDue else { return }
+        // This worker writes the finished run, releasing the lock while it writes; lines
+        // finished meanwhile join the next round.
         writing = true
-        while writeError == nil, nextWrite < slots.count, slots[nextWrite] != nil {
+        while writeError == nil, runIsDue {
             var run: [[UInt8]] = []
-            while nextWrite < slots.count, let ready = slots[nextWrite] {
-                run.append(ready)
+            run.reserveCapacity(readyEnd - nextWrite)
+            while nextWrite < readyEnd {
+                run.append(slots[nextWrite]!)
                 slots[nextWrite] = nil
                 nextWrite += 1
             }
+            readyBytes = 0
             pthread_mutex_unlock(mutex)
             let failure = Self.write(run, to: self.output)
             pthread_mutex_lock(mutex)
+            lastWrite = Self.now()
             pendingBytes -= run.reduce(0) { $0 + $1.count }
             if let failure { writeError = failure }
+            extendReadyRun()
             pthread_cond_broadcast(condition)
         }
         writing = false
+    }
+
+    /// Moves `readyEnd` past every finished line that follows the run (the lock is held).
+    private func extendReadyRun() {
+        while readyEnd < slots.count, let ready = slots[readyEnd] {
+            readyBytes += ready.count
+            readyEnd += 1
+        }
     }
 
     /// Writes whole lines to `output`, small ones coalesced; returns the first failure.

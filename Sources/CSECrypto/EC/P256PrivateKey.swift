@@ -128,11 +128,11 @@ package struct P256PrivateKey: Sendable, CustomStringConvertible {
     /// about 650,000 instructions, a quarter of an Apple Pay token's, so it is off.
     /// - Throws: `crypto.keyAgreementFailed` when OpenSSL cannot derive.
     package func sharedSecret(with peer: P256PublicKey) throws(CSEError) -> SecureBytes {
-        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw Self.agreementFailed() }
-        defer { EVP_PKEY_CTX_free(context) }
+        // A derivation context of this key from its pool (set up once; each use sets its peer).
+        guard let context = key.takeContext(for: .derive) else { throw Self.agreementFailed() }
+        defer { key.returnContext(context, for: .derive) }
         var length = 32
-        guard EVP_PKEY_derive_init(context) == 1,
-            EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 0) == 1,
+        guard EVP_PKEY_derive_set_peer_ex(context, peer.key.pointer, 0) == 1,
             EVP_PKEY_derive(context, nil, &length) == 1, length == 32
         else { throw Self.agreementFailed() }
         return try SecureBytes(count: 32) { (out) throws(CSEError) in

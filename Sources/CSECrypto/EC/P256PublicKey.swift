@@ -169,12 +169,13 @@ package struct P256PublicKey: Sendable {
                     && LowLevelSHA256.finalize(&state, into: out.baseAddress!) == 1
             }
         }
-        guard hashed, let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { return false }
+        // A verification context of this key from its pool (a remembered signer's key verifies
+        // every token), set up once.
+        guard hashed, let context = key.takeContext(for: .verify) else { return false }
         defer {
-            EVP_PKEY_CTX_free(context)
+            key.returnContext(context, for: .verify)
             ERR_clear_error()
         }
-        guard EVP_PKEY_verify_init(context) == 1 else { return false }
         return EVP_PKEY_verify(context, signature, signature.count, digest, digest.count) == 1
     }
 }

@@ -30,9 +30,9 @@ extension RSAPrivateKey {
         guard ciphertext.count == publicKey.byteCount, let md = hash.openSSLDigest else { throw Self.decryptionFailed() }
         if label.isEmpty {
             // The JOSE case: a pooled context already configured for this hash.
-            guard let ctx = key.takeOAEPDecryptContext(digest: md) else { throw Self.decryptionFailed() }
-            // The context goes back to the pool whatever the outcome (see returnOAEPDecryptContext).
-            defer { key.returnOAEPDecryptContext(ctx, digest: md) }
+            guard let ctx = key.takeContext(for: .oaepDecrypt(digest: md)) else { throw Self.decryptionFailed() }
+            // The context goes back to the pool whatever the outcome (see EVPKey.returnContext).
+            defer { key.returnContext(ctx, for: .oaepDecrypt(digest: md)) }
             return try Self.decrypt(ciphertext, with: ctx)
         }
         guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { throw Self.decryptionFailed() }
@@ -74,7 +74,7 @@ extension RSAPrivateKey {
         var result = try SecureRandom.secureBytes(keyByteCount)
         let k = publicKey.byteCount
         guard ciphertext.count == k, keyByteCount <= k, let md = hash.openSSLDigest,
-            let ctx = key.takeOAEPDecryptContext(digest: md)
+            let ctx = key.takeContext(for: .oaepDecrypt(digest: md))
         else {
             ERR_clear_error()
             return result
@@ -88,7 +88,7 @@ extension RSAPrivateKey {
                     input.baseAddress!.assumingMemoryBound(to: UInt8.self), input.count)
             }
         }
-        key.returnOAEPDecryptContext(ctx, digest: md)
+        key.returnContext(ctx, for: .oaepDecrypt(digest: md))
         ERR_clear_error()
         // 0xFF when the plaintext is the key, 0x00 otherwise, computed without a branch.
         let difference = UInt(bitPattern: Int(status) ^ 1) | (UInt(bitPattern: length) ^ UInt(bitPattern: keyByteCount))
