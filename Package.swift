@@ -22,6 +22,29 @@ import PackageDescription
 // variable for its ThreadSanitizer step).
 let linksStaticStdlib = ProcessInfo.processInfo.environment["CSEKIT_DYNAMIC_STDLIB"] == nil
 
+// How `cse` is linked, for a one-shot process's memory (issue #16's 16 MB; Benchmarks/README.md,
+// "One-shot memory after round five"): most of its peak RSS is pages of the executable mapped at
+// start-up, and the kernel maps a file's pages around each one touched (64 KB windows), so what
+// counts is how many windows start-up touches, not how much code runs.
+// - lld (shipped with the toolchain; gold, swiftc's default here, cannot pack relocations);
+// - `-z pack-relative-relocs`: DT_RELR, 7.5 KB of relative relocations instead of 0.85 MB of
+//   `.rela.dyn` that the loader reads at every start (glibc >= 2.36);
+// - `--no-export-dynamic`: the static-stdlib link exports the program's symbols (8,000: 0.7 MB of
+//   dynamic symbol table, strings and hash that the loader searches while binding the shared
+//   libraries); nothing resolves a symbol of `cse` dynamically;
+// - `--icf=all`: identical functions folded (130 KB of code);
+// - `--symbol-ordering-file`: the functions that start-up and the common commands run, in the
+//   order they first run, at the start of `.text` (Sources/cse/startup-order.txt, made by
+//   Scripts/startup-order.sh; a name that no longer exists is skipped, so a stale list only costs
+//   memory, never correctness). The library's modules are not built with `-function-sections`
+//   (an unsafe flag would bar CSEKit's library products from versioned dependents), so a listed
+//   function brings its whole source file's code along.
+let startupLinkerFlags = [
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic", "-Xlinker",
+    "--icf=all", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/cse/startup-order.txt", "-Xlinker",
+    "--no-warn-symbol-ordering",
+]
+
 let package = Package(
     name: "CSEKit",
     products: [
@@ -126,8 +149,8 @@ let package = Package(
         // "Start-up"). Foundation is not linked at all: no module of the library imports it (the
         // regex fallback calls ICU's C API, loaded on first use by CICURegex).
         .executableTarget(
-            name: "cse", dependencies: ["CSECLI"],
-            linkerSettings: linksStaticStdlib ? [.unsafeFlags(["-static-stdlib"])] : []),
+            name: "cse", dependencies: ["CSECLI"], exclude: ["startup-order.txt"],
+            linkerSettings: linksStaticStdlib ? [.unsafeFlags(["-static-stdlib"] + startupLinkerFlags)] : []),
         .executableTarget(
             name: "cse-bench",
             dependencies: [

@@ -72,6 +72,13 @@ depends=$(cd "$work" && dpkg-shlibdeps -O "$root/usr/bin/cse" 2>/dev/null | sed 
 for needed in libssl3 libgmp10; do
     [[ $depends == *"$needed"* ]] || { echo "error: Depends lacks $needed: $depends" >&2; exit 1; }
 done
+# Packed relative relocations (DT_RELR, Package.swift's startupLinkerFlags) need glibc 2.36: the
+# binary requires the version GLIBC_ABI_DT_RELR, which names no symbol, so dpkg-shlibdeps does not
+# see it (it computes libc6 (>= 2.35)).
+if readelf -V "$root/usr/bin/cse" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+    depends=$(sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/' <<< "$depends")
+    [[ $depends == *"libc6 (>= 2.36)"* ]] || { echo "error: Depends lacks libc6 (>= 2.36) for DT_RELR: $depends" >&2; exit 1; }
+fi
 # The dlopen'ed libraries (Sources/CCurl, Sources/CICURegex, Sources/CSQLiteLoader): libsqlite3.so.0
 # from libsqlite3-0; libcurl.so.4 from libcurl4 (7.85 or
 # later: CURLOPT_PROTOCOLS_STR, the newest option the transport sets; 7.84 brought

@@ -27,6 +27,16 @@ struct CommandTreeTests {
         }
     }
 
+    @Test("the dispatcher's name of every command is its spec's name, and each finds its command")
+    func dispatchNames() {
+        for (name, command) in CommandLineTool.namedCommands {
+            #expect(name == command.spec.name, "\(command): registered as '\(name)', its spec says '\(command.spec.name)'")
+            let match = CommandTree.command(matching: name.split(separator: " ").map(String.init) + ["--help"])
+            #expect(match.map { ObjectIdentifier($0.command) } == ObjectIdentifier(command), "\(name)")
+            #expect(match?.wordCount == name.split(separator: " ").count, "\(name)")
+        }
+    }
+
     @Test("the top level lists every one-word command, in declaration order")
     func topLevel() {
         let listed = CommandTree.children(of: []).map { $0.word }

@@ -34,8 +34,10 @@ package struct BatchRunner: Sendable {
     /// The most lines processed together by the worker threads.
     var blockSize = 256
     /// A block stops taking lines once it holds this many input bytes (so a block holds at most
-    /// this plus one line).
-    var maxBlockInputBytes = 16 << 20
+    /// this plus one line). 256 KiB: 256 wallet tokens of 3.7 KB made 1.9 MB of queued input, the
+    /// largest item of a wallet batch's peak RSS (Benchmarks/README.md, "One-shot memory"); a block
+    /// of 70 such lines still keeps every worker busy for tens of milliseconds.
+    var maxBlockInputBytes = 256 << 10
     /// Finished output that may wait for standard output before the workers stop taking lines.
     var maxPendingOutputBytes = 16 << 20
     /// Worker threads (defaults to the number of online CPUs).

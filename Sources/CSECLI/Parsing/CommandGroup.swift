@@ -74,10 +74,11 @@ enum CommandTree {
     }
 
     /// The command whose name is the longest prefix of `arguments`, and how many words it used.
+    /// Reads the names of ``CommandLineTool/namedCommands``: no command's spec is built.
     static func command(matching arguments: [String]) -> (command: any CLICommand.Type, wordCount: Int)? {
         var best: (command: any CLICommand.Type, wordCount: Int)?
-        for command in CommandLineTool.commands {
-            let words = command.spec.name.split(separator: " ").map(String.init)
+        for (name, command) in CommandLineTool.namedCommands {
+            let words = name.split(separator: " ").map(String.init)
             guard words.count <= arguments.count, wordsEqual(arguments.prefix(words.count), words) else { continue }
             if words.count > (best?.wordCount ?? 0) { best = (command, words.count) }
         }
