@@ -595,34 +595,39 @@ private struct JSONPlainValidator {
 
     private mutating func array(depth: Int) -> Bool {
         guard depth <= maxDepth else { return false }
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, byte(index) == UInt8(ascii: "]") {
-            index += 1
-            return true
-        }
+        if opensEmpty(closing: UInt8(ascii: "]")) { return true }
         while true {
             skipWhitespace()
             guard value(depth: depth) else { return false }
-            skipWhitespace()
-            guard index < bytes.count else { return false }
-            let b = byte(index)
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            return b == UInt8(ascii: "]")
+            if let closed = afterElement(closing: UInt8(ascii: "]")) { return closed }
         }
+    }
+
+    /// Steps over a container's opening byte; `true` (and steps over the closing byte too) when
+    /// the container is empty.
+    private mutating func opensEmpty(closing: UInt8) -> Bool {
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, byte(index) == closing else { return false }
+        index += 1
+        return true
+    }
+
+    /// After an element or member value: `nil` after a `,` (another follows), `true` after the
+    /// closing byte, `false` for anything else.
+    private mutating func afterElement(closing: UInt8) -> Bool? {
+        skipWhitespace()
+        guard index < bytes.count else { return false }
+        let b = byte(index)
+        index += 1
+        return b == UInt8(ascii: ",") ? nil : b == closing
     }
 
     private mutating func object(depth: Int) -> Bool {
         guard depth <= maxDepth else { return false }
-        index += 1
         let firstName = nameCount
         defer { nameCount = firstName }
-        skipWhitespace()
-        if index < bytes.count, byte(index) == UInt8(ascii: "}") {
-            index += 1
-            return true
-        }
+        if opensEmpty(closing: UInt8(ascii: "}")) { return true }
         while true {
             skipWhitespace()
             guard index < bytes.count, byte(index) == UInt8(ascii: "\""), nameCount < Self.nameCapacity,
@@ -640,12 +645,7 @@ private struct JSONPlainValidator {
             index += 1
             skipWhitespace()
             guard value(depth: depth) else { return false }
-            skipWhitespace()
-            guard index < bytes.count else { return false }
-            let b = byte(index)
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            return b == UInt8(ascii: "}")
+            if let closed = afterElement(closing: UInt8(ascii: "}")) { return closed }
         }
     }
 
