@@ -10,8 +10,9 @@ import Glibc
 ///
 /// Memory is bounded in input *and* output bytes: a block holds at most ``blockSize`` lines and
 /// stops growing once it holds ``maxBlockInputBytes`` (two blocks are in memory: the one being
-/// processed and the one being read); finished lines are written to standard output as soon as
-/// every earlier line has been, and the workers take no new line while more than
+/// processed and the one being read); finished lines are written to standard output in order, in
+/// runs of up to 64 KiB (a run also goes at its block's end or 10 ms after the last write), and the
+/// workers take no new line while more than
 /// ``maxPendingOutputBytes`` of finished output waits for a slow standard output. So the output
 /// held at any time is at most that budget plus one line per worker, however large each line's
 /// output is. Every write is checked: the first failure stops the batch (``run(_:)`` throws it),
