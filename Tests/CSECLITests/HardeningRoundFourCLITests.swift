@@ -54,15 +54,7 @@ struct HardeningRoundFourCLITests {
 
     // MARK: Points 3 and 4
 
-    static func paysafe() throws -> (LoopbackEmulator, [String]) {
-        let server = try ServerCommandTests.emulator(
-            "paysafe", ["--api-key", ServerCommandTests.paysafeKey, "--payments-key", ServerCommandTests.paysafePaymentsKey])
-        let common = [
-            "--credentials", try ServerCommandTests.file(#"{"apiKey":"\#(ServerCommandTests.paysafePaymentsKey)"}"#), "--endpoint",
-            server.baseURL,
-        ]
-        return (server, common)
-    }
+    static func paysafe() throws -> (LoopbackEmulator, [String]) { try ServerCommandTests.paysafeEmulator() }
 
     static let paysafePay = [
         "paysafe", "pay", "--amount", "2345", "--currency", "EUR", "--merchant-ref", "order-s", "--payment-handle", "SCp7iW4xTkmN3Bq",

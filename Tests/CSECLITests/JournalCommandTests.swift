@@ -15,15 +15,7 @@ struct JournalCommandTests {
         return (directory, directory + "/journal.sqlite")
     }
 
-    static func paysafe() throws -> (LoopbackEmulator, [String]) {
-        let server = try ServerCommandTests.emulator(
-            "paysafe", ["--api-key", ServerCommandTests.paysafeKey, "--payments-key", ServerCommandTests.paysafePaymentsKey])
-        let common = [
-            "--credentials", try ServerCommandTests.file(#"{"apiKey":"\#(ServerCommandTests.paysafePaymentsKey)"}"#), "--endpoint",
-            server.baseURL,
-        ]
-        return (server, common)
-    }
+    static func paysafe() throws -> (LoopbackEmulator, [String]) { try ServerCommandTests.paysafeEmulator() }
 
     static func pay(_ reference: String, amount: String = "1000") -> [String] {
         ["paysafe", "pay", "--amount", amount, "--currency", "EUR", "--merchant-ref", reference, "--payment-handle", "SCp7iW4xTkmN3Bq"]

@@ -181,12 +181,7 @@ struct JournalCrashTests {
     }
 
     static func paysafe() throws -> Platform {
-        let server = try ServerCommandTests.emulator(
-            "paysafe", ["--api-key", ServerCommandTests.paysafeKey, "--payments-key", ServerCommandTests.paysafePaymentsKey])
-        let common = [
-            "--credentials", try ServerCommandTests.file(#"{"apiKey":"\#(ServerCommandTests.paysafePaymentsKey)"}"#), "--endpoint",
-            server.baseURL,
-        ]
+        let (server, common) = try ServerCommandTests.paysafeEmulator()
         func pay(_ reference: String, authorizeOnly: Bool) -> [String] {
             ["paysafe", "pay", "--amount", "1000", "--currency", "EUR", "--merchant-ref", reference, "--payment-handle", "SCp7iW4xTkmN3Bq"]
                 + (authorizeOnly ? ["--authorize-only"] : [])

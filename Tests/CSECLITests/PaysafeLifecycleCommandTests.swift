@@ -12,13 +12,7 @@ struct PaysafeLifecycleCommandTests {
         let common: [String]
 
         init(_ arguments: [String] = []) throws {
-            server = try ServerCommandTests.emulator(
-                "paysafe",
-                ["--api-key", ServerCommandTests.paysafeKey, "--payments-key", ServerCommandTests.paysafePaymentsKey] + arguments)
-            common = [
-                "--credentials", try ServerCommandTests.file(#"{"apiKey":"\#(ServerCommandTests.paysafePaymentsKey)"}"#), "--endpoint",
-                server.baseURL,
-            ]
+            (server, common) = try ServerCommandTests.paysafeEmulator(arguments)
         }
 
         /// `cse` with the common options.

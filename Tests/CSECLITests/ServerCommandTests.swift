@@ -43,6 +43,14 @@ struct ServerCommandTests {
         try LoopbackEmulator(script: "server_api_emulator.py", arguments: ["--platform", platform] + arguments)
     }
 
+    /// The Paysafe emulator (its two test keys, then `arguments`) and the options every Paysafe
+    /// command of the tests takes to reach it (`--credentials FILE --endpoint URL`).
+    static func paysafeEmulator(_ arguments: [String] = []) throws -> (server: LoopbackEmulator, common: [String]) {
+        let server = try emulator("paysafe", ["--api-key", paysafeKey, "--payments-key", paysafePaymentsKey] + arguments)
+        let common = ["--credentials", try file(#"{"apiKey":"\#(paysafePaymentsKey)"}"#), "--endpoint", server.baseURL]
+        return (server, common)
+    }
+
     /// The options that reach the Mastercard emulator `server` (`--credentials FILE --endpoint URL`)
     /// and a session the app has filled with the test card (`cse mastercard session create`, then
     /// `update` with the card, which must succeed).

@@ -72,23 +72,10 @@ struct JournalListCommand: CLICommand {
         members.append(("state", .string(entry.state.rawValue)))
         if let code = entry.code { members.append(("code", .string(code))) }
         if let action = entry.action { members.append(("action", .string(action))) }
-        members.append(("createdAt", .string(instant(entry.createdAt))))
-        members.append(("updatedAt", .string(instant(entry.updatedAt))))
+        members.append(("createdAt", .string(WalletOptions.isoString(entry.createdAt, alwaysMilliseconds: true))))
+        members.append(("updatedAt", .string(WalletOptions.isoString(entry.updatedAt, alwaysMilliseconds: true))))
         if let lookupError { members.append(("lookupError", .string(lookupError))) }
         return .object(JSONObject(members))
-    }
-
-    /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-    static func instant(_ milliseconds: Int64) -> String {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        let date = CivilCalendar.date(unixTime: seconds)
-        let inDay = seconds - CivilCalendar.days(year: date.year, month: date.month, day: date.day) * 86_400
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(Int64(date.year), 4))-\(pad(Int64(date.month), 2))-\(pad(Int64(date.day), 2))T\(pad(inDay / 3600, 2)):"
-            + "\(pad(inDay % 3600 / 60, 2)):\(pad(inDay % 60, 2)).\(pad(milliseconds - seconds * 1000, 3))Z"
     }
 }
 

@@ -43,15 +43,16 @@ enum WalletOptions {
         return (seconds - Int64(offset)) * 1000 + Int64(millis)
     }
 
-    /// Milliseconds since the epoch as ISO-8601 UTC, `YYYY-MM-DDTHH:MM:SSZ` (milliseconds only
-    /// when not zero).
-    static func isoString(_ milliseconds: Int64) -> String {
+    /// Milliseconds since the epoch as ISO-8601 UTC, `YYYY-MM-DDTHH:MM:SSZ`: the CLI's one
+    /// formatter of instants (wallet times, journal entries). Milliseconds are written when not
+    /// zero, or always with `alwaysMilliseconds` (`cse journal list`, whose times line up).
+    static func isoString(_ milliseconds: Int64, alwaysMilliseconds: Bool = false) -> String {
         var seconds = milliseconds.quotientAndRemainder(dividingBy: 1000).quotient
         if milliseconds < 0, milliseconds % 1000 != 0 { seconds -= 1 }
         let fields = CivilCalendar.fields(unixTime: seconds)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let millis = ((milliseconds % 1000) + 1000) % 1000
-        let fraction = millis == 0 ? "" : "." + String(String(millis + 1000).dropFirst())
+        let fraction = millis == 0 && !alwaysMilliseconds ? "" : "." + String(String(millis + 1000).dropFirst())
         return "\(fields.year)-\(two(fields.month))-\(two(fields.day))T"
             + "\(two(fields.hour)):\(two(fields.minute)):\(two(fields.second))\(fraction)Z"
     }
